@@ -1,0 +1,56 @@
+"""Shared helpers for the benchmark scripts: machine description, medians, table printing, Korf's instances."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+KORF = ROOT.parent / "shared" / "data" / "korf100.txt"
+
+
+def machine() -> str:
+    cpu = "unknown cpu"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def median_time(function, runs: int = 5) -> tuple[float, object]:
+    times, value = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        value = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def table(headers: list[str], rows: list[list[object]]) -> str:
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = [" | ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
+    rows = []
+    for line in KORF.read_text().split("\n"):
+        if line.strip():
+            parts = [int(x) for x in line.split()]
+            rows.append((parts[0], parts[1], tuple(parts[2:])))
+    return rows
+
+
+def header(title: str) -> None:
+    print(f"# {title}\n# machine: {machine()}\n")

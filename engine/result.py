@@ -1,0 +1,81 @@
+"""The one result type every solver returns, and the budget every search takes (DESIGN.md, shared contracts)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+BUDGET_EXHAUSTED = "budget_exhausted"
+CANCELLED = "cancelled"
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one search. Nodes count expansions; seconds count wall-clock time."""
+
+    max_nodes: int = 200_000_000
+    max_seconds: float = 60.0
+
+
+@dataclass
+class SolveResult:
+    status: str
+    moves: str = ""
+    optimal: bool = False
+    nodes_expanded: int = 0
+    nodes_generated: int = 0
+    peak_frontier: int = 0
+    seconds: float = 0.0
+    solver: str = ""
+    heuristic: str = ""
+    message: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["length"] = self.length if self.status == SOLVED else None
+        data["seconds"] = round(self.seconds, 6)
+        return data
+
+
+class Watch:
+    """Budget, cancel and progress bookkeeping shared by all searches."""
+
+    def __init__(self, budget: Budget | None = None, cancel: threading.Event | None = None,
+                 progress: Progress | None = None):
+        self.budget = budget or Budget()
+        self.cancel = cancel
+        self.progress = progress
+        self.start = time.perf_counter()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def stop_reason(self, nodes: int) -> str | None:
+        """CANCELLED or BUDGET_EXHAUSTED if the search must stop now, else None."""
+        if self.cancel is not None and self.cancel.is_set():
+            return CANCELLED
+        if nodes >= self.budget.max_nodes or self.elapsed >= self.budget.max_seconds:
+            return BUDGET_EXHAUSTED
+        return None
+
+    def stop_message(self, reason: str, nodes: int) -> str:
+        if reason == CANCELLED:
+            return "cancelled"
+        return (f"stopped after {nodes:,} nodes and {self.elapsed:.1f} s "
+                f"(budget: {self.budget.max_nodes:,} nodes, {self.budget.max_seconds:g} s)")
+
+    def report(self, fraction: float, info: str) -> None:
+        if self.progress is not None:
+            self.progress(fraction, info)

@@ -1,0 +1,107 @@
+"""One entry point for every sliding-tile solver: ``solve(board, goal, solver, heuristic, budget)``.
+
+The CLI, the web API, the compare view and the benchmarks all call this, so they report the same fields. Solvers:
+
+* ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
+* ``astar``: A* (the readable implementation in engine/search) with the chosen heuristic. Optimal.
+* ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or pdb (4×4 only). Optimal.
+* ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
+
+Later subjects register more (``register_solver``): the learned heuristic, DPSO and GA.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from engine.errors import PuzzleError
+from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
+from engine.search.algorithms import astar_search
+from engine.search.problem import SlidingTileProblem
+from engine.tiles import kernels
+from engine.tiles.board import Board
+from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
+from engine.tiles.solvability import check_solvable
+
+SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
+
+IDA_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
+             "pdb": kernels.MODE_PDB}
+
+
+def _idastar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    if heuristic not in IDA_MODES:
+        raise PuzzleError(f"IDA* takes the heuristics {', '.join(IDA_MODES)}; not {heuristic!r}")
+    return idastar_fast(board, goal, IDA_MODES[heuristic], watch, heuristic)
+
+
+def _astar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    result = astar_search(SlidingTileProblem(board, goal, heuristic), watch=watch)
+    result.heuristic = heuristic
+    return result
+
+
+def _bfs(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    return bfs_fast(board, goal, watch)
+
+
+def _table(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    return perfect_solve(board, goal, watch)
+
+
+class SolverInfo:
+    def __init__(self, name: str, label: str, function: SolverFunction, heuristics: tuple[str, ...],
+                 max_cells: int, optimal: bool, description: str):
+        self.name, self.label, self.function = name, label, function
+        self.heuristics, self.max_cells, self.optimal, self.description = heuristics, max_cells, optimal, description
+
+    def supports(self, board: Board) -> bool:
+        return board.size <= self.max_cells
+
+    def heuristics_for(self, board: Board) -> tuple[str, ...]:
+        return tuple(h for h in self.heuristics if h != "pdb" or (board.rows, board.cols) == (4, 4))
+
+
+SOLVERS: dict[str, SolverInfo] = {}
+
+
+def register_solver(info: SolverInfo) -> None:
+    SOLVERS[info.name] = info
+
+
+register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
+                           "Explores every position in order of distance; complete, optimal, memory-hungry."))
+register_solver(SolverInfo("astar", "A*", _astar, ("manhattan", "linear-conflict", "pdb"), 36, True,
+                           "Best-first on f = g + h; optimal with an admissible heuristic; keeps every node seen."))
+register_solver(SolverInfo("idastar", "IDA*", _idastar, ("manhattan", "linear-conflict", "pdb"), 36, True,
+                           "Depth-first with an f-bound raised each round; optimal, tiny memory."))
+register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
+                           "One BFS from the goal stores every distance; then the answer is read off, move by move."))
+
+
+def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str = "manhattan",
+          budget: Budget | None = None, progress: Progress | None = None, cancel: threading.Event | None = None,
+          **options) -> SolveResult:
+    """Solve ``board`` towards ``goal``. Bad input raises PuzzleError; an unsolvable position returns status
+    ``unsolvable`` with the parity explanation, without searching."""
+    if solver not in SOLVERS:
+        raise PuzzleError(f"unknown solver {solver!r}: choose one of {', '.join(SOLVERS)}")
+    info = SOLVERS[solver]
+    if not info.supports(board):
+        raise PuzzleError(f"{info.label} is offered for boards of at most {info.max_cells} cells; "
+                          f"{board.size_name} has {board.size}")
+    if info.heuristics != ("",) and heuristic not in info.heuristics:
+        heuristic = info.heuristics[0] if heuristic in ("", None) else heuristic
+        if heuristic not in info.heuristics:
+            raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
+    if heuristic == "pdb" and (board.rows, board.cols) != (4, 4):
+        raise PuzzleError("the pattern database is built for the 4x4 puzzle only; use manhattan or linear-conflict")
+    verdict = check_solvable(board, goal)
+    if not verdict.solvable:
+        return SolveResult(UNSOLVABLE, solver=solver, heuristic=heuristic,
+                           message=f"this position is unsolvable. {verdict.explanation}")
+    watch = Watch(budget, cancel, progress)
+    result = info.function(board, goal, heuristic if info.heuristics != ("",) else "", watch, options)
+    result.solver = solver
+    return result

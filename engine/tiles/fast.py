@@ -1,0 +1,218 @@
+"""Drivers for the numba kernels: IDA* and breadth-first search that honour budgets, cancel and progress.
+
+The kernels work in chunks (``CHUNK`` expansions) and return here between chunks, so a cancel or a time budget is
+seen well within a second even at tens of millions of nodes per second.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine.errors import PuzzleError
+from engine.result import BUDGET_EXHAUSTED, SOLVED, SolveResult, Watch
+from engine.store import artefact_name, load_or_build
+from engine.tiles import kernels
+from engine.tiles.board import MOVES, Board
+from engine.tiles.tables import goal_tables
+
+CHUNK = 2_000_000
+#: Boards whose whole state space fits the rank-indexed BFS (12! ranks is 479 MB of one byte each).
+BFS_MAX_CELLS = 12
+PERFECT_MAX_CELLS = 10
+EMPTY_INT = np.zeros(0, dtype=np.int64)
+EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
+
+
+def heuristic_arrays(mode: int, goal: Board, learned=None) -> dict:
+    """The extra tables the IDA* kernel reads for a heuristic mode (empty arrays where unused)."""
+    size = goal.size
+    arrays = dict(tables=EMPTY_BYTES, offsets=EMPTY_INT, group_of=np.full(size, -1, dtype=np.int64),
+                  weight=np.zeros(size, dtype=np.int64), indices=EMPTY_INT.copy(),
+                  ref_cell=np.zeros(size, dtype=np.int64), ref_group=np.full(size, -1, dtype=np.int64),
+                  ref_weight=np.zeros(size, dtype=np.int64), ref_indices=EMPTY_INT.copy(),
+                  key_weight=np.zeros(size, dtype=np.int64), learned_table=EMPTY_BYTES)
+    if mode == kernels.MODE_PDB:
+        from engine.tiles.pdb import pattern_database
+
+        db = pattern_database(goal)
+        mirrored = bool((db.ref_group >= 0).any())
+        arrays.update(tables=db.tables, offsets=db.offsets, group_of=db.group_of, weight=db.weight,
+                      indices=np.zeros(len(db.groups), dtype=np.int64), ref_cell=db.ref_cell,
+                      ref_group=db.ref_group, ref_weight=db.ref_weight,
+                      ref_indices=np.zeros(len(db.groups) if mirrored else 0, dtype=np.int64))
+    elif mode == kernels.MODE_LEARNED:
+        arrays.update(key_weight=learned.key_weight, learned_table=learned.table)
+    return arrays
+
+
+def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, learned=None,
+                 max_bound: int = 400) -> SolveResult:
+    tables = goal_tables(goal)
+    extra = heuristic_arrays(mode, goal, learned)
+    cells = np.array(board.cells, dtype=np.int64)
+    md = int(kernels.manhattan_sum(cells, tables.manhattan))
+    lc = int(kernels.linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
+    if mode == kernels.MODE_PDB:
+        kernels.pdb_indices(cells, extra["group_of"], extra["weight"], extra["indices"])
+        if extra["ref_indices"].shape[0]:
+            for cell, tile in enumerate(board.cells):
+                if extra["ref_group"][tile] >= 0:
+                    extra["ref_indices"][extra["ref_group"][tile]] += extra["ref_cell"][cell] * extra["ref_weight"][tile]
+    learned_value = 0
+    if mode == kernels.MODE_LEARNED:
+        learned_value = int(kernels.learned_value(cells, extra["key_weight"], extra["learned_table"]))
+    h0 = int(kernels.heuristic_value(mode, md, lc, extra["indices"], extra["ref_indices"], extra["tables"],
+                                     extra["offsets"], learned_value))
+    optimal = mode != kernels.MODE_LEARNED
+    if md == 0:
+        return SolveResult(SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
+    stack = max_bound + 2
+    path = np.zeros(stack, dtype=np.int64)
+    trial = np.zeros(stack, dtype=np.int64)
+    md_stack = np.zeros(stack, dtype=np.int64)
+    h_stack = np.zeros(stack, dtype=np.int64)
+    md_stack[0], h_stack[0] = md, h0
+    expanded = generated = 0
+    bound = h0
+    iterations = []
+    while bound <= max_bound:
+        st = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
+        trial[0] = 0
+        expanded += 1  # the root, expanded once per iteration
+        while True:
+            code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
+                                   goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, extra["tables"],
+                                   extra["offsets"], extra["group_of"], extra["weight"], extra["indices"],
+                                   extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
+                                   extra["ref_indices"], extra["key_weight"], extra["learned_table"], bound,
+                                   min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3]))))
+            total_expanded = expanded + int(st[3])
+            if code != kernels.PAUSED:
+                break
+            watch.report(0.0, f"bound {bound}: {total_expanded:,} nodes expanded")
+            if reason := watch.stop_reason(total_expanded):
+                return SolveResult(reason, nodes_expanded=total_expanded, nodes_generated=generated + int(st[4]),
+                                   peak_frontier=int(st[0]), seconds=watch.elapsed, solver="idastar",
+                                   heuristic=name, message=watch.stop_message(reason, total_expanded),
+                                   extra={"bounds": iterations})
+        expanded += int(st[3])
+        generated += int(st[4])
+        iterations.append({"bound": bound, "expanded": expanded})
+        if code == kernels.FOUND:
+            depth = int(st[0])
+            moves = "".join(MOVES[d] for d in path[:depth])
+            return SolveResult(SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar", name,
+                               extra={"bounds": iterations})
+        if st[2] >= 1 << 40:
+            break
+        bound = int(st[2])
+        if reason := watch.stop_reason(expanded):
+            return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
+                               solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
+                               extra={"bounds": iterations})
+    return SolveResult(BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
+                       solver="idastar", heuristic=name, message=f"no solution within {max_bound} moves")
+
+
+def _check_bfs_size(board: Board, limit: int) -> None:
+    if board.size > limit:
+        raise PuzzleError(f"breadth-first search over a {board.size_name} board ({board.size} cells) needs "
+                          f"{math.factorial(board.size) // 2:,} states; it is offered for boards of at most "
+                          f"{limit} cells. Use IDA* instead.")
+
+
+def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | None = None) -> tuple[np.ndarray, dict]:
+    """Breadth-first search from ``start`` over permutation ranks: distance (uint8, 255 = not reached) per rank.
+
+    Stops early when ``stop_at`` is reached. Returns the distance array and counts (expanded, generated, peak).
+    """
+    _check_bfs_size(start, BFS_MAX_CELLS)
+    watch = watch or Watch()
+    n = start.size
+    tables = goal_tables(start)
+    distance = np.full(math.factorial(n), 255, dtype=np.uint8)
+    first = kernels.permutation_rank(np.array(start.cells, dtype=np.int64))
+    goal_rank = kernels.permutation_rank(np.array(stop_at.cells, dtype=np.int64)) if stop_at else -1
+    distance[first] = 0
+    frontier = np.array([first], dtype=np.int64)
+    counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
+    total = math.factorial(n) // 2
+    depth = 0
+    while frontier.size and first != goal_rank:
+        pieces = []
+        found = False
+        for begin in range(0, frontier.size, CHUNK // 4):
+            chunk = frontier[begin:begin + CHUNK // 4]
+            out = np.empty(chunk.size * 4, dtype=np.int64)
+            written, generated, found_here = kernels.bfs_expand(chunk, distance, depth, tables.neighbors, n, out,
+                                                                goal_rank)
+            pieces.append(out[:written])
+            counts["expanded"] += chunk.size
+            counts["generated"] += generated
+            counts["reached"] += written
+            found = found or found_here
+            watch.report(counts["reached"] / total, f"depth {depth + 1}: {counts['reached']:,} positions reached")
+            if found:
+                break
+            if reason := watch.stop_reason(counts["expanded"]):
+                counts["stopped"] = reason
+                return distance, counts
+        frontier = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+        depth += 1
+        counts["depth"] = depth if frontier.size else depth - 1
+        counts["peak"] = max(counts["peak"], int(frontier.size))
+        if found:
+            break
+    return distance, counts
+
+
+def descend(board: Board, distance: np.ndarray, towards_zero: bool = True) -> str:
+    """Follow a distance table downhill from ``board`` to the position at distance 0: a shortest path."""
+    moves = []
+    current = board
+    d = int(distance[kernels.permutation_rank(np.array(current.cells, dtype=np.int64))])
+    while d > 0:
+        for move in current.legal_moves():
+            child = current.move(move)
+            if int(distance[kernels.permutation_rank(np.array(child.cells, dtype=np.int64))]) == d - 1:
+                moves.append(move)
+                current = child
+                d -= 1
+                break
+        else:
+            raise RuntimeError("distance table is inconsistent")
+    return "".join(moves)
+
+
+def invert(moves: str) -> str:
+    """The move string that walks a path backwards."""
+    inverse = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    return "".join(inverse[m] for m in reversed(moves))
+
+
+def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
+    """Breadth-first search from the position until the goal is reached, then a walk back down the distances."""
+    distance, counts = bfs_distances(board, watch, stop_at=goal)
+    common = dict(nodes_expanded=counts["expanded"], nodes_generated=counts["generated"],
+                  peak_frontier=counts["peak"], solver="bfs", heuristic="")
+    if counts["stopped"]:
+        return SolveResult(counts["stopped"], seconds=watch.elapsed,
+                           message=watch.stop_message(counts["stopped"], counts["expanded"]), **common)
+    moves = invert(descend(goal, distance))
+    return SolveResult(SOLVED, moves, True, seconds=watch.elapsed, **common)
+
+
+def goal_distance_table(goal: Board) -> np.ndarray:
+    """Distance to ``goal`` of every position (by rank), from one full BFS; cached on disk. At most 10 cells."""
+    _check_bfs_size(goal, PERFECT_MAX_CELLS)
+    name = artefact_name("distances", goal.rows, goal.cols, goal.cells)
+    return load_or_build(name, lambda: bfs_distances(goal)[0])
+
+
+def perfect_solve(board: Board, goal: Board, watch: Watch) -> SolveResult:
+    """With the exact distance table as heuristic, search only walks the optimal path (one expansion per move)."""
+    distance = goal_distance_table(goal)
+    moves = descend(board, distance)
+    return SolveResult(SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")

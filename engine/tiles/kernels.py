@@ -1,0 +1,288 @@
+"""numba kernels for the sliding-tile solvers.
+
+Each kernel is small, typed by its arrays and free of Python objects. The readable versions of the same algorithms are
+in ``engine/search/algorithms.py`` and ``engine/tiles/heuristics.py``; ``tests/engine/test_kernels.py`` checks that
+both agree. Long searches are resumable: a kernel works until a node quota is used up, keeps its whole state in the
+arrays it was given and returns, so the Python caller can report progress, honour a cancel and stop at the budget
+between chunks (DESIGN.md: at least once a second).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Heuristic modes of the IDA* kernel.
+MODE_MANHATTAN = 0
+MODE_LINEAR_CONFLICT = 1
+MODE_PDB = 2
+MODE_LEARNED = 3
+
+# Return codes of ``ida_run``.
+FOUND = 1
+ITERATION_DONE = 2
+PAUSED = 3
+
+INVERSE = np.array([1, 0, 3, 2], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def manhattan_sum(cells, manhattan):
+    total = 0
+    for cell in range(cells.shape[0]):
+        total += manhattan[cells[cell], cell]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
+    """Tiles to remove from one row (or column) so the rest of its goal-line tiles are in goal order.
+
+    That is the line's length in goal-line tiles minus the longest increasing run of their goal places; linear
+    conflict adds two moves for each such tile on top of Manhattan distance.
+    """
+    places = np.empty(length, dtype=np.int64)
+    longest = np.empty(length, dtype=np.int64)
+    k = 0
+    for i in range(length):
+        tile = cells[first + i * stride]
+        if tile != 0 and goal_line[tile] == line:
+            places[k] = goal_place[tile]
+            k += 1
+    best = 0
+    for i in range(k):
+        longest[i] = 1
+        for j in range(i):
+            if places[j] < places[i] and longest[j] + 1 > longest[i]:
+                longest[i] = longest[j] + 1
+        if longest[i] > best:
+            best = longest[i]
+    return k - best
+
+
+@njit(cache=True, nogil=True)
+def row_conflicts(cells, row, cols, goal_row, goal_col):
+    return line_conflicts(cells, row * cols, 1, cols, row, goal_row, goal_col)
+
+
+@njit(cache=True, nogil=True)
+def col_conflicts(cells, col, rows, cols, goal_row, goal_col):
+    return line_conflicts(cells, col, cols, rows, col, goal_col, goal_row)
+
+
+@njit(cache=True, nogil=True)
+def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
+    total = 0
+    for r in range(rows):
+        total += row_conflicts(cells, r, cols, goal_row, goal_col)
+    for c in range(cols):
+        total += col_conflicts(cells, c, rows, cols, goal_row, goal_col)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def pdb_indices(cells, group_of, weight, out):
+    """Pattern index of every group: the sum over its tiles of cell · 16^slot."""
+    out[:] = 0
+    for cell in range(cells.shape[0]):
+        tile = cells[cell]
+        if group_of[tile] >= 0:
+            out[group_of[tile]] += cell * weight[tile]
+
+
+@njit(cache=True, nogil=True)
+def pdb_sum(tables, offsets, indices):
+    total = 0
+    for g in range(indices.shape[0]):
+        total += tables[offsets[g] + indices[g]]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def learned_value(cells, key_weight, table):
+    """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
+    index = 0
+    for cell in range(cells.shape[0]):
+        tile = cells[cell]
+        if key_weight[tile] > 0:
+            index += cell * key_weight[tile]
+    return table[index]
+
+
+@njit(cache=True, nogil=True)
+def heuristic_value(mode, md, lc, indices, ref_indices, tables, offsets, learned):
+    if mode == MODE_MANHATTAN:
+        return md
+    if mode == MODE_LINEAR_CONFLICT:
+        return md + 2 * lc
+    if mode == MODE_PDB:
+        h = pdb_sum(tables, offsets, indices)
+        if ref_indices.shape[0] > 0:
+            r = pdb_sum(tables, offsets, ref_indices)
+            if r > h:
+                h = r
+        return h if h > md else md
+    return md + learned
+
+
+@njit(cache=True, nogil=True)
+def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
+            mode, tables, offsets, group_of, weight, indices, ref_cell, ref_group, ref_weight, ref_indices,
+            key_weight, learned_table, bound, quota):
+    """Depth-first search below ``bound`` (one IDA* iteration), resumable.
+
+    ``st`` holds the scalars: [0] depth, [1] blank cell, [2] smallest f above the bound seen so far, [3] nodes
+    expanded, [4] nodes generated. ``trial[d]`` is the next move to try at depth d, ``path[d]`` the move taken.
+    Returns FOUND (the path is ``path[:st[0]]``), ITERATION_DONE, or PAUSED after ``quota`` expansions.
+    """
+    depth = st[0]
+    blank = st[1]
+    stop_at = st[3] + quota
+    while True:
+        if trial[depth] == 4:
+            if depth == 0:
+                st[0] = depth
+                st[1] = blank
+                return ITERATION_DONE
+            depth -= 1
+            back = neighbors[blank, INVERSE[path[depth]]]
+            tile = cells[back]
+            cells[blank] = tile
+            cells[back] = 0
+            if mode == MODE_PDB:
+                g = group_of[tile]
+                if g >= 0:
+                    indices[g] += (blank - back) * weight[tile]
+                if ref_indices.shape[0] > 0:
+                    rg = ref_group[tile]
+                    if rg >= 0:
+                        ref_indices[rg] += (ref_cell[blank] - ref_cell[back]) * ref_weight[tile]
+            blank = back
+            continue
+        d = trial[depth]
+        trial[depth] += 1
+        target = neighbors[blank, d]
+        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+            continue
+        st[4] += 1
+        tile = cells[target]
+        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
+        cells[blank] = tile
+        cells[target] = 0
+        lc = 0
+        learned = 0
+        if mode == MODE_LINEAR_CONFLICT:
+            lc = linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
+        elif mode == MODE_PDB:
+            g = group_of[tile]
+            if g >= 0:
+                indices[g] += (blank - target) * weight[tile]
+            if ref_indices.shape[0] > 0:
+                rg = ref_group[tile]
+                if rg >= 0:
+                    ref_indices[rg] += (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
+        elif mode == MODE_LEARNED:
+            learned = learned_value(cells, key_weight, learned_table)
+        h = heuristic_value(mode, md, lc, indices, ref_indices, tables, offsets, learned)
+        f = depth + 1 + h
+        if f > bound:
+            if f < st[2]:
+                st[2] = f
+            cells[target] = tile
+            cells[blank] = 0
+            if mode == MODE_PDB:
+                g = group_of[tile]
+                if g >= 0:
+                    indices[g] -= (blank - target) * weight[tile]
+                if ref_indices.shape[0] > 0:
+                    rg = ref_group[tile]
+                    if rg >= 0:
+                        ref_indices[rg] -= (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
+            continue
+        path[depth] = d
+        depth += 1
+        blank = target
+        md_stack[depth] = md
+        h_stack[depth] = h
+        if md == 0:
+            st[0] = depth
+            st[1] = blank
+            return FOUND
+        trial[depth] = 0
+        st[3] += 1
+        if st[3] >= stop_at:
+            st[0] = depth
+            st[1] = blank
+            return PAUSED
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Permutation ranks, for breadth-first search over whole state spaces of up to 12 cells.
+
+@njit(cache=True, nogil=True)
+def permutation_rank(cells):
+    """Lexicographic rank of a permutation of 0..n-1 (its Lehmer code read as a factorial-base number)."""
+    n = cells.shape[0]
+    rank = 0
+    for i in range(n):
+        smaller = 0
+        for j in range(i + 1, n):
+            if cells[j] < cells[i]:
+                smaller += 1
+        rank = rank * (n - i) + smaller
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def permutation_unrank(rank, n, out):
+    """Inverse of ``permutation_rank``: writes the permutation into ``out``."""
+    digits = np.empty(n, dtype=np.int64)
+    for i in range(n - 1, -1, -1):
+        base = n - i
+        digits[i] = rank % base
+        rank //= base
+    used = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        k = digits[i]
+        for v in range(n):
+            if not used[v]:
+                if k == 0:
+                    out[i] = v
+                    used[v] = True
+                    break
+                k -= 1
+
+
+@njit(cache=True, nogil=True)
+def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
+    """Expand every rank in ``frontier`` (all at ``depth``), writing unseen neighbours to ``out`` at depth + 1.
+
+    Returns (number written, generated count, whether the goal was reached). ``out`` must hold 4·len(frontier).
+    """
+    cells = np.empty(n, dtype=np.int64)
+    written = 0
+    generated = 0
+    found = False
+    for i in range(frontier.shape[0]):
+        permutation_unrank(frontier[i], n, cells)
+        blank = 0
+        for c in range(n):
+            if cells[c] == 0:
+                blank = c
+        for d in range(4):
+            target = neighbors[blank, d]
+            if target < 0:
+                continue
+            cells[blank] = cells[target]
+            cells[target] = 0
+            rank = permutation_rank(cells)
+            cells[target] = cells[blank]
+            cells[blank] = 0
+            generated += 1
+            if distance[rank] == 255:
+                distance[rank] = depth + 1
+                out[written] = rank
+                written += 1
+                if rank == goal_rank:
+                    found = True
+    return written, generated, found

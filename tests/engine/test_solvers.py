@@ -1,0 +1,125 @@
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import PuzzleError
+from engine.result import Budget
+from engine.solvers import solve
+from engine.tiles import Board, goal_board, random_solvable, scramble
+from engine.tiles.fast import bfs_distances, goal_distance_table
+
+SEED_004 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+GOAL_3x3 = goal_board(3, 3, "blank-last")
+
+
+def test_8_puzzle_full_bfs():
+    """Seed 004: 181,440 solvable positions, diameter 31, exactly two positions at distance 31."""
+    distance, counts = bfs_distances(GOAL_3x3)
+    reached = distance[distance != 255]
+    assert reached.size == 181_440
+    assert int(reached.max()) == 31 == counts["depth"]
+    assert int((reached == 31).sum()) == 2
+
+
+@pytest.mark.parametrize("rows, cols, diameter", [(2, 2, 6), (2, 3, 21), (2, 4, 36), (2, 5, 55)])
+def test_2xn_diameters_match_seed_000_table_1(rows, cols, diameter):
+    distance, counts = bfs_distances(goal_board(rows, cols, "blank-first"))
+    assert counts["depth"] == diameter
+    assert int(distance[distance != 255].max()) == diameter
+
+
+SOLVERS = [("bfs", ""), ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan"),
+           ("idastar", "linear-conflict"), ("table", "perfect")]
+
+
+@pytest.mark.parametrize("solver, heuristic", SOLVERS)
+def test_seed_004_needs_31_moves(solver, heuristic):
+    result = solve(SEED_004, GOAL_3x3, solver, heuristic)
+    assert result.status == "solved" and result.optimal
+    assert result.length == 31
+    assert SEED_004.apply(result.moves) == GOAL_3x3
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9), convention=st.sampled_from(["blank-first", "blank-last"]))
+def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, convention):
+    goal = goal_board(3, 3, convention)
+    board = random_solvable(goal, seed)
+    distance = goal_distance_table(goal)  # one full BFS from the goal: the true distances
+    from engine.tiles.kernels import permutation_rank
+
+    optimum = int(distance[permutation_rank(np.array(board.cells))])
+    for solver, heuristic in SOLVERS:
+        result = solve(board, goal, solver, heuristic)
+        assert result.length == optimum, (solver, heuristic)
+        assert board.apply(result.moves) == goal
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_2x4_with_custom_goal(seed):
+    goal = Board(2, 4, (3, 1, 0, 7, 2, 6, 5, 4))
+    board = random_solvable(goal, seed)
+    lengths = {s: solve(board, goal, s, h).length for s, h in [("bfs", ""), ("idastar", "linear-conflict"),
+                                                                  ("astar", "manhattan")]}
+    assert len(set(lengths.values())) == 1, lengths
+
+
+def test_unsolvable_is_reported_without_searching():
+    board = Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0))
+    for solver, heuristic in SOLVERS:
+        result = solve(board, GOAL_3x3, solver, heuristic)
+        assert result.status == "unsolvable"
+        assert result.nodes_expanded == 0
+        assert "odd" in result.message
+
+
+def test_node_budget_stops_the_search():
+    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # Korf #1, 57 moves
+    result = solve(board, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
+    assert result.status == "budget_exhausted"
+    assert 3_000_000 <= result.nodes_expanded < 6_000_000
+    assert "budget" in result.message
+
+
+def test_time_budget_stops_the_search():
+    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))
+    result = solve(board, goal_board(4, 4, "blank-first"), "astar", "manhattan", Budget(max_seconds=0.5))
+    assert result.status == "budget_exhausted"
+
+
+def test_cancel_stops_the_search():
+    cancel = threading.Event()
+    cancel.set()
+    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))
+    result = solve(board, goal_board(4, 4, "blank-first"), "idastar", "manhattan", cancel=cancel)
+    assert result.status == "cancelled"
+
+
+def test_bad_solver_requests():
+    with pytest.raises(PuzzleError, match="unknown solver"):
+        solve(SEED_004, GOAL_3x3, "magic")
+    with pytest.raises(PuzzleError, match="at most 12 cells"):
+        solve(goal_board(4, 4), goal_board(4, 4), "bfs")
+    with pytest.raises(PuzzleError, match="4x4 puzzle only"):
+        solve(SEED_004, GOAL_3x3, "idastar", "pdb")
+    with pytest.raises(PuzzleError, match="heuristics"):
+        solve(SEED_004, GOAL_3x3, "idastar", "hamming")
+
+
+def test_scrambled_15_puzzle_solutions_replay():
+    goal = goal_board(4, 4, "blank-last")
+    board, path = scramble(goal, 30, seed=7)
+    result = solve(board, goal, "idastar", "linear-conflict")
+    assert result.status == "solved" and result.length <= 30
+    assert board.apply(result.moves) == goal
+
+
+def test_larger_boards_solve():
+    goal = goal_board(5, 5, "blank-last")
+    board, _ = scramble(goal, 25, seed=3)
+    result = solve(board, goal, "idastar", "linear-conflict")
+    assert board.apply(result.moves) == goal and result.length <= 25
