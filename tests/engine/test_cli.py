@@ -1,0 +1,44 @@
+import json
+
+from engine.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_solve_json_has_the_contract_fields(capsys):
+    code, out, _ = run(capsys, "solve", "--size", "3x3", "--goal", "blank-last", "8 6 7 2 5 4 3 0 1",
+                       "--solver", "idastar", "--heuristic", "manhattan", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["length"] == 31 and len(data["moves"]) == 31 and set(data["moves"]) <= set("UDLR")
+    assert data["status"] == "solved" and data["optimal"] is True
+    for key in ("nodes_expanded", "nodes_generated", "peak_frontier", "seconds"):
+        assert key in data
+
+
+def test_solve_text_and_goal_as_tiles(capsys):
+    code, out, _ = run(capsys, "solve", "--goal", "1 2 3/4 5 6/7 8 0", "1 2 3/4 5 6/7 0 8", "--solver", "bfs")
+    assert code == 0 and "moves:     R" in out and "length:    1" in out
+
+
+def test_scramble_and_random_are_reproducible(capsys):
+    first = run(capsys, "scramble", "--size", "4x4", "--moves", "12", "--seed", "4", "--json")[1]
+    assert first == run(capsys, "scramble", "--size", "4x4", "--moves", "12", "--seed", "4", "--json")[1]
+    assert len(json.loads(first)["scramble"]) == 12
+    assert json.loads(run(capsys, "random", "--size", "2x5", "--seed", "1", "--json")[1])["tiles"]
+
+
+def test_check_explains(capsys):
+    code, out, _ = run(capsys, "check", "1 2 3/4 5 6/8 7 0")
+    assert code == 0 and out.startswith("unsolvable") and "odd" in out
+
+
+def test_bad_input_exits_2_with_a_message(capsys):
+    code, _, err = run(capsys, "solve", "1 2 3/4 5 6/7 7 0")
+    assert code == 2 and "tile 7 appears twice" in err
+    code, _, err = run(capsys, "solve", "--size", "9x9", "1")
+    assert code == 2 and "at most 36" in err
