@@ -12,7 +12,9 @@ UNSOLVABLE = "unsolvable"
 BUDGET_EXHAUSTED = "budget_exhausted"
 CANCELLED = "cancelled"
 
-Progress = Callable[[float, str], None]
+#: progress(fraction, info): fraction in [0, 1] or None when unknown (IDA* cannot know); info holds numbers such as
+#: ``nodes`` and a ``text`` line for people.
+Progress = Callable[[float | None, dict], None]
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,6 @@ class Watch:
         return (f"stopped after {nodes:,} nodes and {self.elapsed:.1f} s "
                 f"(budget: {self.budget.max_nodes:,} nodes, {self.budget.max_seconds:g} s)")
 
-    def report(self, fraction: float, info: str) -> None:
+    def report(self, fraction: float | None, info: dict) -> None:
         if self.progress is not None:
             self.progress(fraction, info)

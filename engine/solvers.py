@@ -16,11 +16,12 @@ import threading
 from typing import Callable
 
 from engine.errors import PuzzleError
+from engine.jobs import job_kind
 from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
 from engine.search.algorithms import astar_search
 from engine.search.problem import SlidingTileProblem
 from engine.tiles import kernels
-from engine.tiles.board import Board
+from engine.tiles.board import Board, position_from
 from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
 from engine.tiles.solvability import check_solvable
 
@@ -80,28 +81,81 @@ register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERF
                            "One BFS from the goal stores every distance; then the answer is read off, move by move."))
 
 
-def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str = "manhattan",
-          budget: Budget | None = None, progress: Progress | None = None, cancel: threading.Event | None = None,
-          **options) -> SolveResult:
-    """Solve ``board`` towards ``goal``. Bad input raises PuzzleError; an unsolvable position returns status
-    ``unsolvable`` with the parity explanation, without searching."""
+def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:
+    """Validate a solver and heuristic for a board, without searching; returns the solver and the heuristic to use."""
     if solver not in SOLVERS:
         raise PuzzleError(f"unknown solver {solver!r}: choose one of {', '.join(SOLVERS)}")
     info = SOLVERS[solver]
     if not info.supports(board):
         raise PuzzleError(f"{info.label} is offered for boards of at most {info.max_cells} cells; "
                           f"{board.size_name} has {board.size}")
-    if info.heuristics != ("",) and heuristic not in info.heuristics:
-        heuristic = info.heuristics[0] if heuristic in ("", None) else heuristic
-        if heuristic not in info.heuristics:
-            raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
+    if info.heuristics == ("",):
+        return info, ""
+    heuristic = heuristic or info.heuristics[0]
+    if heuristic not in info.heuristics:
+        raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
     if heuristic == "pdb" and (board.rows, board.cols) != (4, 4):
         raise PuzzleError("the pattern database is built for the 4x4 puzzle only; use manhattan or linear-conflict")
+    return info, heuristic
+
+
+def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | None = "manhattan",
+          budget: Budget | None = None, progress: Progress | None = None, cancel: threading.Event | None = None,
+          **options) -> SolveResult:
+    """Solve ``board`` towards ``goal``. Bad input raises PuzzleError; an unsolvable position returns status
+    ``unsolvable`` with the parity explanation, without searching."""
+    info, heuristic = check_request(board, solver, heuristic)
     verdict = check_solvable(board, goal)
     if not verdict.solvable:
         return SolveResult(UNSOLVABLE, solver=solver, heuristic=heuristic,
                            message=f"this position is unsolvable. {verdict.explanation}")
     watch = Watch(budget, cancel, progress)
-    result = info.function(board, goal, heuristic if info.heuristics != ("",) else "", watch, options)
+    result = info.function(board, goal, heuristic, watch, options)
     result.solver = solver
     return result
+
+
+#: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
+MAX_REQUEST_NODES = 20_000_000_000
+MAX_REQUEST_SECONDS = 900.0
+
+
+def budget_from(params: dict, default: Budget | None = None) -> Budget:
+    default = default or Budget()
+    try:
+        nodes = int(params.get("max_nodes", default.max_nodes))
+        seconds = float(params.get("max_seconds", default.max_seconds))
+    except (TypeError, ValueError):
+        raise PuzzleError("max_nodes and max_seconds must be numbers") from None
+    if nodes <= 0 or seconds <= 0:
+        raise PuzzleError("max_nodes and max_seconds must be positive")
+    return Budget(min(nodes, MAX_REQUEST_NODES), min(seconds, MAX_REQUEST_SECONDS))
+
+
+@job_kind("solve")
+def solve_job(params: dict, report, cancel) -> dict:
+    """A solve as a background job: the same parameters and answer as the API's ``POST /api/solve``."""
+    board, goal = position_from(params)
+    result = solve(board, goal, params.get("solver", "idastar"), params.get("heuristic", "manhattan"),
+                   budget_from(params), report, cancel)
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+
+
+@job_kind("compare")
+def compare_job(params: dict, report, cancel) -> dict:
+    """Several solvers on one position, one after another, each within the same budget."""
+    board, goal = position_from(params)
+    budget = budget_from(params)
+    entries = params["solvers"]
+    results = []
+    for number, entry in enumerate(entries):
+        def progress(fraction, info, number=number, name=entry["solver"]):
+            report((number + (fraction or 0.0)) / len(entries),
+                   {**info, "text": f"{name} ({number + 1} of {len(entries)}): {info.get('text', '')}"})
+
+        progress(0.0, {})
+        results.append(solve(board, goal, entry["solver"], entry.get("heuristic") or None, budget, progress,
+                             cancel).to_dict())
+        if cancel.is_set():
+            break
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results}

@@ -185,3 +185,16 @@ def parse_goal(spec: object, rows: int, cols: int) -> Board:
 def parse_board(size: str, tiles: object) -> Board:
     rows, cols = parse_size(size)
     return Board(rows, cols, parse_tiles(tiles, rows, cols))
+
+
+def position_from(params: dict, tiles_key: str = "tiles") -> tuple[Board, Board]:
+    """(position, goal) from a request-like dict with ``size``, ``goal`` and ``tiles``; clear messages if missing."""
+    if not isinstance(params, dict):
+        raise PuzzleError("expected a JSON object with size, goal and tiles")
+    if "size" not in params:
+        raise PuzzleError("missing field 'size' (for example \"3x3\")")
+    rows, cols = parse_size(params["size"])
+    goal = parse_goal(params.get("goal", "blank-last"), rows, cols)
+    if tiles_key not in params or params[tiles_key] in (None, ""):
+        raise PuzzleError(f"missing field '{tiles_key}' (the position, for example [8,6,7,2,5,4,3,0,1])")
+    return Board(rows, cols, parse_tiles(params[tiles_key], rows, cols)), goal

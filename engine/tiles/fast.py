@@ -25,7 +25,7 @@ EMPTY_INT = np.zeros(0, dtype=np.int64)
 EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
 
-def heuristic_arrays(mode: int, goal: Board, learned=None) -> dict:
+def heuristic_arrays(mode: int, goal: Board, learned=None, watch: Watch | None = None) -> dict:
     """The extra tables the IDA* kernel reads for a heuristic mode (empty arrays where unused)."""
     size = goal.size
     arrays = dict(tables=EMPTY_BYTES, offsets=EMPTY_INT, group_of=np.full(size, -1, dtype=np.int64),
@@ -36,7 +36,8 @@ def heuristic_arrays(mode: int, goal: Board, learned=None) -> dict:
     if mode == kernels.MODE_PDB:
         from engine.tiles.pdb import pattern_database
 
-        db = pattern_database(goal)
+        db = pattern_database(goal, watch.report if watch else None,
+                              watch.cancel.is_set if watch and watch.cancel else None)
         mirrored = bool((db.ref_group >= 0).any())
         arrays.update(tables=db.tables, offsets=db.offsets, group_of=db.group_of, weight=db.weight,
                       indices=np.zeros(len(db.groups), dtype=np.int64), ref_cell=db.ref_cell,
@@ -50,7 +51,7 @@ def heuristic_arrays(mode: int, goal: Board, learned=None) -> dict:
 def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, learned=None,
                  max_bound: int = 400) -> SolveResult:
     tables = goal_tables(goal)
-    extra = heuristic_arrays(mode, goal, learned)
+    extra = heuristic_arrays(mode, goal, learned, watch)
     cells = np.array(board.cells, dtype=np.int64)
     md = int(kernels.manhattan_sum(cells, tables.manhattan))
     lc = int(kernels.linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
@@ -91,7 +92,8 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
             total_expanded = expanded + int(st[3])
             if code != kernels.PAUSED:
                 break
-            watch.report(0.0, f"bound {bound}: {total_expanded:,} nodes expanded")
+            watch.report(None, {"nodes": total_expanded, "bound": bound,
+                                "text": f"bound {bound}: {total_expanded:,} nodes expanded"})
             if reason := watch.stop_reason(total_expanded):
                 return SolveResult(reason, nodes_expanded=total_expanded, nodes_generated=generated + int(st[4]),
                                    peak_frontier=int(st[0]), seconds=watch.elapsed, solver="idastar",
@@ -153,7 +155,8 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
             counts["generated"] += generated
             counts["reached"] += written
             found = found or found_here
-            watch.report(counts["reached"] / total, f"depth {depth + 1}: {counts['reached']:,} positions reached")
+            watch.report(counts["reached"] / total, {"nodes": counts["reached"], "depth": depth + 1,
+                                                     "text": f"depth {depth + 1}: {counts['reached']:,} reached"})
             if found:
                 break
             if reason := watch.stop_reason(counts["expanded"]):

@@ -18,14 +18,14 @@ multiply-adds, no ranking).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+import threading
 from typing import Callable
 
 import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.store import artefact_name, load_or_build
+from engine.store import artefact_name, exists, load_or_build
 from engine.tiles.board import Board
 from engine.tiles.tables import goal_tables
 
@@ -144,7 +144,7 @@ def collapse_blank(distance, k, out):
 
 
 def build_group_table(goal: Board, group: tuple[int, ...],
-                      progress: Callable[[float, str], None] | None = None,
+                      progress: Callable[[float | None, dict], None] | None = None,
                       cancelled: Callable[[], bool] | None = None) -> np.ndarray:
     k = len(group)
     tables = goal_tables(goal)
@@ -163,22 +163,40 @@ def build_group_table(goal: Board, group: tuple[int, ...],
         if cancelled is not None and cancelled():
             raise PuzzleError("pattern database build cancelled")
         if progress is not None:
-            progress(state[4] / total_states, f"group {group}: {state[4]:,} of {total_states:,} states")
+            progress(state[4] / total_states, {"nodes": int(state[4]), "text": f"building the pattern database: "
+                     f"group {group}, {state[4]:,} of {total_states:,} states"})
     table = np.full(16 ** k, UNSEEN, dtype=np.uint8)
     collapse_blank(distance, k, table)
     return table
 
 
-@lru_cache(maxsize=4)
-def pattern_database(goal: Board, progress: Callable[[float, str], None] | None = None,
+_databases: dict[Board, PatternDatabase] = {}
+_databases_lock = threading.Lock()
+
+
+def pattern_database(goal: Board, progress: Callable[[float | None, dict], None] | None = None,
                      cancelled: Callable[[], bool] | None = None) -> PatternDatabase:
-    """The 6-6-3 database for ``goal`` (4×4 only), loaded from disk or built (about a minute) and saved."""
+    """The 6-6-3 database for ``goal`` (4×4 only), loaded from disk or built (about 40 s) and saved; kept in memory."""
+    with _databases_lock:
+        if goal in _databases:
+            return _databases[goal]
+    database = _load_or_build(goal, progress, cancelled)
+    with _databases_lock:
+        return _databases.setdefault(goal, database)
+
+
+def is_ready(goal: Board) -> bool:
+    """True when the database for ``goal`` can be had without building it."""
+    return goal in _databases or all(exists(artefact_name("pdb", goal.cells, g)) for g in partition(goal))
+
+
+def _load_or_build(goal: Board, progress, cancelled) -> PatternDatabase:
     if (goal.rows, goal.cols) != (4, 4):
         raise PuzzleError("pattern databases are built for the 4x4 puzzle only; use manhattan or linear-conflict")
     groups = partition(goal)
     parts = []
     for number, group in enumerate(groups):
-        def report(fraction: float, info: str, number: int = number) -> None:
+        def report(fraction: float | None, info: dict, number: int = number) -> None:
             if progress is not None:
                 progress((number + fraction) / len(groups), info)
 

@@ -1,0 +1,34 @@
+"""Job progress fragments (htmx polls them every second) and the cancel button."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+from app.solving import runner
+
+bp = Blueprint("jobs", __name__, url_prefix="/jobs")
+
+#: The fragment that shows a finished job's result, by job kind; later subjects add theirs.
+RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compare_results.html"}
+
+
+def job_fragment(job_id: str):
+    job = runner().get(job_id)
+    if job is None:
+        abort(404, description=f"there is no job {job_id}")
+    if job["status"] == "done" and job["kind"] in RESULT_TEMPLATES:
+        result = job["result"]
+        return render_template(RESULT_TEMPLATES[job["kind"]], result=result, data=result, job=job)
+    return render_template("partials/job.html", job=job, job_id=job_id, title=job["kind"].capitalize())
+
+
+@bp.get("/<job_id>")
+def show(job_id: str):
+    return job_fragment(job_id)
+
+
+@bp.post("/<job_id>/cancel")
+def cancel(job_id: str):
+    runner().cancel(job_id)
+    runner().wait(job_id, timeout=3.0)
+    return job_fragment(job_id)

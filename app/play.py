@@ -1,0 +1,66 @@
+"""The board page (play, new positions, solve and animate) and the compare view."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from engine.errors import PuzzleError
+from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
+from app.solving import MAX_COMPARE, compare_request, solve_request
+
+bp = Blueprint("play", __name__)
+
+
+def _page(template: str, **extra):
+    position = read_position(request.args)
+    if not position.error:
+        try:
+            fresh = new_position(request.args, position.goal)
+        except PuzzleError as exc:
+            position.error = str(exc)
+        else:
+            if fresh is not None:
+                return redirect(url_for(request.endpoint, **{**position.query,
+                                                             "tiles": ",".join(map(str, fresh.cells))}))
+    status = 400 if position.error else 200
+    return render_template(template, position=position, presets=PRESETS, goals=GOALS,
+                           solvers=solver_choices(position.board), **extra), status
+
+
+@bp.get("/play")
+def play():
+    return _page("play.html")
+
+
+@bp.get("/compare")
+def compare():
+    return _page("compare.html", max_compare=MAX_COMPARE)
+
+
+def _solver_fields(value: str) -> dict:
+    solver, _, heuristic = (value or "idastar:manhattan").partition(":")
+    return {"solver": solver, "heuristic": heuristic}
+
+
+@bp.post("/play/solve")
+def solve_fragment():
+    form = request.form
+    params = {"size": form.get("size"), "goal": form.get("goal"), "tiles": form.get("tiles"),
+              **_solver_fields(form.get("choice", ""))}
+    answer = solve_request(params)
+    if answer.job_id:
+        return render_template("partials/job.html", job_id=answer.job_id, title="Solving")
+    return render_template("partials/result.html", result=answer.result)
+
+
+@bp.post("/compare/run")
+def compare_fragment():
+    form = request.form
+    params = {"size": form.get("size"), "goal": form.get("goal"), "tiles": form.get("tiles"),
+              "solvers": [_solver_fields(v) for v in form.getlist("choice")]}
+    if form.get("max_seconds"):
+        params["max_seconds"] = form.get("max_seconds")
+    answer = compare_request(params)
+    if answer.job_id:
+        return render_template("partials/job.html", job_id=answer.job_id, title="Comparing")
+    return render_template("partials/compare_results.html", data=answer.result)

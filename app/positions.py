@@ -1,0 +1,80 @@
+"""Reading the board a page shows from its URL (the position is in the URL so a teacher can share it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import PuzzleError
+from engine.solvers import SOLVERS
+from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
+from engine.tiles.random import random_solvable, scramble
+
+PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
+GOALS = [("blank-last", "blank last: 1 2 … 0"), ("blank-first", "blank first: 0 1 2 …")]
+
+
+@dataclass
+class PagePosition:
+    board: Board
+    goal: Board
+    goal_spec: str
+    error: str | None = None
+
+    @property
+    def query(self) -> dict:
+        return {"size": self.board.size_name, "goal": self.goal_spec, "tiles": ",".join(map(str, self.board.cells))}
+
+
+def read_position(args) -> PagePosition:
+    """The position named by query arguments; bad input falls back to the goal and carries a message."""
+    size = args.get("size") or "3x3"
+    goal_spec = args.get("goal") or "blank-last"
+    try:
+        rows, cols = parse_size(size)
+    except PuzzleError as exc:
+        rows, cols, size = 3, 3, "3x3"
+        error = str(exc)
+        goal = goal_board(3, 3, "blank-last")
+        return PagePosition(goal, goal, "blank-last", error)
+    try:
+        goal = parse_goal(goal_spec, rows, cols)
+    except PuzzleError as exc:
+        goal, goal_spec = goal_board(rows, cols, "blank-last"), "blank-last"
+        return PagePosition(goal, goal, goal_spec, str(exc))
+    tiles = args.get("tiles")
+    if not tiles:
+        return PagePosition(goal, goal, goal_spec)
+    try:
+        board = Board(rows, cols, parse_tiles(tiles, rows, cols))
+    except PuzzleError as exc:
+        return PagePosition(goal, goal, goal_spec, f"that position is not valid: {exc}")
+    verdict = check_solvable(board, goal)
+    if not verdict.solvable:
+        return PagePosition(goal, goal, goal_spec, f"that position is unsolvable. {verdict.explanation}")
+    return PagePosition(board, goal, goal_spec)
+
+
+def new_position(args, goal: Board) -> Board | None:
+    """A fresh random or scrambled position if the URL asks for one (``random=1`` or ``scramble=k``)."""
+    seed = args.get("seed", type=int)
+    if args.get("random"):
+        return random_solvable(goal, seed)
+    if args.get("scramble"):
+        try:
+            moves = int(args["scramble"])
+        except ValueError:
+            raise PuzzleError("scramble takes a number of moves") from None
+        return scramble(goal, moves, seed)[0]
+    return None
+
+
+def solver_choices(board: Board) -> list[dict]:
+    """The solver and heuristic pairs offered for a board (what the select boxes list)."""
+    choices = []
+    for info in SOLVERS.values():
+        if not info.supports(board):
+            continue
+        for heuristic in info.heuristics_for(board):
+            label = info.label + (f" + {heuristic}" if heuristic and heuristic != "perfect" else "")
+            choices.append({"value": f"{info.name}:{heuristic}", "label": label, "optimal": info.optimal})
+    return choices

@@ -1,0 +1,237 @@
+// Puzzle Playground: boards, play by click / keys / swipe, and the animation player.
+// No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
+(function () {
+  "use strict";
+
+  const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
+  const INVERSE = { U: "D", D: "U", L: "R", R: "L" };
+
+  // ---- A drawn board: tiles positioned by transform so every move slides. ------------------------------------
+  class BoardView {
+    constructor(element) {
+      this.el = element;
+      this.rows = +element.dataset.rows;
+      this.cols = +element.dataset.cols;
+      this.goal = element.dataset.goal.split(",").map(Number);
+      this.tiles = new Map();
+      element.querySelectorAll(".tile").forEach((t) => this.tiles.set(+t.dataset.tile, t));
+      element.style.aspectRatio = `${this.cols} / ${this.rows}`;
+      this.listeners = [];
+      this.set(element.dataset.tiles.split(",").map(Number));
+      new ResizeObserver(() => this.fitFont()).observe(element);
+    }
+    set(cells) {
+      this.cells = cells.slice();
+      this.draw();
+    }
+    draw() {
+      this.cells.forEach((tile, cell) => {
+        if (!tile) return;
+        const el = this.tiles.get(tile);
+        const r = Math.floor(cell / this.cols), c = cell % this.cols;
+        el.style.width = `${100 / this.cols}%`;
+        el.style.height = `${100 / this.rows}%`;
+        el.style.transform = `translate(${c * 100}%, ${r * 100}%)`;
+        el.classList.toggle("home", this.goal[cell] === tile);
+      });
+      this.el.dataset.tiles = this.cells.join(",");
+      this.el.classList.toggle("solved", this.isSolved());
+      this.listeners.forEach((f) => f(this));
+    }
+    fitFont() {
+      const cell = this.el.clientWidth / this.cols;
+      this.el.style.fontSize = `${Math.max(10, cell * 0.42)}px`;
+    }
+    blank() { return this.cells.indexOf(0); }
+    target(move) {
+      const b = this.blank(), r = Math.floor(b / this.cols) + STEP[move][0], c = (b % this.cols) + STEP[move][1];
+      return r >= 0 && r < this.rows && c >= 0 && c < this.cols ? r * this.cols + c : -1;
+    }
+    move(move) {
+      const t = this.target(move);
+      if (t < 0) return false;
+      const b = this.blank();
+      this.cells[b] = this.cells[t];
+      this.cells[t] = 0;
+      this.draw();
+      return true;
+    }
+    isSolved() { return this.cells.every((t, i) => t === this.goal[i]); }
+  }
+
+  // ---- Playing by hand on the main board. --------------------------------------------------------------------
+  function bindPlay(view) {
+    let count = 0;
+    const counter = document.getElementById("move-count");
+    const status = document.getElementById("status");
+    const tileInputs = document.querySelectorAll(".tiles-input");
+    const share = document.getElementById("share-link");
+    const compare = document.getElementById("compare-link");
+    view.listeners.push(() => {
+      const tiles = view.cells.join(",");
+      tileInputs.forEach((i) => { i.value = tiles; });
+      const url = new URL(window.location.href);
+      ["random", "scramble", "seed"].forEach((k) => url.searchParams.delete(k));
+      url.searchParams.set("tiles", tiles);
+      window.history.replaceState(null, "", url);
+      if (share) share.href = url.pathname + url.search;
+      if (compare) compare.href = "/compare" + url.search;
+      if (status) status.textContent = view.isSolved() ? (count ? `Solved! in ${count} moves` : "Solved!") : "";
+    });
+    const played = (n) => { count += n; if (counter) counter.textContent = count; view.draw(); };
+    view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
+
+    // A click on a tile in line with the blank slides the whole run of tiles between them.
+    view.el.addEventListener("click", (event) => {
+      const tileEl = event.target.closest(".tile");
+      if (!tileEl || view.locked) return;
+      const cell = view.cells.indexOf(+tileEl.dataset.tile), b = view.blank();
+      const [tr, tc, br, bc] = [Math.floor(cell / view.cols), cell % view.cols, Math.floor(b / view.cols), b % view.cols];
+      let move = null, steps = 0;
+      if (tr === br) { move = tc > bc ? "R" : "L"; steps = Math.abs(tc - bc); }
+      else if (tc === bc) { move = tr > br ? "D" : "U"; steps = Math.abs(tr - br); }
+      if (!move) return;
+      for (let i = 0; i < steps; i++) view.move(move);
+      played(steps);
+    });
+    // Arrow keys slide a tile into the blank: the blank moves the opposite way.
+    const keyMove = { ArrowUp: "D", ArrowDown: "U", ArrowLeft: "R", ArrowRight: "L" };
+    document.addEventListener("keydown", (event) => {
+      const move = keyMove[event.key];
+      const tag = (event.target.tagName || "").toLowerCase();
+      if (!move || view.locked || ["input", "select", "textarea"].includes(tag)) return;
+      event.preventDefault();
+      if (view.move(move)) played(1);
+    });
+    // A swipe moves the tile in the swipe's direction.
+    let touch = null;
+    view.el.addEventListener("touchstart", (e) => { touch = e.touches[0]; }, { passive: true });
+    view.el.addEventListener("touchend", (e) => {
+      if (!touch || view.locked) return;
+      const end = e.changedTouches[0], dx = end.clientX - touch.clientX, dy = end.clientY - touch.clientY;
+      touch = null;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
+      const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "L" : "R") : (dy > 0 ? "U" : "D");
+      if (view.move(move)) played(1);
+    });
+    view.draw();
+  }
+
+  // ---- The player: animates one or several boards along their move strings, all in step. ----------------------
+  class Player {
+    constructor(root, tracks) {
+      this.root = root;
+      this.tracks = tracks; // [{view, start, moves, movesEl}]
+      this.total = Math.max(0, ...tracks.map((t) => t.moves.length));
+      this.step = 0;
+      this.timer = null;
+      this.speed = 5;
+      this.stepEl = root.querySelector('[data-role="step"]');
+      this.playBtn = root.querySelector('[data-act="play"]');
+      root.querySelectorAll("[data-act]").forEach((el) => {
+        if (el.dataset.act === "speed") {
+          el.addEventListener("input", () => { this.speed = +el.value; if (this.timer) { this.pause(); this.play(); } });
+          this.speed = +el.value;
+        } else {
+          el.addEventListener("click", () => this[el.dataset.act === "play" ? "toggle" : el.dataset.act]());
+        }
+      });
+      this.reset();
+    }
+    show() {
+      if (this.stepEl) this.stepEl.textContent = this.step;
+      this.root.dataset.step = this.step;
+      this.root.dataset.done = this.step >= this.total ? "1" : "0";
+      this.tracks.forEach((t) => {
+        if (!t.movesEl) return;
+        t.movesEl.querySelectorAll(".mv").forEach((m) => {
+          const i = +m.dataset.i;
+          m.classList.toggle("current", i === this.step - 1);
+          m.classList.toggle("done", i < this.step - 1);
+        });
+      });
+    }
+    reset() { this.pause(); this.step = 0; this.tracks.forEach((t) => t.view.set(t.start)); this.show(); }
+    forward() {
+      if (this.step >= this.total) { this.pause(); return false; }
+      this.tracks.forEach((t) => { if (this.step < t.moves.length) t.view.move(t.moves[this.step]); });
+      this.step += 1;
+      this.show();
+      if (this.step >= this.total) this.pause();
+      return true;
+    }
+    back() {
+      if (this.step === 0) return;
+      this.pause();
+      this.step -= 1;
+      this.tracks.forEach((t) => { if (this.step < t.moves.length) t.view.move(INVERSE[t.moves[this.step]]); });
+      this.show();
+    }
+    play() {
+      if (this.step >= this.total) this.reset();
+      this.timer = window.setInterval(() => this.forward(), 1000 / this.speed);
+      if (this.playBtn) this.playBtn.textContent = "❚❚ Pause";
+      this.root.dataset.playing = "1";
+    }
+    pause() {
+      if (this.timer) window.clearInterval(this.timer);
+      this.timer = null;
+      if (this.playBtn) this.playBtn.textContent = "▶ Play";
+      if (this.root) this.root.dataset.playing = "0";
+    }
+    toggle() { if (this.timer) this.pause(); else this.play(); }
+  }
+
+  const views = new WeakMap();
+  function viewOf(el) {
+    if (!views.has(el)) views.set(el, new BoardView(el));
+    return views.get(el);
+  }
+
+  function bind(root) {
+    root.querySelectorAll(".board").forEach((el) => {
+      const view = viewOf(el);
+      if (el.dataset.interactive && !el.dataset.bound) { el.dataset.bound = "1"; bindPlay(view); }
+    });
+    root.querySelectorAll('[data-player="board"]').forEach((res) => {
+      if (res.dataset.bound || res.dataset.status !== "solved") return;
+      res.dataset.bound = "1";
+      const main = viewOf(document.getElementById("board"));
+      if (main.player) main.player.pause();
+      const start = res.dataset.start.split(",").map(Number);
+      if (main.resetCount) main.resetCount();
+      main.player = new Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
+      main.player.play();
+    });
+    root.querySelectorAll('[data-player="group"]').forEach((group) => {
+      if (group.dataset.bound) return;
+      group.dataset.bound = "1";
+      const tracks = [...group.querySelectorAll(".compare-item")].map((item) => ({
+        view: viewOf(item.querySelector(".board")),
+        start: item.dataset.start.split(",").map(Number),
+        moves: item.dataset.status === "solved" ? item.dataset.moves : "",
+        movesEl: item.querySelector(".moves"),
+      }));
+      const controls = group.querySelector(".player-controls");
+      new Player(group, tracks).play();
+      if (controls) controls.dataset.ready = "1";
+    });
+  }
+
+  // The size and goal selects open the new shape straight away.
+  function bindForms() {
+    document.querySelectorAll(".position-form select").forEach((select) => {
+      select.addEventListener("change", () => {
+        const form = select.form;
+        const url = new URL(form.action, window.location.href);
+        url.searchParams.set("size", form.elements.size.value);
+        url.searchParams.set("goal", form.elements.goal.value);
+        url.searchParams.set("random", "1");
+        window.location.href = url;
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => { bind(document); bindForms(); });
+  document.addEventListener("htmx:afterSettle", (event) => bind(event.detail.elt || document));
+})();
