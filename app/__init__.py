@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import threading
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
@@ -24,6 +25,7 @@ def create_app(config: dict | None = None) -> Flask:
         DATA_DIR=None,  # default: the instance folder (pattern databases and tables live next to the database)
         MAX_CONTENT_LENGTH=64 * 1024,
         JOB_WORKERS=os.cpu_count() or 2,
+        WARM_UP=True,  # load the numba kernels in the background at start
     )
     if config:
         app.config.update(config)
@@ -35,6 +37,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.extensions["jobs"] = runner = JobRunner(database, app.config["JOB_WORKERS"])
     atexit.register(runner.shutdown)
+    if app.config["WARM_UP"]:
+        threading.Thread(target=engine.solvers.warm_up, name="warm-up", daemon=True).start()
 
     from app import api, jobs, main, play
 

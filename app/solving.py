@@ -14,11 +14,12 @@ from flask import current_app
 from engine.errors import PuzzleError
 from engine.jobs import JobRunner
 from engine.result import BUDGET_EXHAUSTED, Budget
+from engine.tiles.solvability import require_solvable
 from engine.solvers import budget_from, check_request, solve
 from engine.tiles.board import position_from
 from engine.tiles.pdb import is_ready
 
-QUICK = Budget(max_nodes=3_000_000, max_seconds=0.5)
+QUICK = Budget(max_nodes=5_000_000, max_seconds=1.0)
 DEFAULT = Budget(max_nodes=2_000_000_000, max_seconds=120.0)
 COMPARE_DEFAULT = Budget(max_nodes=300_000_000, max_seconds=20.0)
 MAX_COMPARE = 4
@@ -36,6 +37,7 @@ def runner() -> JobRunner:
 
 def solve_request(params: dict) -> Answer:
     board, goal = position_from(params)
+    require_solvable(board, goal)  # over the web an unsolvable position is bad input: a 400 with the parity argument
     solver, heuristic = params.get("solver", "idastar"), params.get("heuristic", "manhattan")
     budget = budget_from(params, DEFAULT)
     mode = params.get("mode", "auto")
@@ -78,6 +80,7 @@ def compare_entries(params: dict) -> list[dict]:
 def compare_request(params: dict) -> Answer:
     """Run every chosen solver on the same position, each within its own budget; as a job unless all are quick."""
     board, goal = position_from(params)
+    require_solvable(board, goal)
     entries = compare_entries(params)
     budget = budget_from(params, COMPARE_DEFAULT)
     for entry in entries:  # validate every entry before any work

@@ -159,3 +159,13 @@ def compare_job(params: dict, report, cancel) -> dict:
         if cancel.is_set():
             break
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results}
+
+
+def warm_up() -> None:
+    """Load (or compile) every kernel once, so the first user's quick solve is not spent loading code."""
+    from engine.tiles.board import goal_board
+
+    goal = goal_board(3, 3, "blank-last")
+    board = goal.apply("ULUL")
+    for solver, heuristic in (("idastar", "manhattan"), ("idastar", "linear-conflict"), ("bfs", "")):
+        solve(board, goal, solver, heuristic)

@@ -233,5 +233,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => { bind(document); bindForms(); });
-  document.addEventListener("htmx:afterSettle", (event) => bind(event.detail.elt || document));
+  // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
+  document.addEventListener("htmx:afterSettle", () => bind(document));
 })();

@@ -176,6 +176,8 @@ def parse_goal(spec: object, rows: int, cols: int) -> Board:
         return goal_board(rows, cols, spec.strip())
     if spec is None or spec == "":
         return goal_board(rows, cols, "blank-last")
+    if isinstance(spec, str) and not any(ch.isdigit() for ch in spec):
+        raise PuzzleError(f"unknown goal {spec!r}: use blank-first, blank-last or a list of tiles")
     try:
         return Board(rows, cols, parse_tiles(spec, rows, cols))
     except PuzzleError as exc:

@@ -1,0 +1,101 @@
+import time
+
+import pytest
+
+SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+KORF_1 = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
+
+
+def test_solve_answers_the_cli_json(client):
+    response = client.post("/api/solve", json={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
+                                               "solver": "idastar", "heuristic": "manhattan"})
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["status"] == "solved" and data["length"] == 31 and data["optimal"] is True
+    assert len(data["moves"]) == 31
+    for key in ("nodes_expanded", "nodes_generated", "peak_frontier", "seconds", "solver", "heuristic"):
+        assert key in data
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"size": "3y3", "tiles": SEED_004}, 400, "not of the form RxC"),
+    ({"size": "9x9", "tiles": SEED_004}, 400, "at most 36"),
+    ({"size": "3x3", "tiles": [1, 2, 3]}, 400, "expected 9 numbers"),
+    ({"size": "3x3", "tiles": "8 6 x"}, 400, "'x' is not a tile number"),
+    ({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 8, 7, 0]}, 400, "unsolvable"),
+    ({"size": "3x3", "tiles": SEED_004, "solver": "magic"}, 400, "unknown solver"),
+    ({"size": "3x3", "tiles": SEED_004, "heuristic": "pdb"}, 400, "4x4 puzzle only"),
+    ({"size": "3x3", "tiles": SEED_004, "max_seconds": "soon"}, 400, "must be numbers"),
+    ({"tiles": SEED_004}, 400, "missing field 'size'"),
+    ({"size": "3x3"}, 400, "missing field 'tiles'"),
+    ([1, 2], 400, "JSON object"),
+])
+def test_solve_bad_input_is_a_json_4xx(client, body, status, message):
+    response = client.post("/api/solve", json=body)
+    assert response.status_code == status
+    assert message in response.get_json()["error"]
+
+
+def test_not_json_and_oversized_requests(client):
+    response = client.post("/api/solve", data="size=3x3", content_type="text/plain")
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+    response = client.post("/api/solve", data="[" + "1," * 40_000 + "1]", content_type="application/json")
+    assert response.status_code == 413 and "too large" in response.get_json()["error"]
+
+
+def test_long_solve_becomes_a_job_that_can_be_cancelled(client):
+    response = client.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_1,
+                                               "solver": "idastar", "heuristic": "manhattan"})
+    assert response.status_code == 202
+    job_url = response.get_json()["url"]
+    deadline = time.time() + 10
+    while client.get(job_url).get_json()["status"] != "running" and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    job = client.get(job_url).get_json()
+    assert job["status"] == "running" and job["kind"] == "solve"
+    cancelled = client.post(job_url + "/cancel").get_json()
+    assert cancelled["status"] == "cancelled"
+    assert cancelled["result"]["status"] == "cancelled"
+
+
+def test_forced_job_runs_to_completion(client, app):
+    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs", "mode": "job"})
+    assert response.status_code == 202
+    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=30)
+    assert job["status"] == "done" and job["result"]["length"] == 31
+
+
+def test_compare(client):
+    response = client.post("/api/compare", json={"size": "3x3", "tiles": SEED_004,
+                                                 "solvers": ["idastar:manhattan", {"solver": "bfs"}]})
+    assert response.status_code == 200
+    results = response.get_json()["results"]
+    assert [r["length"] for r in results] == [31, 31]
+    assert [r["solver"] for r in results] == ["idastar", "bfs"]
+
+
+def test_compare_as_job_reports_budget_exhausted(client, app):
+    response = client.post("/api/compare", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_1,
+                                                 "solvers": ["idastar:manhattan", "astar:manhattan"],
+                                                 "max_seconds": 1})
+    assert response.status_code == 202
+    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=30)
+    assert job["status"] == "done"
+    assert [r["status"] for r in job["result"]["results"]] == ["budget_exhausted", "budget_exhausted"]
+
+
+def test_unknown_job(client):
+    assert client.get("/api/jobs/nope").status_code == 404
+    assert client.post("/api/jobs/nope/cancel").status_code == 404
+
+
+def test_check_and_position(client):
+    data = client.post("/api/check", json={"size": "3x3", "tiles": [2, 1, 3, 4, 5, 6, 7, 8, 0]}).get_json()
+    assert data["solvable"] is False and "odd" in data["explanation"]
+    first = client.get("/api/position?size=4x4&random=1&seed=9").get_json()
+    assert first == client.get("/api/position?size=4x4&random=1&seed=9").get_json()
+    assert sorted(first["tiles"]) == list(range(16))
+    solvers = client.get("/api/solvers?size=3x3").get_json()["solvers"]
+    assert {"value": "bfs:", "label": "Breadth-first search", "optimal": True} in solvers
+    assert not any(s["value"].endswith(":pdb") for s in solvers)

@@ -1,0 +1,95 @@
+import re
+
+import pytest
+
+SEED_004 = "8,6,7,2,5,4,3,0,1"
+
+
+@pytest.mark.parametrize("url", ["/", "/play", "/play?size=4x4", "/play?size=2x12", "/play?size=6x6",
+                                 f"/play?size=3x3&tiles={SEED_004}", "/compare", f"/compare?tiles={SEED_004}"])
+def test_pages_render_with_csp_and_no_inline_script(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    html = response.get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
+    assert not re.search(r"\son[a-z]+=", html), "inline event handler"
+    assert not re.search(r"\sstyle=", html), "inline style"
+    assert "vendor/htmx-2.0.11.min.js" in html
+
+
+def test_home_links_every_subject(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/play"' in html and 'href="/compare"' in html
+
+
+def test_random_and_scramble_redirect_to_a_shareable_url(client):
+    response = client.get("/play?size=4x4&goal=blank-first&random=1&seed=3")
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    assert "size=4x4" in location and "goal=blank-first" in location and "tiles=" in location
+    assert client.get("/play?size=4x4&goal=blank-first&random=1&seed=3").headers["Location"] == location
+    page = client.get(location).get_data(as_text=True)
+    tiles = location.split("tiles=")[1].replace("%2C", ",")
+    assert f'data-tiles="{tiles}"' in page
+    scrambled = client.get("/play?size=3x3&scramble=5&seed=2").headers["Location"]
+    assert "tiles=" in scrambled
+
+
+@pytest.mark.parametrize("url, message", [
+    ("/play?size=9x9", "at most 36"),
+    ("/play?size=banana", "not of the form RxC"),
+    ("/play?size=3x3&tiles=1,2,3", "expected 9 numbers"),
+    ("/play?size=3x3&tiles=1,2,3,4,5,6,8,7,0", "unsolvable"),
+    ("/play?size=3x3&goal=sideways", "unknown goal"),
+    ("/play?size=3x3&scramble=lots", "scramble takes a number"),
+])
+def test_bad_positions_show_a_message_not_a_500(client, url, message):
+    response = client.get(url)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_solve_fragment_answers_quick_solves_directly(client):
+    response = client.post("/play/solve", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
+                                                 "choice": "idastar:manhattan"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "31 moves" in html and "proven optimal" in html
+    assert 'data-moves="' in html and html.count('class="mv"') == 31
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"size": "3x3", "tiles": "1,2,3,4,5,6,8,7,0", "choice": "bfs:"}, "unsolvable"),
+    ({"size": "3x3", "tiles": SEED_004, "choice": "magic:"}, "unknown solver"),
+    ({"size": "3x3", "tiles": "1,1,2", "choice": "bfs:"}, "tile 1 appears twice"),
+    ({"size": "4x4", "goal": "blank-first", "tiles": ",".join(map(str, range(16))), "choice": "bfs:"},
+     "at most 12 cells"),
+])
+def test_solve_fragment_bad_input(client, data, message):
+    response = client.post("/play/solve", data=data)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_compare_fragment_shows_each_solver(client):
+    response = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
+                                                  "choice": ["idastar:manhattan", "astar:linear-conflict", "bfs:"]})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.count('class="compare-item"') == 3
+    assert html.count("<td>31</td>") == 3
+
+
+def test_compare_needs_two_solvers(client):
+    response = client.post("/compare/run", data={"size": "3x3", "tiles": SEED_004, "choice": ["bfs:"]})
+    assert response.status_code == 400 and "between 2 and 4" in response.get_data(as_text=True)
+
+
+def test_unknown_job_fragment_is_404(client):
+    assert client.get("/jobs/nope").status_code == 404
+
+
+def test_unknown_page_is_404_page(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404 and "404" in response.get_data(as_text=True)

@@ -1,0 +1,103 @@
+"""The board page and the compare view in a real browser."""
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+GOAL_3x3 = "1,2,3,4,5,6,7,8,0"
+# From the blank-last goal the blank went U then L: blank R then D brings it back.
+TWO_MOVES = "1,2,3,4,0,5,7,8,6"
+
+
+def tiles(page, selector="#board"):
+    return page.locator(selector).get_attribute("data-tiles")
+
+
+def test_slide_by_click_and_keyboard_until_solved(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={TWO_MOVES}")
+    expect(page.locator("#status")).to_have_text("")
+    page.locator('#board .tile[data-tile="5"]').click()  # the tile right of the blank: the blank moves R
+    expect(page.locator("#move-count")).to_have_text("1")
+    assert tiles(page) == "1,2,3,4,5,0,7,8,6"
+    page.keyboard.press("ArrowUp")  # the tile below the blank slides up: the blank moves D
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(page.locator("#status")).to_contain_text("Solved!")
+    assert tiles(page) == GOAL_3x3
+
+
+def test_click_slides_a_whole_row(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={GOAL_3x3}")
+    page.locator('#board .tile[data-tile="7"]').click()  # two tiles left of the blank: both slide
+    expect(page.locator("#move-count")).to_have_text("2")
+    assert tiles(page) == "1,2,3,4,5,6,0,7,8"
+
+
+def test_solve_animates_to_the_goal(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+    page.select_option("#solver-select", "idastar:linear-conflict")
+    page.click("#solve-button")
+    result = page.locator(".result")
+    expect(result).to_contain_text("31 moves")
+    page.locator('.result [data-act="speed"]').fill("30")
+    expect(result).to_have_attribute("data-done", "1", timeout=15_000)
+    assert tiles(page) == GOAL_3x3
+    expect(page.locator(".result .mv.current")).to_have_attribute("data-i", "30")
+    # Step back once and forward again: the board follows.
+    page.click('.result [data-act="back"]')
+    assert tiles(page) != GOAL_3x3
+    page.click('.result [data-act="forward"]')
+    assert tiles(page) == GOAL_3x3
+
+
+def test_cancel_a_long_4x4_job(page, live_server):
+    korf_1 = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3"
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_1}")
+    page.select_option("#solver-select", "idastar:manhattan")
+    page.click("#solve-button")
+    job = page.locator(".job")
+    expect(job.locator("progress")).to_be_visible(timeout=10_000)
+    expect(job.locator(".job-nodes")).not_to_have_text("0", timeout=10_000)
+    job.locator("button.cancel").click()
+    expect(page.locator(".job-status")).to_have_text("cancelled", timeout=10_000)
+
+
+def test_compare_view_shows_two_solvers(page, live_server):
+    page.goto(f"{live_server}/compare?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+    page.check('input[value="bfs:"]')
+    page.uncheck('input[value="idastar:linear-conflict"]')
+    page.click("#compare-button")
+    rows = page.locator(".compare-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("bfs")
+    expect(rows.nth(1)).to_contain_text("idastar + manhattan")
+    for row in rows.all():
+        expect(row.locator("td").nth(2)).to_have_text("31")
+    expect(page.locator(".compare-item .board")).to_have_count(2)
+    expect(page.locator(".chart")).to_have_count(3)
+    page.locator('.compare-results [data-act="speed"]').fill("30")
+    expect(page.locator(".compare-results")).to_have_attribute("data-done", "1", timeout=15_000)
+    for board in page.locator(".compare-item .board").all():
+        assert board.get_attribute("data-tiles") == GOAL_3x3
+
+
+def test_shared_url_reopens_the_same_position(page, live_server, browser):
+    page.goto(f"{live_server}/play?size=4x4&random=1&seed=5")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    position = tiles(page)
+    shared = page.url
+    assert position.replace(",", "%2C") in shared or position in shared
+    other = browser.new_context().new_page()
+    other.goto(shared)
+    assert other.locator("#board").get_attribute("data-tiles") == position
+    other.context.close()
+
+
+def test_unsolvable_custom_position_is_refused_with_the_parity_argument(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3")
+    page.click(".custom summary")
+    page.fill('.custom-form input[name="tiles"]', "2 1 3/4 5 6/7 8 0")
+    page.click(".custom-form button")
+    expect(page.locator("#position-error")).to_contain_text("unsolvable")
+    expect(page.locator("#position-error")).to_contain_text("odd")
