@@ -15,7 +15,7 @@ from engine.errors import PuzzleError
 from engine.jobs import JobRunner
 from engine.result import BUDGET_EXHAUSTED, Budget
 from engine.tiles.solvability import require_solvable
-from engine.solvers import budget_from, check_request, solve
+from engine.solvers import budget_from, check_request, solve, warm_up
 from engine.tiles.board import position_from
 from engine.tiles.pdb import is_ready
 
@@ -47,6 +47,7 @@ def solve_request(params: dict) -> Answer:
     if mode == "job" or (needs_build and mode == "auto"):
         check_request(board, solver, heuristic)  # bad input is a 400 now, not a failed job later
         return Answer(job_id=runner().submit("solve", _job_params(params, budget)))
+    warm_up()  # a cold numba cache must not eat the quick budget (once per install)
     quick = budget if mode == "sync" else Budget(min(budget.max_nodes, QUICK.max_nodes),
                                                  min(budget.max_seconds, QUICK.max_seconds))
     result = solve(board, goal, solver, heuristic, quick)
@@ -85,6 +86,7 @@ def compare_request(params: dict) -> Answer:
     budget = budget_from(params, COMPARE_DEFAULT)
     for entry in entries:  # validate every entry before any work
         entry["heuristic"] = check_request(board, entry["solver"], entry["heuristic"] or None)[1]
+    warm_up()
     quick = Budget(min(budget.max_nodes, QUICK.max_nodes), min(budget.max_seconds, QUICK.max_seconds))
     pdb_pending = any(e["heuristic"] == "pdb" for e in entries) and not is_ready(goal)
     if params.get("mode") != "job" and not pdb_pending:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-KORF = ROOT.parent / "shared" / "data" / "korf100.txt"
+KORF = ROOT / "tests" / "data" / "korf100.txt"
 
 
 def machine() -> str:

@@ -161,11 +161,26 @@ def compare_job(params: dict, report, cancel) -> dict:
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results}
 
 
-def warm_up() -> None:
-    """Load (or compile) every kernel once, so the first user's quick solve is not spent loading code."""
-    from engine.tiles.board import goal_board
+_warm_lock = threading.Lock()
+_warm = False
 
-    goal = goal_board(3, 3, "blank-last")
-    board = goal.apply("ULUL")
-    for solver, heuristic in (("idastar", "manhattan"), ("idastar", "linear-conflict"), ("bfs", "")):
-        solve(board, goal, solver, heuristic)
+
+def warm_up() -> None:
+    """Load (or, on a fresh install, compile) every kernel once, so no timed search pays for loading code.
+
+    Idempotent and thread-safe: a second caller waits for the first to finish, later callers return at once.
+    """
+    global _warm
+    if _warm:
+        return
+    with _warm_lock:
+        if _warm:
+            return
+        from engine.tiles.board import goal_board
+
+        goal = goal_board(3, 3, "blank-last")
+        board = goal.apply("ULUL")
+        for solver, heuristic in (("idastar", "manhattan"), ("idastar", "linear-conflict"), ("bfs", ""),
+                                  ("astar", "manhattan")):
+            solve(board, goal, solver, heuristic)
+        _warm = True

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("PUZZLE_DATA_DIR", str(ROOT / ".cache" / "test-data"))
-KORF = ROOT.parent / "shared" / "data" / "korf100.txt"
+KORF = ROOT / "tests" / "data" / "korf100.txt"
 
 
 def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
