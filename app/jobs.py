@@ -9,7 +9,10 @@ from app.solving import runner
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
 #: The fragment that shows a finished job's result, by job kind; later subjects add theirs.
-RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compare_results.html"}
+RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compare_results.html",
+                    "research-bfs": "research/bfs.html", "research-maxmd": "research/maxmd.html",
+                    "research-subproblem": "research/subproblem.html", "research-tables": "research/tables.html",
+                    "research-bounds": "research/bounds.html"}
 
 
 def job_fragment(job_id: str):

@@ -10,6 +10,8 @@ SUBJECTS = [
      "up to 6×6; ask BFS, A* or IDA* for an answer and watch it animate."},
     {"endpoint": "play.compare", "title": "Compare solvers", "blurb": "Race two to four solvers on the same position: "
      "boards side by side, lengths, nodes and time in a table and a chart."},
+    {"endpoint": "research.index", "title": "2×n research lab", "blurb": "Recompute seed 000 live: diameters by full "
+     "BFS, the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts."},
 ]
 
 

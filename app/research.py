@@ -1,0 +1,65 @@
+"""The 2×n research lab (seed 000): start each computation as a job, see stored results without recomputing."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
+from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
+from engine.errors import PuzzleError
+from app.solving import runner
+
+bp = Blueprint("research", __name__, url_prefix="/research")
+
+BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2"]
+KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "research-subproblem",
+         "tables": "research-tables", "bounds": "research-bounds"}
+
+
+def stored(kind: str, key) -> list[dict]:
+    """The newest finished job of ``kind`` for each distinct ``key(params)``, newest first."""
+    seen, jobs = set(), []
+    with runner()._connect() as db:
+        ids = [r["id"] for r in db.execute("SELECT id FROM jobs WHERE kind = ? AND status = 'done' "
+                                           "ORDER BY created DESC LIMIT 500", (kind,))]
+    for job_id in ids:
+        job = runner().get(job_id)
+        k = key(job["params"])
+        if k not in seen:
+            seen.add(k)
+            jobs.append(job)
+    return jobs
+
+
+@bp.get("/")
+def index():
+    max_md = []
+    for n in range(1, 13):
+        exact = max_md_exact(n)
+        max_md.append({"n": n, "exact": exact["max_md"], "formula": lower_bound_formula(n),
+                       "paper": PAPER_MAX_MD.get(n), "paper_time": PAPER_MAX_MD_TIME.get(n),
+                       "position": exact["position"], "pattern": pattern_best(n)})
+    bfs = sorted(stored("research-bfs", lambda p: (p["rows"], p["cols"])),
+                 key=lambda j: (j["result"]["rows"] * j["result"]["cols"], j["result"]["rows"]))
+    return render_template(
+        "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs,
+        brute=stored("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
+        subproblems=stored("research-subproblem", lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),
+        tables=(stored("research-tables", lambda p: 0) or [None])[0],
+        bounds=(stored("research-bounds", lambda p: 0) or [None])[0])
+
+
+@bp.post("/start/<name>")
+def start(name: str):
+    if name not in KINDS:
+        raise PuzzleError(f"unknown computation {name!r}")
+    params = {k: v for k, v in request.form.items() if v != ""}
+    if name == "bfs":
+        rows, _, cols = params.pop("board", "2x3").partition("x")
+        params.update(rows=rows, cols=cols)
+        if params["rows"] + "x" + params["cols"] not in BFS_BOARDS:
+            raise PuzzleError("choose one of the boards listed (at most 12 cells)")
+    if name == "maxmd" and params.get("method") == "brute" and int(params.get("n", 0) or 0) > 6:
+        raise PuzzleError("the brute force is offered for n ≤ 6 ((2n)! arrangements); use the exact method")
+    job_id = runner().submit(KINDS[name], params)
+    return render_template("partials/job.html", job_id=job_id, title="Computing")
