@@ -58,7 +58,7 @@ def start(name: str):
         rows, _, cols = params.pop("board", "2x3").partition("x")
         params.update(rows=rows, cols=cols)
         if params["rows"] + "x" + params["cols"] not in BFS_BOARDS:
-            raise PuzzleError("choose one of the boards listed (at most 12 cells)")
+            raise PuzzleError("choose one of the boards listed: a full search is offered for at most 12 cells")
     if name == "maxmd" and params.get("method") == "brute" and int(params.get("n", 0) or 0) > 6:
         raise PuzzleError("the brute force is offered for n ≤ 6 ((2n)! arrangements); use the exact method")
     job_id = runner().submit(KINDS[name], params)

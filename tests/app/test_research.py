@@ -1,0 +1,43 @@
+import re
+
+
+def start(client, name, data):
+    response = client.post(f"/research/start/{name}", data=data)
+    assert response.status_code == 200
+    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
+
+
+def test_research_page_renders_the_max_md_table(client):
+    html = client.get("/research/").get_data(as_text=True)
+    assert "The 2×n puzzle" in html
+    # n = 8: exact 75 equals the formula and the paper; computed on page load.
+    assert re.search(r"<td>8</td><td>75</td><td>75</td><td>75</td>", html)
+
+
+def test_jobs_run_and_results_are_stored(client, app):
+    runner = app.extensions["jobs"]
+    job = runner.wait(start(client, "bfs", {"board": "2x4"}), timeout=60)
+    assert job["status"] == "done" and job["result"]["diameter"] == 36
+    fragment = client.get(f"/jobs/{job['id']}").get_data(as_text=True)
+    assert 'class="diameter">36<' in fragment and "goal=blank-first" in fragment
+    job = runner.wait(start(client, "subproblem", {"n": "5", "k": "2", "blank_home": "true"}), timeout=60)
+    assert job["result"]["f"] == 48
+    job = runner.wait(start(client, "maxmd", {"n": "4", "method": "brute"}), timeout=60)
+    assert job["result"]["max_md"] == 21
+    job = runner.wait(start(client, "bounds", {"n_max": "8"}), timeout=120)
+    assert job["status"] == "done"
+    page = client.get("/research/").get_data(as_text=True)
+    assert "2×4" in page and "paper prints upper bound 58" in page
+
+
+def test_bad_research_requests(client, app):
+    assert client.post("/research/start/nope", data={}).status_code == 400
+    response = client.post("/research/start/bfs", data={"board": "4x4"})
+    assert response.status_code == 400 and "at most 12 cells" in response.get_data(as_text=True)
+    response = client.post("/research/start/maxmd", data={"n": "9", "method": "brute"})
+    assert response.status_code == 400 and "n ≤ 6" in response.get_data(as_text=True)
+    # Out-of-range parameters fail the job with a clear message, never a 500.
+    job = app.extensions["jobs"].wait(start(client, "subproblem", {"n": "500", "k": "1"}), timeout=10)
+    assert job["status"] == "failed" and "n must be from 1 to 200" in job["error"]
+    job = app.extensions["jobs"].wait(start(client, "subproblem", {"n": "30", "k": "4"}), timeout=10)
+    assert job["status"] == "failed" and "states" in job["error"]
