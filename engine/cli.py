@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine solve|scramble|random|check|distances ...``. Errors go to stderr, exit status 2."""
+"""Command line: ``python -m engine solve|scramble|random|check|research ...``. Errors go to stderr, exit status 2."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 
 from engine.errors import PuzzleError
-from engine.result import Budget
+from engine.result import Budget, Watch
 from engine.solvers import SOLVERS, solve
 from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import random_solvable, scramble
@@ -73,6 +73,48 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_to_stderr(fraction: float | None, info: dict) -> None:
+    """Long research runs print one progress line on stderr, rewritten in place, so stdout stays clean for --json."""
+    share = f"{fraction:6.1%} " if fraction is not None else ""
+    print(f"\r{share}{info.get('text', '')}"[:120].ljust(120), end="", file=sys.stderr, flush=True)
+
+
+def cmd_research(args: argparse.Namespace) -> int:
+    """Seed 000's computations, the same functions the Research page runs as jobs."""
+    from engine.bounds.fullbfs import full_bfs
+    from engine.bounds.maxmd import max_md_brute, max_md_exact
+    from engine.bounds.subproblem import solve_subproblem
+    from engine.bounds.table import bounds_table
+
+    live = sys.stderr.isatty()  # a progress line helps a person at a terminal, and is noise in a log file
+    watch = Watch(progress=_progress_to_stderr if live else None)
+    if args.what == "bfs":
+        rows, cols = parse_size(args.size)
+        data = full_bfs(rows, cols, watch)
+        text = (f"{rows}x{cols}: diameter {data['diameter']}, {data['positions']:,} positions, "
+                f"{data['hardest_count']:,} at the diameter, e.g. {data['hardest'][0]}\n"
+                f"positions per distance: {data['histogram']}")
+    elif args.what == "maxmd":
+        data = max_md_brute(args.n) if args.brute else max_md_exact(args.n)
+        text = f"2x{args.n}: largest Manhattan distance of a solvable position {data['max_md']}, e.g. {data['position']}"
+    elif args.what == "subproblem":
+        data = solve_subproblem(args.n, args.k, watch, blank_home=not args.blank_anywhere)
+        text = (f"f_{args.k}({args.n}) = {data['f']} over {data['states']:,} states; "
+                f"hardest {data['hardest']} solved by blank path {data['blank_path']}")
+    else:
+        data = bounds_table(args.n_max, progress=_progress_to_stderr if live else None)
+        lines = ["n  formula  maxMD  exact  paperUB  ourUB(k)"]
+        for row in data["rows"]:
+            lines.append(f"{row['n']:<3}{row['lower_formula']:>7}{row['max_md']:>7}{row['exact'] or '':>7}"
+                         f"{row['paper_upper'] or '':>9}{row['upper']:>7}({row['upper_k']})"
+                         + "".join(f"\n   ! {flag}" for flag in row["flags"]))
+        text = "\n".join(lines)
+    if live:
+        print(file=sys.stderr)
+    _emit(data, args.json, text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Puzzle Playground engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -104,6 +146,23 @@ def build_parser() -> argparse.ArgumentParser:
     _board_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("research", help="seed 000's 2xn computations: bfs, maxmd, subproblem, bounds")
+    research = p.add_subparsers(dest="what", required=True)
+    q = research.add_parser("bfs", help="full breadth-first search: diameter, histogram, hardest positions")
+    q.add_argument("--size", default="2x4", help="a board of at most 12 cells, e.g. 2x5, 3x3, 3x4 (goal blank first)")
+    q = research.add_parser("maxmd", help="the largest Manhattan distance of a solvable 2xn position")
+    q.add_argument("--n", type=int, default=8)
+    q.add_argument("--brute", action="store_true", help="enumerate every arrangement (n <= 6) instead of the exact method")
+    q = research.add_parser("subproblem", help="f_k(n): the k-column sub-problem's largest distance")
+    q.add_argument("--n", type=int, default=7)
+    q.add_argument("--k", type=int, default=1)
+    q.add_argument("--blank-anywhere", action="store_true", help="goal: the k columns home, blank anywhere (UB*)")
+    q = research.add_parser("bounds", help="the bounds table: lower, exact, paper's upper and the improved upper")
+    q.add_argument("--n-max", type=int, default=12)
+    for q in research.choices.values():
+        q.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_research)
     return parser
 
 

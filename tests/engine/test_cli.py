@@ -42,3 +42,21 @@ def test_bad_input_exits_2_with_a_message(capsys):
     assert code == 2 and "tile 7 appears twice" in err
     code, _, err = run(capsys, "solve", "--size", "9x9", "1")
     assert code == 2 and "at most 36" in err
+
+
+def test_research_commands_reproduce_seed_000(capsys):
+    code, out, _ = run(capsys, "research", "bfs", "--size", "2x4", "--json")
+    assert code == 0 and json.loads(out)["diameter"] == 36
+    code, out, _ = run(capsys, "research", "maxmd", "--n", "8")
+    assert code == 0 and "position 75" in out
+    code, out, _ = run(capsys, "research", "subproblem", "--n", "6", "--k", "1", "--json")
+    assert json.loads(out)["f"] == 45  # Table 3
+    code, out, _ = run(capsys, "research", "bounds", "--n-max", "5")
+    assert code == 0 and "the paper prints upper bound 58" in out
+
+
+def test_research_refuses_what_does_not_fit(capsys):
+    code, _, err = run(capsys, "research", "bfs", "--size", "4x4")
+    assert code == 2 and "at most 12 cells" in err
+    code, _, err = run(capsys, "research", "maxmd", "--n", "7", "--brute")
+    assert code == 2 and "n from 1 to 6" in err
