@@ -44,11 +44,14 @@ def load_or_build(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
     with lock:
         path = data_dir() / name
         if path.exists():
-            return np.load(path, mmap_mode=None)
+            try:
+                return np.load(path, mmap_mode=None)
+            except (EOFError, ValueError, OSError):
+                pass  # a truncated file (a crash of an older version, a full disk): build it again
         array = build()
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npy")
-        os.close(fd)
-        np.save(tmp, array)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:  # writing to a file object keeps np.save from renaming the file
+            np.save(out, array)
         os.replace(tmp, path)
         return array
 
