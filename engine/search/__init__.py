@@ -4,6 +4,7 @@ from engine.search.problem import Problem, SlidingTileProblem
 from engine.search.algorithms import (
     astar_search,
     breadth_first_search,
+    depth_first_search,
     depth_limited_search,
     idastar_search,
     iterative_deepening_search,
@@ -14,6 +15,7 @@ __all__ = [
     "SlidingTileProblem",
     "astar_search",
     "breadth_first_search",
+    "depth_first_search",
     "depth_limited_search",
     "idastar_search",
     "iterative_deepening_search",

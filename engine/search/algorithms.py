@@ -2,7 +2,7 @@
 
 Each returns a SolveResult. ``trace``, if given, is called as ``trace(event, data)`` with events ``expand`` (a node
 is taken from the frontier: state, g, h, path), ``generate`` (a child is added: state, g, h, parent path),
-``bound`` (IDA* and IDS start a new iteration) and ``goal``; the step-through views replay these. Move order and
+``prune`` (IDA* cuts a child off: f > bound), ``bound`` (IDA* and IDS start a new iteration) and ``goal``; the step-through views replay these. Move order and
 pruning match the numba kernels (children in U D L R order; IDA* and depth-limited search never undo the move that
 led to a node), so their node counts agree exactly, which the tests check.
 """
@@ -93,6 +93,21 @@ def depth_limited_search(problem: Problem, limit: int, watch: Watch, trace: Trac
     return recurse(problem.initial, "")
 
 
+def depth_first_search(problem: Problem, limit: int, budget: Budget | None = None,
+                       trace: Trace | None = None) -> SolveResult:
+    """Depth-first search to a fixed depth limit: finds *a* path, not a shortest one (the contrast with IDS)."""
+    watch = Watch(budget)
+    counts = [0, 0]
+    try:
+        path = depth_limited_search(problem, limit, watch, trace, counts)
+    except _Stop as stop:
+        return _stopped(watch, stop.reason, counts[0], counts[1], 0, "dfs")
+    if path is None:
+        return SolveResult("not_found", nodes_expanded=counts[0], nodes_generated=counts[1], seconds=watch.elapsed,
+                           solver="dfs", message=f"no solution within {limit} moves")
+    return SolveResult(SOLVED, path, False, counts[0], counts[1], limit, watch.elapsed, "dfs")
+
+
 class _Stop(Exception):
     def __init__(self, reason: str):
         self.reason = reason
@@ -154,7 +169,7 @@ def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | 
                 h = problem.h(child)
                 heapq.heappush(frontier, (g + 1 + h, -(g + 1), next(counter), child))
                 if trace:
-                    trace("generate", {"state": child, "g": g + 1, "h": h})
+                    trace("generate", {"state": child, "g": g + 1, "h": h, "path": _path_to(parent, child)})
         peak = max(peak, len(frontier))
     return SolveResult("unsolvable", nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
                        solver="astar", message="the goal is not reachable")
@@ -196,6 +211,8 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             f = len(path) + 1 + child_h
             if f > bound:
                 least = min(least, f)
+                if trace:
+                    trace("prune", {"state": child, "g": len(path) + 1, "h": child_h, "path": path + action})
                 continue
             found, child_least = search(child, path + action, child_h, bound)
             if found is not None:
@@ -218,5 +235,5 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
     return _stopped(watch, BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
 
 
-__all__ = ["astar_search", "breadth_first_search", "depth_limited_search", "idastar_search",
+__all__ = ["astar_search", "breadth_first_search", "depth_first_search", "depth_limited_search", "idastar_search",
            "iterative_deepening_search", "CANCELLED"]

@@ -1,0 +1,160 @@
+"""Path search on a small undirected graph (seed 004): every simple path from start to goal.
+
+Unlike ``engine.search`` (which finds one shortest path in a state space), these list *all* paths that never revisit
+a node, in the order each strategy meets them, and record every step (the stack or queue after it) for the
+step-through view:
+
+* depth-first: recursive, neighbours in list order; paths come out in depth-first order;
+* breadth-first: a queue of partial paths; paths come out shortest first;
+* iterative deepening: depth-first search limited to paths of ``limit`` nodes, for limit = 1, 2, …, number of nodes;
+  as in the seed, a path is reported when it has exactly ``limit`` nodes and ends at the goal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import PuzzleError
+
+MAX_NODES = 36
+MAX_STEPS = 20_000  # events recorded for one run; a dense hand-drawn graph can have very many simple paths
+
+
+@dataclass(frozen=True)
+class Graph:
+    adjacency: tuple[tuple[int, ...], ...]
+    positions: tuple[tuple[float, float], ...] = ()  # for drawing, in a 0..100 box
+
+    @property
+    def size(self) -> int:
+        return len(self.adjacency)
+
+
+#: The seed's graph:   1 --- 3 --- 5
+#:                   / |     |
+#:                  0  |     |
+#:                   \ |     |
+#:                     2 --- 4 --- 6
+SEED_GRAPH = Graph(((1, 2), (0, 2, 3), (0, 1, 4), (1, 4, 5), (2, 3, 6), (3,), (4,)),
+                   ((8, 50), (30, 18), (30, 82), (62, 18), (62, 82), (92, 18), (92, 82)))
+
+
+def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
+    """Build a graph from a node count and an edge list (as sent by the drawing page), validating both."""
+    try:
+        count = int(nodes)
+    except (TypeError, ValueError):
+        raise PuzzleError("the number of nodes must be a whole number") from None
+    if not 1 <= count <= MAX_NODES:
+        raise PuzzleError(f"a graph here has 1 to {MAX_NODES} nodes (got {count})")
+    if not isinstance(edges, list):
+        raise PuzzleError("edges must be a list of [a, b] pairs")
+    neighbours: list[list[int]] = [[] for _ in range(count)]
+    for edge in edges:
+        if not (isinstance(edge, (list, tuple)) and len(edge) == 2 and all(isinstance(v, int) for v in edge)):
+            raise PuzzleError(f"an edge must be a pair of node numbers, got {edge!r}")
+        a, b = edge
+        if not (0 <= a < count and 0 <= b < count):
+            raise PuzzleError(f"edge {a}–{b} names a node that does not exist (nodes are 0 to {count - 1})")
+        if a == b:
+            raise PuzzleError(f"edge {a}–{b} joins a node to itself")
+        if b not in neighbours[a]:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+    drawn: tuple = ()
+    if isinstance(positions, list) and len(positions) == count:
+        try:
+            drawn = tuple((float(x), float(y)) for x, y in positions)
+        except (TypeError, ValueError):
+            raise PuzzleError("node positions must be [x, y] pairs") from None
+    return Graph(tuple(tuple(sorted(n)) for n in neighbours), drawn)
+
+
+def _check_ends(graph: Graph, start: int, goal: int) -> None:
+    for name, node in (("start", start), ("goal", goal)):
+        if not isinstance(node, int) or not 0 <= node < graph.size:
+            raise PuzzleError(f"the {name} must be a node from 0 to {graph.size - 1}")
+
+
+class _Recorder:
+    """Collects the steps of one run: what happened, the path in hand, the stack or queue, paths found so far."""
+
+    def __init__(self):
+        self.steps: list[dict] = []
+        self.paths: list[list[int]] = []
+
+    def __call__(self, event: str, path: list[int], pending: list[list[int]], **extra) -> None:
+        if len(self.steps) >= MAX_STEPS:
+            raise _Full
+        if event == "found":
+            self.paths.append(list(path))
+        self.steps.append({"event": event, "path": list(path), "pending": [list(p) for p in pending], **extra})
+
+
+class _Full(Exception):
+    pass
+
+
+def depth_first_paths(graph: Graph, start: int, goal: int, record: _Recorder) -> None:
+    stack = [[start]]  # the recursion, made visible: the paths still to be extended, top last
+    while stack:
+        path = stack.pop()
+        record("visit", path, stack)
+        if path[-1] == goal:
+            record("found", path, stack)
+            continue
+        children = [path + [q] for q in graph.adjacency[path[-1]] if q not in path]
+        stack.extend(reversed(children))  # reversed, so the first neighbour is extended first, as recursion does
+        record("push", path, stack, added=len(children))
+
+
+def breadth_first_paths(graph: Graph, start: int, goal: int, record: _Recorder) -> None:
+    queue = [[start]]
+    while queue:
+        path = queue.pop(0)
+        record("visit", path, queue)
+        if path[-1] == goal:
+            record("found", path, queue)
+            continue
+        children = [path + [q] for q in graph.adjacency[path[-1]] if q not in path]
+        queue.extend(children)
+        record("push", path, queue, added=len(children))
+
+
+def iterative_deepening_paths(graph: Graph, start: int, goal: int, record: _Recorder) -> None:
+    for limit in range(1, graph.size + 1):
+        record("limit", [start], [], limit=limit)
+        stack = [[start]]
+        while stack:
+            path = stack.pop()
+            record("visit", path, stack, limit=limit)
+            if len(path) == limit:
+                if path[-1] == goal:
+                    record("found", path, stack, limit=limit)
+                continue
+            children = [path + [q] for q in graph.adjacency[path[-1]] if q not in path]
+            stack.extend(reversed(children))
+            record("push", path, stack, added=len(children), limit=limit)
+
+
+STRATEGIES = {"dfs": depth_first_paths, "bfs": breadth_first_paths, "ids": iterative_deepening_paths}
+
+
+def search_paths(graph: Graph, start: int, goal: int, strategy: str) -> dict:
+    """Run one strategy; return the paths in the order found and every step."""
+    if strategy not in STRATEGIES:
+        raise PuzzleError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    _check_ends(graph, start, goal)
+    record = _Recorder()
+    complete = True
+    try:
+        STRATEGIES[strategy](graph, start, goal, record)
+    except _Full:
+        complete = False
+    result = {"strategy": strategy, "start": start, "goal": goal, "paths": record.paths, "steps": record.steps,
+              "complete": complete}
+    if not record.paths and complete:
+        result["message"] = f"there is no path from {start} to {goal}: they are not connected"
+    elif not complete:
+        result["message"] = f"stopped after {MAX_STEPS:,} steps; the graph has more paths than are listed"
+    return result
