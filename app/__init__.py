@@ -34,6 +34,7 @@ def create_app(config: dict | None = None) -> Flask:
     store.set_data_dir(app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path)
 
     import engine.bounds.jobs  # noqa: F401  (registers the research job kinds)
+    import engine.classic.jobs  # noqa: F401  (registers the classic-search job kinds)
     import engine.solvers  # noqa: F401  (registers the solve job kinds)
 
     app.extensions["jobs"] = runner = JobRunner(database, app.config["JOB_WORKERS"])
@@ -41,13 +42,14 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["WARM_UP"]:
         threading.Thread(target=engine.solvers.warm_up, name="warm-up", daemon=True).start()
 
-    from app import api, jobs, main, play, research
+    from app import api, classic, jobs, main, play, research
 
     app.register_blueprint(main.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(jobs.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(research.bp)
+    app.register_blueprint(classic.bp)
 
     @app.after_request
     def security_headers(response):

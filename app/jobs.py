@@ -12,7 +12,8 @@ bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compare_results.html",
                     "research-bfs": "research/bfs.html", "research-maxmd": "research/maxmd.html",
                     "research-subproblem": "research/subproblem.html", "research-tables": "research/tables.html",
-                    "research-bounds": "research/bounds.html"}
+                    "research-bounds": "research/bounds.html", "classic-queens": "classic/queens_results.html",
+                    "classic-knights": "classic/knights_count.html"}
 
 
 def job_fragment(job_id: str):

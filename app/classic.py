@@ -1,0 +1,193 @@
+"""Classic search (seed 004) and the step-through teaching view.
+
+Pages: ``/classic/`` (index), ``/classic/queens``, ``/classic/knights``, ``/classic/graph``, ``/step``. The browser
+fetches the recorded steps as JSON (``/api/classic/...``, ``/api/step``) and replays them; counts that would take
+more than a moment run as background jobs.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, render_template, request
+
+from engine.classic import graph, knights, queens
+from engine.classic.jobs import queens_comparison
+from engine.errors import PuzzleError
+from engine.search.problem import GraphProblem, SlidingTileProblem
+from engine.search.trace import ALGORITHMS, trace_search
+from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
+from engine.tiles.random import scramble
+from app.solving import runner
+
+bp = Blueprint("classic", __name__)
+
+STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read
+STEP_BOARDS = ["3x3", "2x3", "2x4", "2x5", "2x6"]
+
+
+def _int(value, name: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"{name} must be a whole number") from None
+    if not low <= number <= high:
+        raise PuzzleError(f"{name} must be from {low} to {high} (got {number})")
+    return number
+
+
+@bp.get("/classic/")
+def index():
+    return render_template("classic/index.html")
+
+
+# ---- N queens -----------------------------------------------------------------------------------------------------
+
+@bp.get("/classic/queens")
+def queens_page():
+    n = _int(request.args.get("n", 8), "N", 1, queens.JOB_LIMIT["bitmask"]) if request.args.get("n") else 8
+    return render_template("classic/queens.html", n=n, methods=queens.METHODS, quick=queens.QUICK_LIMIT,
+                           limits=queens.JOB_LIMIT, seed_counts=queens.SEED_COUNTS)
+
+
+@bp.post("/classic/queens/count")
+def queens_count():
+    n = queens.check_n(request.form.get("n"), "bitmask")
+    methods = [m for m in queens.METHODS if request.form.get(m)] or list(queens.METHODS)
+    if all(n <= queens.QUICK_LIMIT[m] for m in methods):
+        return render_template("classic/queens_results.html", result=queens_comparison(n, methods))
+    job_id = runner().submit("classic-queens", {"n": n, "methods": methods})
+    return render_template("partials/job.html", job_id=job_id, title=f"Counting {n} queens")
+
+
+@bp.get("/api/classic/queens/steps")
+def queens_steps():
+    n = _int(request.args.get("n", 8), "N", 1, 12)
+    events = queens.backtracking_steps(n, max_steps=20_000)
+    return jsonify(n=n, events=events, solved=bool(events) and events[-1]["event"] == "solution")
+
+
+@bp.get("/api/classic/queens/count")
+def queens_count_api():
+    n = queens.check_n(request.args.get("n"), request.args.get("method", "bitmask"), job=False)
+    return jsonify(queens.count_solutions(n, request.args.get("method", "bitmask")))
+
+
+# ---- knight's tour ------------------------------------------------------------------------------------------------
+
+@bp.get("/classic/knights")
+def knights_page():
+    rows = _int(request.args.get("rows", 8), "rows", 1, knights.WARNSDORFF_MAX_SIDE)
+    cols = _int(request.args.get("cols", 8), "columns", 1, knights.WARNSDORFF_MAX_SIDE)
+    start = _int(request.args.get("start", 0), "start square", 0, rows * cols - 1)
+    tour = knights.warnsdorff_tour(rows, cols, start)
+    return render_template("classic/knights.html", tour=tour, rows=rows, cols=cols, start=start,
+                           count_max=knights.COUNT_MAX_CELLS)
+
+
+@bp.post("/classic/knights/count")
+def knights_count():
+    rows, cols, start = knights.check_board(request.form.get("rows"), request.form.get("cols"),
+                                            request.form.get("start", 0), knights.COUNT_MAX_CELLS)
+    if rows * cols <= knights.QUICK_COUNT_CELLS:
+        return render_template("classic/knights_count.html", result=knights.count_tours(rows, cols, start))
+    job_id = runner().submit("classic-knights", {"rows": rows, "cols": cols, "start": start})
+    return render_template("partials/job.html", job_id=job_id, title=f"Counting the tours of {rows}×{cols}")
+
+
+@bp.get("/api/classic/knights/steps")
+def knights_steps():
+    rows, cols, start = knights.check_board(request.args.get("rows", 5), request.args.get("cols", 5),
+                                            request.args.get("start", 0), knights.COUNT_MAX_CELLS)
+    events = knights.backtracking_steps(rows, cols, start, max_steps=20_000)
+    return jsonify(rows=rows, cols=cols, start=start, events=events,
+                   solved=bool(events) and events[-1]["event"] == "tour")
+
+
+@bp.get("/api/classic/knights/warnsdorff")
+def knights_warnsdorff():
+    rows = _int(request.args.get("rows", 8), "rows", 1, knights.WARNSDORFF_MAX_SIDE)
+    cols = _int(request.args.get("cols", 8), "columns", 1, knights.WARNSDORFF_MAX_SIDE)
+    return jsonify(knights.warnsdorff_tour(rows, cols, _int(request.args.get("start", 0), "start", 0, rows * cols - 1)))
+
+
+# ---- graph path search ----------------------------------------------------------------------------------------------
+
+def _graph_from_json(data: dict) -> graph.Graph:
+    if "nodes" not in data and "edges" not in data:
+        return graph.SEED_GRAPH
+    return graph.graph_from(data.get("nodes"), data.get("edges"), data.get("positions"))
+
+
+@bp.get("/classic/graph")
+def graph_page():
+    seed = graph.SEED_GRAPH
+    edges = sorted({(min(a, b), max(a, b)) for a in range(seed.size) for b in seed.adjacency[a]})
+    return render_template("classic/graph.html", positions=seed.positions, edges=edges,
+                           strategies={"dfs": "Depth-first: every path", "bfs": "Breadth-first: shortest first",
+                                       "ids": "Iterative deepening"})
+
+
+@bp.post("/api/classic/paths")
+def graph_paths():
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    g = _graph_from_json(data)
+    return jsonify(graph.search_paths(g, data.get("start", 0), data.get("goal", g.size - 1),
+                                      data.get("strategy", "dfs")))
+
+
+# ---- step-through -------------------------------------------------------------------------------------------------
+
+def step_problem(data: dict):
+    """The problem named by a step-through request, and how to show its states."""
+    kind = data.get("problem", "tiles")
+    if kind == "graph":
+        g = _graph_from_json(data)
+        start, goal = data.get("start", 0), data.get("goal", g.size - 1)
+        for name, node in (("start", start), ("goal", goal)):
+            if not isinstance(node, int) or not 0 <= node < g.size:
+                raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
+        return GraphProblem(g.adjacency, start, goal), (lambda state: state), g
+    if kind != "tiles":
+        raise PuzzleError("problem must be 'tiles' or 'graph'")
+    rows, cols = parse_size(str(data.get("size", "3x3")))
+    if rows * cols > STEP_MAX_CELLS:
+        raise PuzzleError(f"the step-through is offered for boards of at most {STEP_MAX_CELLS} cells "
+                          f"({rows}x{cols} has {rows * cols}); solve larger boards on the Play page")
+    goal = parse_goal(data.get("goal", "blank-last"), rows, cols)
+    if data.get("tiles") not in (None, ""):
+        board = Board(rows, cols, parse_tiles(data["tiles"], rows, cols))
+    else:  # no position given: a no-revisit scramble of the goal (default 4 moves, small enough to read)
+        moves = _int(data.get("scramble", 4), "scramble", 0, 30)
+        seed = data.get("seed")
+        board = scramble(goal, moves, seed if isinstance(seed, int) else None)[0]
+    verdict = check_solvable(board, goal)
+    if not verdict.solvable:
+        raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
+    return SlidingTileProblem(board, goal, data.get("heuristic", "manhattan")), (lambda s: list(s.cells)), None
+
+
+@bp.get("/step")
+def step_page():
+    return render_template("step.html", algorithms=ALGORITHMS, boards=STEP_BOARDS)
+
+
+@bp.post("/api/step")
+def step_api():
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
+    if not isinstance(names, list) or not 1 <= len(names) <= 2:
+        raise PuzzleError("algorithms must name one or two algorithms")
+    problem, encode, g = step_problem(data)
+    limit = _int(data.get("depth_limit", 12), "depth limit", 1, 40)
+    traces = [trace_search(problem, name, encode, depth_limit=limit) for name in names]
+    answer = {"problem": data.get("problem", "tiles"), "traces": traces}
+    if isinstance(problem, SlidingTileProblem):
+        answer.update(rows=problem.initial.rows, cols=problem.initial.cols, start=list(problem.initial.cells),
+                      goal=list(problem.goal.cells))
+    else:
+        answer.update(adjacency=[list(a) for a in g.adjacency], positions=[list(p) for p in g.positions],
+                      start=problem.initial, goal=problem.goal)
+    return jsonify(answer)
