@@ -184,3 +184,6 @@ def warm_up() -> None:
                                   ("astar", "manhattan")):
             solve(board, goal, solver, heuristic)
         _warm = True
+
+
+from engine.meta import solvers as _meta_solvers  # noqa: E402,F401  (registers dpso and ga; imports this module)
