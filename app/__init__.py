@@ -42,7 +42,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["WARM_UP"]:
         threading.Thread(target=engine.solvers.warm_up, name="warm-up", daemon=True).start()
 
-    from app import api, classic, jobs, main, play, research
+    from app import api, classic, jobs, main, meta, play, research
 
     app.register_blueprint(main.bp)
     app.register_blueprint(play.bp)
@@ -50,6 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(research.bp)
     app.register_blueprint(classic.bp)
+    app.register_blueprint(meta.bp)
 
     @app.after_request
     def security_headers(response):

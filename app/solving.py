@@ -39,6 +39,8 @@ def solve_request(params: dict) -> Answer:
     board, goal = position_from(params)
     require_solvable(board, goal)  # over the web an unsolvable position is bad input: a 400 with the parity argument
     solver, heuristic = params.get("solver", "idastar"), params.get("heuristic", "manhattan")
+    if params.get("params") is not None and not isinstance(params["params"], dict):
+        raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
     budget = budget_from(params, DEFAULT)
     mode = params.get("mode", "auto")
     if mode not in ("auto", "job", "sync"):
@@ -50,7 +52,7 @@ def solve_request(params: dict) -> Answer:
     warm_up()  # a cold numba cache must not eat the quick budget (once per install)
     quick = budget if mode == "sync" else Budget(min(budget.max_nodes, QUICK.max_nodes),
                                                  min(budget.max_seconds, QUICK.max_seconds))
-    result = solve(board, goal, solver, heuristic, quick)
+    result = solve(board, goal, solver, heuristic, quick, params=params.get("params"))
     if result.status == BUDGET_EXHAUSTED and mode == "auto" and (quick.max_nodes, quick.max_seconds) != (
             budget.max_nodes, budget.max_seconds):
         return Answer(job_id=runner().submit("solve", _job_params(params, budget)))
@@ -59,7 +61,7 @@ def solve_request(params: dict) -> Answer:
 
 
 def _job_params(params: dict, budget: Budget) -> dict:
-    keep = {k: params[k] for k in ("size", "goal", "tiles", "solver", "heuristic") if k in params}
+    keep = {k: params[k] for k in ("size", "goal", "tiles", "solver", "heuristic", "params") if k in params}
     return {**keep, "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
 
 

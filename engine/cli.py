@@ -35,7 +35,13 @@ def _emit(data: dict, as_json: bool, text: str) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     board, goal = _read(args)
-    result = solve(board, goal, args.solver, args.heuristic, Budget(args.max_nodes, args.max_seconds))
+    params = {}
+    for item in args.param:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise PuzzleError(f"--param takes name=value, e.g. --param iterations=500 (got {item!r})")
+        params[key.strip()] = value.strip()
+    result = solve(board, goal, args.solver, args.heuristic, Budget(args.max_nodes, args.max_seconds), params=params)
     data = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
     text = "\n".join([
         f"status:    {result.status}" + (f" ({result.message})" if result.message else ""),
@@ -126,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="manhattan, linear-conflict, pdb (4x4), perfect (table solver)")
     p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget")
     p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a dpso or ga parameter, e.g. --param iterations=500 --param seed=3 (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_solve)
 

@@ -137,7 +137,7 @@ def solve_job(params: dict, report, cancel) -> dict:
     """A solve as a background job: the same parameters and answer as the API's ``POST /api/solve``."""
     board, goal = position_from(params)
     result = solve(board, goal, params.get("solver", "idastar"), params.get("heuristic", "manhattan"),
-                   budget_from(params), report, cancel)
+                   budget_from(params), report, cancel, params=params.get("params"))
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
 
 
@@ -183,6 +183,9 @@ def warm_up() -> None:
         for solver, heuristic in (("idastar", "manhattan"), ("idastar", "linear-conflict"), ("bfs", ""),
                                   ("astar", "manhattan")):
             solve(board, goal, solver, heuristic)
+        for solver in ("dpso", "ga"):
+            solve(board, goal, solver, "", params={"iterations": 1, "particles": 4, "generations": 1,
+                                                   "population": 4, "elites": 1})
         _warm = True
 
 

@@ -1,0 +1,76 @@
+"""The Metaheuristics page (seed 001): the cycle pair drawn, a DPSO or GA run with its live fitness curve and the
+answer animated, and the paper's experiment as a job (a quick classroom size by default, the full size on request)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from engine.errors import PuzzleError
+from engine.meta.encoding import covering_cycle_pairs
+from engine.meta.search import DPSOParams, GAParams, params_from
+from engine.meta.solvers import scrambled_position
+from app.research import stored
+from app.solving import runner
+
+bp = Blueprint("meta", __name__, url_prefix="/meta")
+
+SIZES = ["4x4", "3x3", "2x4", "2x5", "3x4"]
+#: The experiment sizes offered: a classroom run of a few minutes, and the paper's.
+QUICK_EXPERIMENT = {"trials": 5, "iterations": 1_000, "generations": 5_000}
+FULL_EXPERIMENT = {"trials": 30, "iterations": 10_000, "generations": 50_000}
+PAPER = {"dpso": "depth 10: all 30 solved by iteration 100, 25 optimal by iteration 50; depth 30: about half solved, "
+                 "under 40 % optimal; depth 50: about 10 % solved; settled by about iteration 5,000",
+         "ga": "behind DPSO at equal evaluations (5,000 iterations × 250 ≈ 42,000 generations × 30); DPSO's 10,000 "
+               "iterations took 20–30 % less time than the GA's 50,000 generations"}
+
+
+def cycle_paths() -> list[str]:
+    """SVG points of the two cycles, drawn on a 4×4 grid of 40-unit cells, each offset a little so both show."""
+    paths = []
+    for which, cycle in enumerate(covering_cycle_pairs(4, 4)[0]):
+        shift = -4 if which == 0 else 4
+        points = [(20 + 40 * (c % 4) + shift, 20 + 40 * (c // 4) + shift) for c in cycle + (cycle[0],)]
+        paths.append(" ".join(f"{x},{y}" for x, y in points))
+    return paths
+
+
+@bp.get("/")
+def index():
+    experiment = (stored("meta-experiment", lambda p: 0) or [None])[0]
+    return render_template("meta/index.html", cycles=cycle_paths(), sizes=SIZES, dpso=DPSOParams(), ga=GAParams(),
+                           quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER)
+
+
+@bp.post("/run")
+def run():
+    form = request.form
+    algorithm = form.get("algorithm", "dpso")
+    if algorithm not in ("dpso", "ga"):
+        raise PuzzleError("algorithm must be dpso or ga")
+    if form.get("size", "4x4") not in SIZES:
+        raise PuzzleError(f"size must be one of {', '.join(SIZES)}")
+    try:
+        depth = int(form.get("depth", 10))
+    except ValueError:
+        raise PuzzleError("the scramble depth must be a whole number") from None
+    if not 1 <= depth <= 100:
+        raise PuzzleError("the scramble depth must be from 1 to 100")
+    board, goal = scrambled_position({"size": form.get("size", "4x4"), "depth": depth,
+                                      "scramble_seed": form.get("scramble_seed") or 0})
+    names = ("particles", "w", "c1", "c2", "vmax", "iterations") if algorithm == "dpso" else (
+        "population", "crossover", "mutation", "elites", "generations")
+    params = {k: form[k] for k in names + ("seed",) if form.get(k)}
+    params_from(DPSOParams if algorithm == "dpso" else GAParams, params)  # bad values are a 400 now, not a failed job
+    job_id = runner().submit("solve", {"size": board.size_name, "goal": "blank-last", "tiles": list(board.cells),
+                                       "solver": algorithm, "heuristic": "", "params": params,
+                                       "max_nodes": 2_000_000_000, "max_seconds": 900})
+    return render_template("meta/run.html", board=board, goal=goal, job_id=job_id, algorithm=algorithm)
+
+
+@bp.post("/experiment")
+def experiment():
+    size = FULL_EXPERIMENT if request.form.get("full") else QUICK_EXPERIMENT
+    params = {**size, **{k: request.form[k] for k in ("trials", "iterations", "generations", "depths", "seed")
+                         if request.form.get(k)}}
+    job_id = runner().submit("meta-experiment", params)
+    return render_template("partials/job.html", job_id=job_id, title="Running the experiment")

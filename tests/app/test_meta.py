@@ -1,0 +1,49 @@
+import re
+
+
+def job_id(response):
+    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
+
+
+def test_meta_page_draws_the_cycles(client):
+    html = client.get("/meta/").get_data(as_text=True)
+    assert html.count('class="cycle c') == 2 and "Run the experiment" in html
+
+
+def test_a_dpso_run_is_a_job_whose_answer_replays(client, app):
+    response = client.post("/meta/run", data={"algorithm": "dpso", "size": "4x4", "depth": "10", "scramble_seed": "3",
+                                              "iterations": "300", "seed": "1"})
+    assert response.status_code == 200 and 'id="board"' in response.get_data(as_text=True)
+    job = app.extensions["jobs"].wait(job_id(response), timeout=120)
+    result = job["result"]
+    assert result["status"] == "solved" and result["extra"]["history"]
+    from engine.tiles import Board, goal_board
+    assert Board(4, 4, tuple(result["tiles"])).apply(result["moves"]).cells == goal_board(4, 4).cells
+    fragment = client.get(f"/jobs/{job['id']}").get_data(as_text=True)
+    assert "best fitness per iteration" in fragment and 'data-player="board"' in fragment
+
+
+def test_the_api_takes_metaheuristic_parameters(client):
+    body = {"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": "ga", "params": {"generations": 200}}
+    data = client.post("/api/solve", json=body).get_json()
+    assert data["status"] == "solved" and data["moves"] == "RR" and data["extra"]["params"]["generations"] == 200
+    response = client.post("/api/solve", json={**body, "params": {"mutation": 7}})
+    assert response.status_code == 400 and "mutation must be from 0.0 to 1.0" in response.get_json()["error"]
+    response = client.post("/api/solve", json={**body, "params": [1, 2]})
+    assert response.status_code == 400 and "must be an object" in response.get_json()["error"]
+
+
+def test_a_small_experiment_runs_and_is_shown(client, app):
+    response = client.post("/meta/experiment", data={"depths": "10", "trials": "2", "iterations": "200",
+                                                     "generations": "500"})
+    job = app.extensions["jobs"].wait(job_id(response), timeout=300)
+    assert job["status"] == "done" and job["result"]["table"][0]["trials"] == 2
+    html = client.get("/meta/").get_data(as_text=True)
+    assert 'class="experiment-result" data-trials="2"' in html and "DPSO: solved trials against iterations" in html
+
+
+def test_bad_meta_requests(client):
+    for data, message in [({"algorithm": "ant"}, "dpso or ga"), ({"size": "9x9"}, "size must be one of"),
+                          ({"depth": "0"}, "from 1 to 100"), ({"particles": "1"}, "particles must be from 2")]:
+        response = client.post("/meta/run", data=data)
+        assert response.status_code == 400 and message in response.get_data(as_text=True), data
