@@ -76,5 +76,7 @@ def solver_choices(board: Board) -> list[dict]:
             continue
         for heuristic in info.heuristics_for(board):
             label = info.label + (f" + {heuristic}" if heuristic and heuristic != "perfect" else "")
+            if heuristic == "learned":
+                label += " (seed 002, not admissible)"
             choices.append({"value": f"{info.name}:{heuristic}", "label": label, "optimal": info.optimal})
     return choices

@@ -28,18 +28,28 @@ from engine.tiles.solvability import check_solvable
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
 IDA_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
-             "pdb": kernels.MODE_PDB}
+             "pdb": kernels.MODE_PDB, "learned": kernels.MODE_LEARNED}
+#: Heuristics that may overestimate: answers found with them are never called optimal.
+NOT_ADMISSIBLE = {"learned"}
+
+
+def _learned_table(goal: Board, options: dict):
+    from engine.learned.train import table_for
+
+    return table_for(goal, options.get("table"))
 
 
 def _idastar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
     if heuristic not in IDA_MODES:
         raise PuzzleError(f"IDA* takes the heuristics {', '.join(IDA_MODES)}; not {heuristic!r}")
-    return idastar_fast(board, goal, IDA_MODES[heuristic], watch, heuristic)
+    learned = _learned_table(goal, options) if heuristic == "learned" else None
+    return idastar_fast(board, goal, IDA_MODES[heuristic], watch, heuristic, learned=learned)
 
 
 def _astar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
     result = astar_search(SlidingTileProblem(board, goal, heuristic), watch=watch)
     result.heuristic = heuristic
+    result.optimal = result.optimal and heuristic not in NOT_ADMISSIBLE
     return result
 
 
@@ -61,7 +71,17 @@ class SolverInfo:
         return board.size <= self.max_cells
 
     def heuristics_for(self, board: Board) -> tuple[str, ...]:
-        return tuple(h for h in self.heuristics if h != "pdb" or (board.rows, board.cols) == (4, 4))
+        """The heuristics offered for ``board``: the pattern database on 4×4; the learned table on 4×4 once one
+        has been trained (for the blank-first goal by default)."""
+        square = (board.rows, board.cols) == (4, 4)
+        return tuple(h for h in self.heuristics
+                     if (h != "pdb" or square) and (h != "learned" or (square and learned_available())))
+
+
+def learned_available() -> bool:
+    from engine.learned.train import trained_tables
+
+    return bool(trained_tables())
 
 
 SOLVERS: dict[str, SolverInfo] = {}
@@ -73,9 +93,9 @@ def register_solver(info: SolverInfo) -> None:
 
 register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
                            "Explores every position in order of distance; complete, optimal, memory-hungry."))
-register_solver(SolverInfo("astar", "A*", _astar, ("manhattan", "linear-conflict", "pdb"), 36, True,
+register_solver(SolverInfo("astar", "A*", _astar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
                            "Best-first on f = g + h; optimal with an admissible heuristic; keeps every node seen."))
-register_solver(SolverInfo("idastar", "IDA*", _idastar, ("manhattan", "linear-conflict", "pdb"), 36, True,
+register_solver(SolverInfo("idastar", "IDA*", _idastar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
                            "Depth-first with an f-bound raised each round; optimal, tiny memory."))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
                            "One BFS from the goal stores every distance; then the answer is read off, move by move."))
@@ -94,8 +114,9 @@ def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[Sol
     heuristic = heuristic or info.heuristics[0]
     if heuristic not in info.heuristics:
         raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
-    if heuristic == "pdb" and (board.rows, board.cols) != (4, 4):
-        raise PuzzleError("the pattern database is built for the 4x4 puzzle only; use manhattan or linear-conflict")
+    if heuristic in ("pdb", "learned") and (board.rows, board.cols) != (4, 4):
+        raise PuzzleError(f"the {'pattern database' if heuristic == 'pdb' else 'learned table'} is made for the 4x4 "
+                          "puzzle only; use manhattan or linear-conflict")
     return info, heuristic
 
 
@@ -111,6 +132,9 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
                            message=f"this position is unsolvable. {verdict.explanation}")
     watch = Watch(budget, cancel, progress)
     result = info.function(board, goal, heuristic, watch, options)
+    if heuristic in NOT_ADMISSIBLE:
+        result.optimal = False
+        result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
     result.solver = solver
     return result
 

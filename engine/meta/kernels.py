@@ -1,8 +1,7 @@
-"""numba kernels of the metaheuristics: fitness, DPSO iterations, GA generations, and a small seeded generator.
+"""numba kernels of the metaheuristics: fitness, DPSO iterations, GA generations.
 
-The generator (xorshift64*) lives in a one-element array owned by the run, so a run is reproducible from its seed
-whatever thread executes it (numba's own np.random state is per thread). The plain-Python reference of the fitness is
-``engine.meta.fitness.fitness_reference``; the tests check that the two agree.
+Random numbers come from ``engine.fastrandom`` (seeded, per run). The plain-Python reference of the fitness is
+``engine.meta.encoding.fitness_reference``; the tests check that the two agree.
 """
 
 from __future__ import annotations
@@ -10,17 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.fastrandom import next_random
 
-
-@njit(cache=True, nogil=True)
-def next_random(state):
-    """A uniform float in [0, 1) from the xorshift64* generator in ``state[0]`` (advanced in place)."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return float((x * np.uint64(2685821657736338717)) >> np.uint64(11)) / 9007199254740992.0
 
 
 @njit(cache=True, nogil=True)

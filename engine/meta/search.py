@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from engine.errors import PuzzleError
+from engine.fastrandom import generator, next_random
 from engine.meta import kernels
 from engine.meta.encoding import ENCODINGS, decode, default_encoding, move_targets
 from engine.tiles.board import Board
@@ -133,18 +134,11 @@ class _Problem:
         return (self.start, self.blank, self.md, self.targets, self.manhattan, self.max_moves, self.work, self.stack)
 
 
-def _rng(seed: int) -> np.ndarray:
-    # splitmix-style scramble of the seed so that nearby seeds give unrelated streams; never zero
-    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-    return np.array([z or 1], dtype=np.uint64)
-
-
 def _bits(rng: np.ndarray, rows: int, length: int) -> np.ndarray:
     out = np.empty((rows, length), dtype=np.uint8)
     for r in range(rows):
         for j in range(length):
-            out[r, j] = 1 if kernels.next_random(rng) < 0.5 else 0
+            out[r, j] = 1 if next_random(rng) < 0.5 else 0
     return out
 
 
@@ -182,7 +176,7 @@ def run_dpso(board: Board, goal: Board, params: DPSOParams | None = None, progre
     params = params or DPSOParams()
     problem = _Problem(board, goal, params.encoding, params.max_moves)
     length = 2 * params.max_moves
-    rng = _rng(params.seed)
+    rng = generator(params.seed)
     x = _bits(rng, params.particles, length)
     v = np.zeros((params.particles, length))  # every bit starts at probability 1/2
     pbest = x.copy()
@@ -213,7 +207,7 @@ def run_ga(board: Board, goal: Board, params: GAParams | None = None, progress=N
     params = params or GAParams()
     problem = _Problem(board, goal, params.encoding, params.max_moves)
     length = 2 * params.max_moves
-    rng = _rng(params.seed)
+    rng = generator(params.seed)
     population = _bits(rng, params.population, length)
     scores = np.empty(params.population, dtype=np.int64)
     kernels.evaluate_all(population, scores, *problem.args())

@@ -32,7 +32,7 @@ def heuristic_arrays(mode: int, goal: Board, learned=None, watch: Watch | None =
                   weight=np.zeros(size, dtype=np.int64), indices=EMPTY_INT.copy(),
                   ref_cell=np.zeros(size, dtype=np.int64), ref_group=np.full(size, -1, dtype=np.int64),
                   ref_weight=np.zeros(size, dtype=np.int64), ref_indices=EMPTY_INT.copy(),
-                  key_weight=np.zeros(size, dtype=np.int64), learned_table=EMPTY_BYTES)
+                  key_slot=np.full(size, -1, dtype=np.int64), key_radix=EMPTY_INT, learned_table=EMPTY_BYTES)
     if mode == kernels.MODE_PDB:
         from engine.tiles.pdb import pattern_database
 
@@ -44,7 +44,7 @@ def heuristic_arrays(mode: int, goal: Board, learned=None, watch: Watch | None =
                       ref_group=db.ref_group, ref_weight=db.ref_weight,
                       ref_indices=np.zeros(len(db.groups) if mirrored else 0, dtype=np.int64))
     elif mode == kernels.MODE_LEARNED:
-        arrays.update(key_weight=learned.key_weight, learned_table=learned.table)
+        arrays.update(key_slot=learned.key_slot, key_radix=learned.key_radix, learned_table=learned.table)
     return arrays
 
 
@@ -63,7 +63,7 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
                     extra["ref_indices"][extra["ref_group"][tile]] += extra["ref_cell"][cell] * extra["ref_weight"][tile]
     learned_value = 0
     if mode == kernels.MODE_LEARNED:
-        learned_value = int(kernels.learned_value(cells, extra["key_weight"], extra["learned_table"]))
+        learned_value = int(kernels.learned_value(cells, extra["key_slot"], extra["key_radix"], extra["learned_table"]))
     h0 = int(kernels.heuristic_value(mode, md, lc, extra["indices"], extra["ref_indices"], extra["tables"],
                                      extra["offsets"], learned_value))
     optimal = mode != kernels.MODE_LEARNED
@@ -83,12 +83,17 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
-            code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
-                                   goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, extra["tables"],
-                                   extra["offsets"], extra["group_of"], extra["weight"], extra["indices"],
-                                   extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
-                                   extra["ref_indices"], extra["key_weight"], extra["learned_table"], bound,
-                                   min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3]))))
+            quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3])))
+            if mode == kernels.MODE_MANHATTAN:
+                code = kernels.ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors,
+                                                 tables.manhattan, bound, quota)
+            else:
+                code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
+                                       goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, extra["tables"],
+                                       extra["offsets"], extra["group_of"], extra["weight"], extra["indices"],
+                                       extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
+                                       extra["ref_indices"], extra["key_slot"], extra["key_radix"],
+                                       extra["learned_table"], bound, quota)
             total_expanded = expanded + int(st[3])
             if code != kernels.PAUSED:
                 break

@@ -54,3 +54,40 @@ def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
     reference = idastar_search(SlidingTileProblem(board, goal, heuristic))
     assert fast.moves == reference.moves
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
+
+
+def one_iteration(kernel_name, board, goal, bound, quota):
+    """One IDA* iteration at ``bound`` with a kernel, paused and resumed every ``quota`` expansions."""
+    from engine.tiles import kernels
+    from engine.tiles.fast import heuristic_arrays
+
+    tables = goal_tables(goal)
+    extra = heuristic_arrays(kernels.MODE_MANHATTAN, goal)
+    cells = np.array(board.cells, dtype=np.int64)
+    path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
+    md_stack[0] = manhattan_sum(cells, tables.manhattan)
+    state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
+    while True:
+        if kernel_name == "special":
+            code = kernels.ida_manhattan_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
+                                             bound, quota)
+        else:
+            code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
+                                   goal.rows, goal.cols, tables.goal_row, tables.goal_col, kernels.MODE_MANHATTAN,
+                                   extra["tables"], extra["offsets"], extra["group_of"], extra["weight"],
+                                   extra["indices"], extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
+                                   extra["ref_indices"], extra["key_slot"], extra["key_radix"],
+                                   extra["learned_table"], bound, quota)
+        if code != kernels.PAUSED:
+            return code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**9), quota=st.sampled_from([7, 1000, 10**9]))
+def test_the_manhattan_kernel_is_the_general_kernel_specialised(seed, quota):
+    goal = goal_board(4, 4, "blank-first")
+    board, _ = scramble(goal, 30, seed)
+    h = manhattan_distance(board, goal)
+    for bound in (h, h + 2, h + 4):
+        assert one_iteration("special", board, goal, bound, quota) == one_iteration("general", board, goal, bound,
+                                                                                    quota)
