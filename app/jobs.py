@@ -13,7 +13,8 @@ RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compar
                     "research-bfs": "research/bfs.html", "research-maxmd": "research/maxmd.html",
                     "research-subproblem": "research/subproblem.html", "research-tables": "research/tables.html",
                     "research-bounds": "research/bounds.html", "classic-queens": "classic/queens_results.html",
-                    "classic-knights": "classic/knights_count.html", "meta-experiment": "meta/experiment.html"}
+                    "classic-knights": "classic/knights_count.html", "meta-experiment": "meta/experiment.html",
+                    "learned-train": "learned/trained.html", "learned-evaluate": "learned/evaluation.html"}
 
 
 def job_fragment(job_id: str):

@@ -14,6 +14,8 @@ SUBJECTS = [
      "BFS, the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts."},
     {"endpoint": "meta.index", "title": "Swarms and genes", "blurb": "Seed 001's binary particle swarm (DPSO) and "
      "genetic algorithm hunt for 15-puzzle solutions: live fitness curves, the paper's experiment and its charts."},
+    {"endpoint": "learned.index", "title": "Learned heuristic", "blurb": "Seed 002: train a table on random walks "
+     "out of the goal, solve with V = MD + DB, and measure what giving up admissibility buys."},
     {"endpoint": "classic.step_page", "title": "Step through a search", "blurb": "BFS, DFS, iterative deepening, A* "
      "and IDA* one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step."},
     {"endpoint": "classic.index", "title": "Classic search", "blurb": "N queens three ways (pruning pays), the "

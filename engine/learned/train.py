@@ -239,7 +239,7 @@ def train(goal: Board, params: TrainingParams, progress=None, cancel=None) -> Le
     filled = int(np.count_nonzero(steps != EMPTY))
     info = {"params": {**asdict(params), "tiles": list(params.tiles)}, "goal": list(goal.cells),
             "seconds": round(seconds, 1), "walks_per_second": round(params.walks / seconds),
-            "fill": filled / pattern.size, "filled": filled, "keys": pattern.size,
+            "fill": filled / pattern.size, "filled": filled, "key_count": pattern.size,
             "value_histogram": np.bincount(table[steps != EMPTY], minlength=1).tolist(),
             "steps_histogram": np.bincount(steps[steps != EMPTY], minlength=1).tolist()}
     store.load_or_build(name, lambda: table)

@@ -1,0 +1,93 @@
+"""Seed 002's evaluation: random 15-puzzle positions solved by IDA* with Manhattan distance (MD), with the learned
+V = MD + DB, and with the admissible pattern database (which also gives each position's optimal length).
+
+Positions are grouped by optimal length d as in the paper's Figure 3 (G_{i,j}: i < d ≤ j, groups 10 wide). Per group:
+mean nodes and time of each heuristic and the share of V's answers that are optimal. Overall reductions compare V with
+MD on the positions both finished within their budget.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from engine.errors import PuzzleError
+from engine.result import Budget
+from engine.tiles import goal_board
+from engine.tiles.board import Board
+from engine.tiles.random import random_solvable
+
+PAPER = {"node_reduction": 0.85, "time_reduction": 0.76, "optimal_share": 0.90}
+GROUP_WIDTH = 10
+MAX_POSITIONS = 2_000
+
+
+def solve_position(board: Board, goal: Board, table: str, budget: Budget) -> dict:
+    from engine.solvers import solve
+
+    row = {"tiles": list(board.cells)}
+    for heuristic in ("pdb", "manhattan", "learned"):
+        result = solve(board, goal, "idastar", heuristic, budget, table=table)
+        row[heuristic] = {"status": result.status, "length": result.length if result.status == "solved" else None,
+                          "nodes": result.nodes_expanded, "seconds": round(result.seconds, 4)}
+    row["optimum"] = row["pdb"]["length"]
+    return row
+
+
+def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None = None, progress=None,
+             cancel=None, workers: int | None = None, goal: Board | None = None) -> dict:
+    if not 1 <= count <= MAX_POSITIONS:
+        raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
+    goal = goal or goal_board(4, 4, "blank-first")
+    budget = budget or Budget(max_nodes=2_000_000_000, max_seconds=300)
+    positions = [random_solvable(goal, seed * 1_000_003 + i) for i in range(count)]
+    started = time.perf_counter()
+    rows: list[dict] = []
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:  # the kernels release the GIL
+        futures = [pool.submit(solve_position, board, goal, table, budget) for board in positions]
+        for future in futures:
+            if cancel is not None and cancel.is_set():
+                for f in futures:
+                    f.cancel()
+                return {"status": "cancelled"}
+            rows.append(future.result())
+            if progress:
+                progress(len(rows) / count, {"nodes": sum(r["manhattan"]["nodes"] for r in rows),
+                                             "text": f"{len(rows)} of {count} positions solved three ways "
+                                                     f"({time.perf_counter() - started:.0f} s)"})
+    return summarise(rows, table, seed, budget, time.perf_counter() - started)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: float) -> dict:
+    done = [r for r in rows if r["optimum"] is not None]
+    both = [r for r in done if r["manhattan"]["status"] == "solved" and r["learned"]["status"] == "solved"]
+    groups = []
+    for low in sorted({(r["optimum"] - 1) // GROUP_WIDTH * GROUP_WIDTH for r in done}):
+        members = [r for r in done if low < r["optimum"] <= low + GROUP_WIDTH]
+        finished = [r for r in members if r in both]
+        groups.append({
+            "low": low, "high": low + GROUP_WIDTH, "positions": len(members), "both_finished": len(finished),
+            **{f"{h}_nodes": _mean([r[h]["nodes"] for r in finished]) for h in ("manhattan", "learned", "pdb")},
+            **{f"{h}_seconds": _mean([r[h]["seconds"] for r in finished]) for h in ("manhattan", "learned", "pdb")},
+            "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in finished]),
+            "mean_excess": _mean([r["learned"]["length"] - r["optimum"] for r in finished]),
+        })
+    md_nodes = sum(r["manhattan"]["nodes"] for r in both)
+    md_seconds = sum(r["manhattan"]["seconds"] for r in both)
+    overall = {
+        "positions": len(rows), "with_optimum": len(done), "both_finished": len(both),
+        "manhattan_over_budget": sum(1 for r in done if r["manhattan"]["status"] != "solved"),
+        "learned_over_budget": sum(1 for r in done if r["learned"]["status"] != "solved"),
+        "node_reduction": 1 - sum(r["learned"]["nodes"] for r in both) / md_nodes if md_nodes else None,
+        "time_reduction": 1 - sum(r["learned"]["seconds"] for r in both) / md_seconds if md_seconds else None,
+        "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in both]),
+        "never_shorter": all(r["learned"]["length"] >= r["optimum"] for r in both),
+    }
+    return {"status": "done", "table": table, "seed": seed, "budget": {"max_nodes": budget.max_nodes,
+            "max_seconds": budget.max_seconds}, "groups": groups, "overall": overall, "rows": rows,
+            "paper": PAPER, "seconds": round(seconds, 1)}
