@@ -37,7 +37,7 @@ from engine.errors import PuzzleError
 from engine.fastrandom import generator, next_random
 from engine.learned.pattern import DEFAULT_TILES, Pattern, pattern_for
 from engine.tiles.board import Board
-from engine.tiles.kernels import pattern_rank
+from engine.tiles.kernels import rank_of_positions
 from engine.tiles.tables import goal_tables
 
 EMPTY = 255  # a key no walk has reached
@@ -82,20 +82,6 @@ def update_entry(entries, key, n, md, min_diff):
         if min_diff and diff < entries[key, 1]:
             entries[key, 1] = diff
     return n
-
-
-@njit(cache=True, nogil=True)
-def rank_of_positions(where, key_radix):
-    """The dense key from the items' cells (slot order): the same index as ``pattern_rank`` of the whole board."""
-    rank = 0
-    for slot in range(where.shape[0]):
-        cell = where[slot]
-        digit = cell
-        for lower in range(slot):
-            if where[lower] < cell:
-                digit -= 1
-        rank += digit * key_radix[slot]
-    return rank
 
 
 @njit(cache=True, nogil=True)

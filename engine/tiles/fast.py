@@ -78,8 +78,13 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     expanded = generated = 0
     bound = h0
     iterations = []
+    # the learned kernel follows the key items' cells as it moves (slot 0 is the blank)
+    where = np.zeros(max(1, extra["key_radix"].shape[0]), dtype=np.int64)
     while bound <= max_bound:
         st = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
+        for cell, tile in enumerate(board.cells):
+            if extra["key_slot"][tile] >= 0:
+                where[extra["key_slot"][tile]] = cell
         trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
@@ -87,6 +92,10 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
             if mode == kernels.MODE_MANHATTAN:
                 code = kernels.ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors,
                                                  tables.manhattan, bound, quota)
+            elif mode == kernels.MODE_LEARNED:
+                code = kernels.ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
+                                               extra["key_slot"], extra["key_radix"], where, extra["learned_table"],
+                                               bound, quota)
             else:
                 code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
                                        goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, extra["tables"],

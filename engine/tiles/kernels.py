@@ -117,6 +117,20 @@ def pattern_rank(cells, key_slot, key_radix):
 
 
 @njit(cache=True, nogil=True)
+def rank_of_positions(where, key_radix):
+    """The dense key from the items' cells (slot order): the same index as ``pattern_rank`` of the whole board."""
+    rank = 0
+    for slot in range(where.shape[0]):
+        cell = where[slot]
+        digit = cell
+        for lower in range(slot):
+            if where[lower] < cell:
+                digit -= 1
+        rank += digit * key_radix[slot]
+    return rank
+
+
+@njit(cache=True, nogil=True)
 def learned_value(cells, key_slot, key_radix, table):
     """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
     return table[pattern_rank(cells, key_slot, key_radix)]
@@ -262,6 +276,68 @@ def ida_manhattan_run(cells, st, path, trial, md_stack, neighbors, manhattan, bo
         md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
         f = depth + 1 + md
         if f > bound:
+            if f < least:
+                least = f
+            continue
+        cells[blank] = tile
+        cells[target] = 0
+        path[depth] = d
+        depth += 1
+        blank = target
+        md_stack[depth] = md
+        if md == 0:
+            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+            return FOUND
+        trial[depth] = 0
+        expanded += 1
+        if expanded >= stop_at:
+            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+            return PAUSED
+
+
+@njit(cache=True, nogil=True)
+def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_slot, key_radix, where, table, bound,
+                    quota):
+    """``ida_run`` for seed 002's V = MD + DB: the key items' cells are kept in ``where`` as the blank moves, so a
+    node re-ranks 7 cells instead of scanning the board. Same state layout, counts and return codes."""
+    depth = st[0]
+    blank = st[1]
+    least = st[2]
+    expanded = st[3]
+    generated = st[4]
+    stop_at = expanded + quota
+    while True:
+        d = trial[depth]
+        if d == 4:
+            if depth == 0:
+                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                return ITERATION_DONE
+            depth -= 1
+            back = neighbors[blank, INVERSE[path[depth]]]
+            tile = cells[back]
+            cells[blank] = tile
+            cells[back] = 0
+            if key_slot[tile] >= 0:
+                where[key_slot[tile]] = blank
+            where[0] = back
+            blank = back
+            continue
+        trial[depth] = d + 1
+        target = neighbors[blank, d]
+        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+            continue
+        generated += 1
+        tile = cells[target]
+        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
+        slot = key_slot[tile]
+        if slot >= 0:
+            where[slot] = blank
+        where[0] = target
+        f = depth + 1 + md + table[rank_of_positions(where, key_radix)]
+        if f > bound:
+            if slot >= 0:
+                where[slot] = target
+            where[0] = blank
             if f < least:
                 least = f
             continue

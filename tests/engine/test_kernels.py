@@ -91,3 +91,42 @@ def test_the_manhattan_kernel_is_the_general_kernel_specialised(seed, quota):
     for bound in (h, h + 2, h + 4):
         assert one_iteration("special", board, goal, bound, quota) == one_iteration("general", board, goal, bound,
                                                                                     quota)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**9), quota=st.sampled_from([5, 10**9]))
+def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
+    from engine.learned.pattern import Pattern
+    from engine.tiles import kernels
+
+    goal = goal_board(4, 4, "blank-first")
+    board, _ = scramble(goal, 26, seed)
+    pattern = Pattern(16, (13, 14, 15))  # 16·15·14·13 keys: a small table of random values
+    table = np.random.default_rng(seed).integers(0, 6, pattern.size).astype(np.uint8)
+    slot, radix = pattern.key_slot(), pattern.key_radix()
+    tables = goal_tables(goal)
+    start = np.array(board.cells, dtype=np.int64)
+    bound = manhattan_sum(start, tables.manhattan) + int(kernels.learned_value(start, slot, radix, table)) + 4
+    outcomes = []
+    for name in ("special", "general"):
+        cells = start.copy()
+        path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
+        md_stack[0] = manhattan_sum(cells, tables.manhattan)
+        state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
+        where = np.array([board.cells.index(t) for t in pattern.items], dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int64)
+        while True:
+            if name == "special":
+                code = kernels.ida_learned_run(cells, state, path, trial, md_stack, tables.neighbors,
+                                               tables.manhattan, slot, radix, where, table, bound, quota)
+            else:
+                code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors,
+                                       tables.manhattan, 4, 4, tables.goal_row, tables.goal_col, kernels.MODE_LEARNED,
+                                       np.zeros(1, dtype=np.uint8), empty, np.full(16, -1, dtype=np.int64),
+                                       np.zeros(16, dtype=np.int64), empty.copy(), np.zeros(16, dtype=np.int64),
+                                       np.full(16, -1, dtype=np.int64), np.zeros(16, dtype=np.int64), empty.copy(),
+                                       slot, radix, table, bound, quota)
+            if code != kernels.PAUSED:
+                break
+        outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []))
+    assert outcomes[0] == outcomes[1]
