@@ -117,69 +117,28 @@
     view.draw();
   }
 
-  // ---- The player: animates one or several boards along their move strings, all in step. ----------------------
-  class Player {
-    constructor(root, tracks) {
-      this.root = root;
-      this.tracks = tracks; // [{view, start, moves, movesEl}]
-      this.total = Math.max(0, ...tracks.map((t) => t.moves.length));
-      this.step = 0;
-      this.timer = null;
-      this.speed = 5;
-      this.stepEl = root.querySelector('[data-role="step"]');
-      this.playBtn = root.querySelector('[data-act="play"]');
-      root.querySelectorAll("[data-act]").forEach((el) => {
-        if (el.dataset.act === "speed") {
-          el.addEventListener("input", () => { this.speed = +el.value; if (this.timer) { this.pause(); this.play(); } });
-          this.speed = +el.value;
-        } else {
-          el.addEventListener("click", () => this[el.dataset.act === "play" ? "toggle" : el.dataset.act]());
-        }
-      });
-      this.reset();
-    }
-    show() {
-      if (this.stepEl) this.stepEl.textContent = this.step;
-      this.root.dataset.step = this.step;
-      this.root.dataset.done = this.step >= this.total ? "1" : "0";
-      this.tracks.forEach((t) => {
+  // ---- The player: one or several boards along their move strings, all in step, driven by the shared Stepper.
+  function Player(root, tracks) {  // tracks: [{view, start, moves, movesEl}]
+    const stepper = new window.PuzzleStepper(root);
+    let current = 0;
+    const total = Math.max(0, ...tracks.map((t) => t.moves.length));
+    stepper.load(total, (k) => {
+      if (k === 0) { tracks.forEach((t) => t.view.set(t.start)); current = 0; }
+      for (; current < k; current++) tracks.forEach((t) => { if (current < t.moves.length) t.view.move(t.moves[current]); });
+      while (current > k) {
+        current -= 1;
+        tracks.forEach((t) => { if (current < t.moves.length) t.view.move(INVERSE[t.moves[current]]); });
+      }
+      tracks.forEach((t) => {
         if (!t.movesEl) return;
         t.movesEl.querySelectorAll(".mv").forEach((m) => {
           const i = +m.dataset.i;
-          m.classList.toggle("current", i === this.step - 1);
-          m.classList.toggle("done", i < this.step - 1);
+          m.classList.toggle("current", i === k - 1);
+          m.classList.toggle("done", i < k - 1);
         });
       });
-    }
-    reset() { this.pause(); this.step = 0; this.tracks.forEach((t) => t.view.set(t.start)); this.show(); }
-    forward() {
-      if (this.step >= this.total) { this.pause(); return false; }
-      this.tracks.forEach((t) => { if (this.step < t.moves.length) t.view.move(t.moves[this.step]); });
-      this.step += 1;
-      this.show();
-      if (this.step >= this.total) this.pause();
-      return true;
-    }
-    back() {
-      if (this.step === 0) return;
-      this.pause();
-      this.step -= 1;
-      this.tracks.forEach((t) => { if (this.step < t.moves.length) t.view.move(INVERSE[t.moves[this.step]]); });
-      this.show();
-    }
-    play() {
-      if (this.step >= this.total) this.reset();
-      this.timer = window.setInterval(() => this.forward(), 1000 / this.speed);
-      if (this.playBtn) this.playBtn.textContent = "❚❚ Pause";
-      this.root.dataset.playing = "1";
-    }
-    pause() {
-      if (this.timer) window.clearInterval(this.timer);
-      this.timer = null;
-      if (this.playBtn) this.playBtn.textContent = "▶ Play";
-      if (this.root) this.root.dataset.playing = "0";
-    }
-    toggle() { if (this.timer) this.pause(); else this.play(); }
+    });
+    return stepper;
   }
 
   const views = new WeakMap();
@@ -200,7 +159,7 @@
       if (main.player) main.player.pause();
       const start = res.dataset.start.split(",").map(Number);
       if (main.resetCount) main.resetCount();
-      main.player = new Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
+      main.player = Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
       main.player.play();
     });
     root.querySelectorAll('[data-player="group"]').forEach((group) => {
@@ -213,7 +172,7 @@
         movesEl: item.querySelector(".moves"),
       }));
       const controls = group.querySelector(".player-controls");
-      new Player(group, tracks).play();
+      Player(group, tracks).play();
       if (controls) controls.dataset.ready = "1";
     });
   }

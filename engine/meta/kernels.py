@@ -51,6 +51,16 @@ def evaluate_all(population, scores, start, start_blank, start_md, targets, manh
 
 
 @njit(cache=True, nogil=True)
+def keep_best(rows, scores, best, best_score):
+    """Copy the best-scoring row into ``best[0]`` if it beats ``best_score[0]``."""
+    for i in range(rows.shape[0]):
+        if scores[i] < best_score[0]:
+            best_score[0] = scores[i]
+            for j in range(rows.shape[1]):
+                best[0, j] = rows[i, j]
+
+
+@njit(cache=True, nogil=True)
 def dpso_iterations(x, v, pbest, pbest_score, gbest, gbest_score, w, c1, c2, vmax, iterations, history, offset, rng,
                     start, start_blank, start_md, targets, manhattan, max_moves, work, stack, stop_at):
     """Run ``iterations`` of the binary swarm; ``history[offset + i]`` gets the best fitness after iteration i.
@@ -76,11 +86,7 @@ def dpso_iterations(x, v, pbest, pbest_score, gbest, gbest_score, w, c1, c2, vma
                 pbest_score[p] = score
                 for j in range(length):
                     pbest[p, j] = x[p, j]
-        for p in range(particles):
-            if pbest_score[p] < gbest_score[0]:
-                gbest_score[0] = pbest_score[p]
-                for j in range(length):
-                    gbest[0, j] = pbest[p, j]
+        keep_best(pbest, pbest_score, gbest, gbest_score)
         history[offset + it] = gbest_score[0]
         if gbest_score[0] <= stop_at:
             return it + 1
@@ -142,11 +148,7 @@ def ga_generations(population, scores, spare, best, best_score, crossover_rate, 
             for j in range(length):
                 population[i, j] = spare[i, j]
         evaluate_all(population, scores, start, start_blank, start_md, targets, manhattan, max_moves, work, stack)
-        for i in range(size):
-            if scores[i] < best_score[0]:
-                best_score[0] = scores[i]
-                for j in range(length):
-                    best[0, j] = population[i, j]
+        keep_best(population, scores, best, best_score)
         history[offset + gen] = best_score[0]
         if best_score[0] <= stop_at:
             return gen + 1

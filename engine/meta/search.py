@@ -171,66 +171,62 @@ def _drive(step, total: int, history: np.ndarray, label: str, best, progress, ca
     return done, stopped
 
 
+def _start(problem: _Problem, rng: np.ndarray, count: int):
+    """A random start population, its scores, and its best row."""
+    rows = _bits(rng, count, 2 * problem.max_moves)
+    scores = np.empty(count, dtype=np.int64)
+    kernels.evaluate_all(rows, scores, *problem.args())
+    first = int(np.argmin(scores))
+    return rows, scores, rows[first:first + 1].copy(), np.array([scores[first]], dtype=np.int64)
+
+
+def _search(algorithm: str, problem: _Problem, best, best_score, total: int, size: int, step, progress, cancel,
+            stop_at: int, deadline: float | None, params) -> MetaRun:
+    """Drive ``step(count, offset, history)`` for up to ``total`` iterations and package the result."""
+    initial = int(best_score[0])
+    history = np.empty(total, dtype=np.int64)
+    started = time.perf_counter()
+    done, stopped = 0, None
+    if initial > stop_at:
+        label = "iteration" if algorithm == "dpso" else "generation"
+        done, stopped = _drive(lambda count, offset: step(count, offset, history), total, history, label,
+                               lambda: best_score[0], progress, cancel, deadline, size)
+    return _finish(algorithm, problem, initial, best[0], int(best_score[0]), history, done, size * (done + 1),
+                   time.perf_counter() - started, stopped, asdict(params))
+
+
 def run_dpso(board: Board, goal: Board, params: DPSOParams | None = None, progress=None, cancel=None,
              stop_at: int = 0, deadline: float | None = None) -> MetaRun:
     params = params or DPSOParams()
     problem = _Problem(board, goal, params.encoding, params.max_moves)
-    length = 2 * params.max_moves
     rng = generator(params.seed)
-    x = _bits(rng, params.particles, length)
-    v = np.zeros((params.particles, length))  # every bit starts at probability 1/2
+    x, pbest_score, gbest, gbest_score = _start(problem, rng, params.particles)
     pbest = x.copy()
-    pbest_score = np.empty(params.particles, dtype=np.int64)
-    kernels.evaluate_all(x, pbest_score, *problem.args())
-    first = int(np.argmin(pbest_score))
-    gbest = pbest[first:first + 1].copy()
-    gbest_score = np.array([pbest_score[first]], dtype=np.int64)
-    initial = int(gbest_score[0])
-    history = np.empty(params.iterations, dtype=np.int64)
-    started = time.perf_counter()
+    v = np.zeros(x.shape)  # every bit starts at probability 1/2
 
-    def step(count, offset):
-        return kernels.dpso_iterations(x, v, pbest, pbest_score, gbest, gbest_score, params.w, params.c1, params.c2, params.vmax,
-                                       count, history, offset, rng, *problem.args(), stop_at)
+    def step(count, offset, history):
+        return kernels.dpso_iterations(x, v, pbest, pbest_score, gbest, gbest_score, params.w, params.c1, params.c2,
+                                       params.vmax, count, history, offset, rng, *problem.args(), stop_at)
 
-    if gbest_score[0] <= stop_at:
-        done, stopped = 0, None
-    else:
-        done, stopped = _drive(step, params.iterations, history, "iteration", lambda: gbest_score[0], progress,
-                               cancel, deadline, params.particles)
-    return _finish("dpso", problem, initial, gbest[0], int(gbest_score[0]), history, done, params.particles * (done + 1),
-                   time.perf_counter() - started, stopped, asdict(params))
+    return _search("dpso", problem, gbest, gbest_score, params.iterations, params.particles, step, progress, cancel,
+                   stop_at, deadline, params)
 
 
 def run_ga(board: Board, goal: Board, params: GAParams | None = None, progress=None, cancel=None,
            stop_at: int = 0, deadline: float | None = None) -> MetaRun:
     params = params or GAParams()
     problem = _Problem(board, goal, params.encoding, params.max_moves)
-    length = 2 * params.max_moves
     rng = generator(params.seed)
-    population = _bits(rng, params.population, length)
-    scores = np.empty(params.population, dtype=np.int64)
-    kernels.evaluate_all(population, scores, *problem.args())
-    first = int(np.argmin(scores))
-    best = population[first:first + 1].copy()
-    best_score = np.array([scores[first]], dtype=np.int64)
-    initial = int(best_score[0])
+    population, scores, best, best_score = _start(problem, rng, params.population)
     spare = np.empty_like(population)
-    history = np.empty(params.generations, dtype=np.int64)
-    started = time.perf_counter()
 
-    def step(count, offset):
+    def step(count, offset, history):
         return kernels.ga_generations(population, scores, spare, best, best_score, params.crossover,
                                       params.mutation, params.elites, count, history, offset, rng, *problem.args(),
                                       stop_at)
 
-    if best_score[0] <= stop_at:
-        done, stopped = 0, None
-    else:
-        done, stopped = _drive(step, params.generations, history, "generation", lambda: best_score[0], progress,
-                               cancel, deadline, params.population)
-    return _finish("ga", problem, initial, best[0], int(best_score[0]), history, done, params.population * (done + 1),
-                   time.perf_counter() - started, stopped, asdict(params))
+    return _search("ga", problem, best, best_score, params.generations, params.population, step, progress, cancel,
+                   stop_at, deadline, params)
 
 
 def _finish(algorithm, problem, initial, bits, score, history, done, evaluations, seconds, stopped, params) -> MetaRun:
