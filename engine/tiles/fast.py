@@ -92,6 +92,11 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
             if mode == kernels.MODE_MANHATTAN:
                 code = kernels.ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors,
                                                  tables.manhattan, bound, quota)
+            elif mode == kernels.MODE_PDB:
+                code = kernels.ida_pdb_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
+                                           extra["tables"], extra["offsets"], extra["group_of"], extra["weight"],
+                                           extra["indices"], extra["ref_cell"], extra["ref_group"],
+                                           extra["ref_weight"], extra["ref_indices"], bound, quota)
             elif mode == kernels.MODE_LEARNED:
                 code = kernels.ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
                                                extra["key_slot"], extra["key_radix"], where, extra["learned_table"],

@@ -357,6 +357,89 @@ def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_
             return PAUSED
 
 
+@njit(cache=True, nogil=True)
+def ida_pdb_run(cells, st, path, trial, md_stack, neighbors, manhattan, tables, offsets, group_of, weight, indices,
+                ref_cell, ref_group, ref_weight, ref_indices, bound, quota):
+    """``ida_run`` for the additive pattern databases (h = max of MD, the database sum and its mirror): the same
+    search, counts and return codes, with the mode switch removed and the counters in locals."""
+    depth = st[0]
+    blank = st[1]
+    least = st[2]
+    expanded = st[3]
+    generated = st[4]
+    stop_at = expanded + quota
+    mirrored = ref_indices.shape[0] > 0
+    while True:
+        d = trial[depth]
+        if d == 4:
+            if depth == 0:
+                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                return ITERATION_DONE
+            depth -= 1
+            back = neighbors[blank, INVERSE[path[depth]]]
+            tile = cells[back]
+            cells[blank] = tile
+            cells[back] = 0
+            g = group_of[tile]
+            if g >= 0:
+                indices[g] += (blank - back) * weight[tile]
+            if mirrored:
+                rg = ref_group[tile]
+                if rg >= 0:
+                    ref_indices[rg] += (ref_cell[blank] - ref_cell[back]) * ref_weight[tile]
+            blank = back
+            continue
+        trial[depth] = d + 1
+        target = neighbors[blank, d]
+        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+            continue
+        generated += 1
+        tile = cells[target]
+        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
+        g = group_of[tile]
+        if g >= 0:
+            indices[g] += (blank - target) * weight[tile]
+        rg = -1
+        if mirrored:
+            rg = ref_group[tile]
+            if rg >= 0:
+                ref_indices[rg] += (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
+        h = 0
+        for k in range(indices.shape[0]):
+            h += tables[offsets[k] + indices[k]]
+        if mirrored:
+            r = 0
+            for k in range(ref_indices.shape[0]):
+                r += tables[offsets[k] + ref_indices[k]]
+            if r > h:
+                h = r
+        if md > h:
+            h = md
+        f = depth + 1 + h
+        if f > bound:
+            if f < least:
+                least = f
+            if g >= 0:
+                indices[g] -= (blank - target) * weight[tile]
+            if rg >= 0:
+                ref_indices[rg] -= (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
+            continue
+        cells[blank] = tile
+        cells[target] = 0
+        path[depth] = d
+        depth += 1
+        blank = target
+        md_stack[depth] = md
+        if md == 0:
+            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+            return FOUND
+        trial[depth] = 0
+        expanded += 1
+        if expanded >= stop_at:
+            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+            return PAUSED
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Permutation ranks, for breadth-first search over whole state spaces of up to 12 cells.
 
