@@ -62,5 +62,6 @@ def evaluate():
     if not 1 <= count <= MAX_POSITIONS:
         raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
     job_id = runner().submit("learned-evaluate", {"table": form.get("table", ""), "count": count,
-                                                  "seed": form.get("seed", 0), "max_seconds": form.get("max_seconds", 300)})
+                                                  "seed": form.get("seed", 0),
+                                                  "max_seconds": form.get("max_seconds", 300)})
     return render_template("partials/job.html", job_id=job_id, title=f"Solving {count} positions three ways")

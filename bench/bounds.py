@@ -70,7 +70,8 @@ def main() -> None:
 
     rows = []
     for k in (1, 2, 3):
-        seconds, peak, value = median_of(f"[solve_subproblem(n, {k})['f'] for n in range({k}, 8)]", 1 if k == 3 else runs)
+        expression = f"[solve_subproblem(n, {k})['f'] for n in range({k}, 8)]"
+        seconds, peak, value = median_of(expression, 1 if k == 3 else runs)
         rows.append([k, " ".join(map(str, value)), f"{seconds:.2f}", f"{peak:.2f}"])
     print("Table 5, f_k(n) for n = k..7 (paper: 151 s for k = 3, n = 7):")
     print(table(["k", "f_k(k..7)", "seconds", "peak GB"], rows))

@@ -65,7 +65,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as cache:
         build = ("import resource, time; from engine.tiles import goal_board; from engine.tiles.pdb import "
                  "pattern_database; t = time.perf_counter(); pattern_database(goal_board(4, 4, 'blank-first')); "
-                 "print(f'{time.perf_counter() - t:.1f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f}')")
+                 "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6; "
+                 "print(f'{time.perf_counter() - t:.1f} {peak:.2f}')")
         _, out = in_subprocess(build, {"PUZZLE_DATA_DIR": data})
         build_seconds, peak = out.split()
         print(f"pattern database 6-6-3 build: {build_seconds} s, peak memory {peak} GB (target <= 300 s, <= 4 GB)")

@@ -19,6 +19,13 @@ from engine.result import Budget
 from engine.tiles import goal_board
 
 
+HEURISTICS = ("manhattan", "learned", "pdb")
+
+
+def cell(value, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--walks", type=int, default=2_000_000, help="walks for the speed measurement")
@@ -55,8 +62,8 @@ def main() -> None:
           f"MD over budget on {o['manhattan_over_budget']}")
     print(table(["optimal d", "n", "MD nodes", "V nodes", "PDB nodes", "MD s", "V s", "PDB s", "V optimal"],
                 [[f"{g['low']}<d<={g['high']}", g["positions"]]
-                 + [f"{g[h + '_nodes']:,.0f}" if g[h + "_nodes"] is not None else "-" for h in ("manhattan", "learned", "pdb")]
-                 + [f"{g[h + '_seconds']:.3f}" if g[h + "_seconds"] is not None else "-" for h in ("manhattan", "learned", "pdb")]
+                 + [cell(g[h + "_nodes"], ",.0f") for h in HEURISTICS]
+                 + [cell(g[h + "_seconds"], ".3f") for h in HEURISTICS]
                  + [f"{100 * g['optimal_share']:.0f} %" if g["optimal_share"] is not None else "-"]
                  for g in result["groups"]]))
     (ROOT / ".cache").mkdir(exist_ok=True)

@@ -31,6 +31,10 @@ def rate(run, params, board, goal, runs=3) -> tuple[float, float]:
     return statistics.median(rates), statistics.median(seconds)
 
 
+def pair(counts: dict) -> str:
+    return f"{counts['solved']}/{counts['optimal']}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--experiment", action="store_true", help="run the full experiment (about 20 minutes)")
@@ -56,8 +60,8 @@ def main() -> None:
     for entry in result["table"]:
         d, g = entry["dpso"], entry["ga"]
         rows.append([entry["depth"], entry["mean_optimum"]]
-                    + [f"{d['checkpoints'][c]['solved']}/{d['checkpoints'][c]['optimal']}" for c in (100, 1000, 5000, 10000)]
-                    + [f"{g['checkpoints'][c]['solved']}/{g['checkpoints'][c]['optimal']}" for c in (100, 1000, 5000, 10000, 42000, 50000)]
+                    + [pair(d["checkpoints"][c]) for c in (100, 1000, 5000, 10000)]
+                    + [pair(g["checkpoints"][c]) for c in (100, 1000, 5000, 10000, 42000, 50000)]
                     + [f"{d['truly_optimal']}/{d['paper_optimal']}", f"{g['truly_optimal']}/{g['paper_optimal']}",
                        f"{d['seconds']:.0f}", f"{g['seconds']:.0f}"])
     print(table(["depth", "opt", "P100", "P1k", "P5k", "P10k", "G100", "G1k", "G5k", "G10k", "G42k", "G50k",

@@ -102,7 +102,8 @@ def cmd_research(args: argparse.Namespace) -> int:
                 f"positions per distance: {data['histogram']}")
     elif args.what == "maxmd":
         data = max_md_brute(args.n) if args.brute else max_md_exact(args.n)
-        text = f"2x{args.n}: largest Manhattan distance of a solvable position {data['max_md']}, e.g. {data['position']}"
+        text = (f"2x{args.n}: largest Manhattan distance of a solvable position {data['max_md']}, "
+                f"e.g. {data['position']}")
     elif args.what == "subproblem":
         data = solve_subproblem(args.n, args.k, watch, blank_home=not args.blank_anywhere)
         text = (f"f_{args.k}({args.n}) = {data['f']} over {data['states']:,} states; "
@@ -161,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--size", default="2x4", help="a board of at most 12 cells, e.g. 2x5, 3x3, 3x4 (goal blank first)")
     q = research.add_parser("maxmd", help="the largest Manhattan distance of a solvable 2xn position")
     q.add_argument("--n", type=int, default=8)
-    q.add_argument("--brute", action="store_true", help="enumerate every arrangement (n <= 6) instead of the exact method")
+    q.add_argument("--brute", action="store_true",
+                   help="enumerate every arrangement (n <= 6) instead of the exact method")
     q = research.add_parser("subproblem", help="f_k(n): the k-column sub-problem's largest distance")
     q.add_argument("--n", type=int, default=7)
     q.add_argument("--k", type=int, default=1)

@@ -156,7 +156,8 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     for tile, cell in zip(tiles, items[:-1]):
         position[int(cell)] = tile
     position[int(items[-1])] = 0
-    return {"status": "done", "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total, "histogram": histogram,
+    return {"status": "done", "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
+            "histogram": histogram,
             "hardest": position, "blank_path": _descend(distance, items, neighbors, m, n_cells),
             "hardest_count": int((distance == longest).sum()), "seconds": watch.elapsed}
 

@@ -53,7 +53,8 @@ class GAParams:
     encoding: str | None = None
 
 
-LIMITS = {"particles": (2, 2000), "w": (0.0, 2.0), "c1": (0.0, 5.0), "c2": (0.0, 5.0), "vmax": (0.5, 20.0), "iterations": (1, 100_000),
+LIMITS = {"particles": (2, 2000), "w": (0.0, 2.0), "c1": (0.0, 5.0), "c2": (0.0, 5.0), "vmax": (0.5, 20.0),
+          "iterations": (1, 100_000),
           "max_moves": (1, 400), "seed": (0, 2**31 - 1), "population": (4, 2000), "crossover": (0.0, 1.0),
           "mutation": (0.0, 1.0), "elites": (0, 50), "generations": (1, 500_000)}
 

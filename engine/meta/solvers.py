@@ -19,7 +19,8 @@ from engine.tiles.board import Board, position_from
 from engine.tiles.random import scramble
 
 NOT_SOLVED = "not_solved"
-RUNS = {"dpso": (run_dpso, DPSOParams, "particles", "iterations"), "ga": (run_ga, GAParams, "population", "generations")}
+RUNS = {"dpso": (run_dpso, DPSOParams, "particles", "iterations"),
+        "ga": (run_ga, GAParams, "population", "generations")}
 
 
 def start_manhattan(board: Board, goal: Board) -> int:
@@ -77,8 +78,8 @@ def experiment_job(params: dict, report, cancel) -> dict:
         trials = int(params.get("trials", 30))
     except (TypeError, ValueError):
         raise PuzzleError("depths must be numbers such as 10 20 30, and trials a number") from None
-    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000), "particles": params.get("particles"),
-                                    "vmax": params.get("vmax")})
+    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
+                                    "particles": params.get("particles"), "vmax": params.get("vmax")})
     ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
     return run_experiment(depths, trials, dpso, ga, int(params.get("seed", 0) or 0), report, cancel)
 

@@ -2,7 +2,8 @@
 
 Each returns a SolveResult. ``trace``, if given, is called as ``trace(event, data)`` with events ``expand`` (a node
 is taken from the frontier: state, g, h, path), ``generate`` (a child is added: state, g, h, parent path),
-``prune`` (IDA* cuts a child off: f > bound), ``bound`` (IDA* and IDS start a new iteration) and ``goal``; the step-through views replay these. Move order and
+``prune`` (IDA* cuts a child off: f > bound), ``bound`` (IDA* and IDS start a new iteration) and ``goal``; the
+step-through views replay these. Move order and
 pruning match the numba kernels (children in U D L R order; IDA* and depth-limited search never undo the move that
 led to a node), so their node counts agree exactly, which the tests check.
 """

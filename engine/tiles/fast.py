@@ -60,7 +60,8 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         if extra["ref_indices"].shape[0]:
             for cell, tile in enumerate(board.cells):
                 if extra["ref_group"][tile] >= 0:
-                    extra["ref_indices"][extra["ref_group"][tile]] += extra["ref_cell"][cell] * extra["ref_weight"][tile]
+                    group = extra["ref_group"][tile]
+                    extra["ref_indices"][group] += extra["ref_cell"][cell] * extra["ref_weight"][tile]
     learned_value = 0
     if mode == kernels.MODE_LEARNED:
         learned_value = int(kernels.learned_value(cells, extra["key_slot"], extra["key_radix"], extra["learned_table"]))

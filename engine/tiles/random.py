@@ -42,7 +42,7 @@ def scramble(goal: Board, moves: int, seed: int | None = None, max_restarts: int
         board, path, visited = goal, [], {goal.cells}
         while len(path) < moves:
             options = [m for m in MOVES
-                       if (n := board.neighbor(board.blank, m)) is not None and board.move(m).cells not in visited]
+                       if board.neighbor(board.blank, m) is not None and board.move(m).cells not in visited]
             if not options:
                 break
             move = rng.choice(options)

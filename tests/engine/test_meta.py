@@ -81,7 +81,8 @@ def test_a_fixed_seed_gives_the_same_run_twice():
                         (run_ga, GAParams(generations=300, seed=9))):
         first, second = run(board, GOAL, params), run(board, GOAL, params)
         assert first.moves == second.moves and first.history.tolist() == second.history.tolist()
-        assert run(board, GOAL, type(params)(**{**params.__dict__, "seed": 10})).history.tolist() != first.history.tolist()
+        other = run(board, GOAL, type(params)(**{**params.__dict__, "seed": 10}))
+        assert other.history.tolist() != first.history.tolist()
 
 
 def test_dpso_solves_every_depth_10_scramble():
