@@ -21,7 +21,9 @@ run: setup
 	$(PY) -m app
 
 test: setup browser
+	$(PY) -m ruff check engine app bench tests
 	$(PY) -m pytest
 
+# Every benchmark at its default size (the long runs: bench/meta.py --experiment, bench/learned.py --full).
 bench: setup
-	$(PY) bench/run_all.py
+	for script in engine_speed korf100 api_latency bounds classic meta learned; do $(PY) bench/$$script.py || exit 1; done
