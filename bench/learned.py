@@ -26,12 +26,30 @@ def cell(value, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
 
+def compare_variants(goal, walks: int, positions: int, max_seconds: float) -> None:
+    """The paper's two open choices, measured: V's nodes and optimal share for each way of training."""
+    rows = []
+    for rule, undo in (("at-min-steps", False), ("min-diff", False), ("at-min-steps", True)):
+        learned = train(goal, TrainingParams(walks=walks, value_rule=rule, allow_undo=undo))
+        result = evaluate(learned.name, positions, 0, Budget(max_nodes=10_000_000_000, max_seconds=max_seconds),
+                          heuristics=("pdb", "learned"))
+        o = result["overall"]
+        rows.append([rule, "yes" if undo else "no", f"{walks:,}", f"{100 * learned.info['fill']:.2f} %",
+                     f"{o['learned_mean_nodes']:,.0f}", f"{100 * o['learned_optimal_share']:.0f} %",
+                     f"+{o['learned_mean_excess']:.2f}", f"{learned.info['seconds']:.0f}"])
+    print(f"\nthe open choices, V on {positions} random positions (optimum from the pattern database):")
+    print(table(["value rule", "undo", "walks", "fill", "V mean nodes", "V optimal", "V mean excess",
+                 "training s"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--walks", type=int, default=2_000_000, help="walks for the speed measurement")
     parser.add_argument("--full", action="store_true", help="train M = 10^8 and evaluate (about an hour)")
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--max-seconds", type=float, default=300)
+    parser.add_argument("--variants", type=int, default=0, metavar="M",
+                        help="train the three variants (value rule, undo) with M walks and compare V on the positions")
     args = parser.parse_args()
     header("learned heuristic (seed 002)")
     goal = goal_board(4, 4, "blank-first")
@@ -48,6 +66,8 @@ def main() -> None:
         store._data_dir = saved
     print(table(["value rule", "undo", "walks", "seconds", "walks/s (2 cores)", "fill", "projected min for 10^8"],
                 rows))
+    if args.variants:
+        compare_variants(goal, args.variants, args.positions, args.max_seconds)
     if not args.full:
         return
     learned = train(goal, TrainingParams())
