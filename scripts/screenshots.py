@@ -27,6 +27,16 @@ with sync_playwright() as p:
     page.wait_for_timeout(3000)
     page.click('.compare-results [data-act="play"]')
     page.screenshot(path=str(DOCS / "compare.png"), full_page=True)
+    page.goto(f"{BASE}/step")
+    page.wait_for_selector(".step-panel")
+    for _ in range(30):
+        page.click('#step-stepper [data-act="forward"]')
+    page.screenshot(path=str(DOCS / "step.png"), full_page=True)
+    page.goto(f"{BASE}/classic/knights?rows=12&cols=12")
+    page.wait_for_selector("#knights-stepper[data-loaded]")
+    for _ in range(60):
+        page.click('#knights-stepper [data-act="forward"]')
+    page.screenshot(path=str(DOCS / "knights.png"), full_page=True)
     phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     phone.goto(f"{BASE}/play?size=3x3&scramble=12&seed=4")
     phone.screenshot(path=str(DOCS / "phone.png"))
