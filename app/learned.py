@@ -9,7 +9,6 @@ from engine.errors import PuzzleError
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
 from engine.learned.train import VALUE_RULES, TrainingParams, check_params, trained_tables
 from engine.tiles import goal_board
-from app.research import stored
 from app.solving import runner
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
@@ -33,7 +32,7 @@ def index():
     tables = trained_tables(goal)
     for table in tables:
         table["bars"] = histogram_bars(table["value_histogram"])
-    evaluations = stored("learned-evaluate", lambda p: (p.get("table"), p.get("count"), p.get("seed")))
+    evaluations = runner().newest_by("learned-evaluate", lambda p: (p.get("table"), p.get("count"), p.get("seed")))
     names = {t["name"]: t for t in tables}
     return render_template("learned/index.html", tables=tables, evaluations=evaluations, names=names,
                            defaults=TrainingParams(), quick=QUICK_WALKS, rules=VALUE_RULES, paper=PAPER,

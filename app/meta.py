@@ -9,7 +9,6 @@ from engine.errors import PuzzleError
 from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.search import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
-from app.research import stored
 from app.solving import runner
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
@@ -36,7 +35,7 @@ def cycle_paths() -> list[str]:
 
 @bp.get("/")
 def index():
-    experiment = (stored("meta-experiment", lambda p: 0) or [None])[0]
+    experiment = (runner().newest_by("meta-experiment", lambda p: 0) or [None])[0]
     return render_template("meta/index.html", cycles=cycle_paths(), sizes=SIZES, dpso=DPSOParams(), ga=GAParams(),
                            quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER)
 

@@ -16,21 +16,6 @@ KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "resear
          "tables": "research-tables", "bounds": "research-bounds"}
 
 
-def stored(kind: str, key) -> list[dict]:
-    """The newest finished job of ``kind`` for each distinct ``key(params)``, newest first."""
-    seen, jobs = set(), []
-    with runner()._connect() as db:
-        ids = [r["id"] for r in db.execute("SELECT id FROM jobs WHERE kind = ? AND status = 'done' "
-                                           "ORDER BY created DESC LIMIT 500", (kind,))]
-    for job_id in ids:
-        job = runner().get(job_id)
-        k = key(job["params"])
-        if k not in seen:
-            seen.add(k)
-            jobs.append(job)
-    return jobs
-
-
 @bp.get("/")
 def index():
     max_md = []
@@ -39,14 +24,15 @@ def index():
         max_md.append({"n": n, "exact": exact["max_md"], "formula": lower_bound_formula(n),
                        "paper": PAPER_MAX_MD.get(n), "paper_time": PAPER_MAX_MD_TIME.get(n),
                        "position": exact["position"], "pattern": pattern_best(n)})
-    bfs = sorted(stored("research-bfs", lambda p: (p["rows"], p["cols"])),
+    bfs = sorted(runner().newest_by("research-bfs", lambda p: (p["rows"], p["cols"])),
                  key=lambda j: (j["result"]["rows"] * j["result"]["cols"], j["result"]["rows"]))
     return render_template(
         "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs,
-        brute=stored("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
-        subproblems=stored("research-subproblem", lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),
-        tables=(stored("research-tables", lambda p: 0) or [None])[0],
-        bounds=(stored("research-bounds", lambda p: 0) or [None])[0])
+        brute=runner().newest_by("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
+        subproblems=runner().newest_by("research-subproblem",
+                                       lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),
+        tables=(runner().newest_by("research-tables", lambda p: 0) or [None])[0],
+        bounds=(runner().newest_by("research-bounds", lambda p: 0) or [None])[0])
 
 
 @bp.post("/start/<name>")

@@ -156,6 +156,20 @@ class JobRunner:
                 return job
         return None
 
+    def newest_by(self, kind: str, key: Callable[[dict], object]) -> list[dict]:
+        """The newest finished job of ``kind`` for each distinct ``key(params)``, newest first (stored results that
+        pages show without recomputing)."""
+        with self._connect() as db:
+            ids = [r["id"] for r in db.execute("SELECT id FROM jobs WHERE kind = ? AND status = 'done' "
+                                               "ORDER BY created DESC LIMIT 500", (kind,))]
+        seen, jobs = set(), []
+        for job_id in ids:
+            job = self.get(job_id)
+            if job is not None and key(job["params"]) not in seen:
+                seen.add(key(job["params"]))
+                jobs.append(job)
+        return jobs
+
     def wait(self, job_id: str, timeout: float = 60.0) -> dict | None:
         """Block until the job finishes (for tests and the CLI)."""
         deadline = time.time() + timeout

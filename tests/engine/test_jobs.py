@@ -92,3 +92,12 @@ def test_two_jobs_run_at_once(runner):
     for i in ids:
         runner.wait(i, timeout=5)
     assert not started.is_set()
+
+
+def test_newest_by_keeps_the_newest_finished_job_per_key(runner):
+    ids = []
+    for n in (3, 4, 3):
+        ids.append(runner.submit("test-count", {"n": n}))
+        runner.wait(ids[-1], timeout=10)
+    newest = runner.newest_by("test-count", lambda p: p["n"])
+    assert [j["id"] for j in newest] == [ids[2], ids[1]]
