@@ -5,6 +5,11 @@ in ``engine/search/algorithms.py`` and ``engine/tiles/heuristics.py``; ``tests/e
 both agree. Long searches are resumable: a kernel works until a node quota is used up, keeps its whole state in the
 arrays it was given and returns, so the Python caller can report progress, honour a cancel and stop at the budget
 between chunks (DESIGN.md: at least once a second).
+
+``ida_run`` handles every heuristic mode and is the reference; ``ida_manhattan_run``, ``ida_pdb_run`` and
+``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
+and drops the mode switch (2-3x faster, bench/engine_speed.py and bench/korf100.py); the tests run each of them
+against ``ida_run`` node for node, pausing and resuming included.
 """
 
 from __future__ import annotations
