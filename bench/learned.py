@@ -48,32 +48,38 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="train M = 10^8 and evaluate (about an hour)")
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--max-seconds", type=float, default=300)
+    parser.add_argument("--no-speed", action="store_true", help="skip the walks-per-second rows")
     parser.add_argument("--variants", type=int, default=0, metavar="M",
                         help="train the three variants (value rule, undo) with M walks and compare V on the positions")
     args = parser.parse_args()
     header("learned heuristic (seed 002)")
     goal = goal_board(4, 4, "blank-first")
     rows = []
+    variants = [] if args.no_speed else [("at-min-steps", False), ("min-diff", False), ("at-min-steps", True)]
     with tempfile.TemporaryDirectory() as scratch:  # a fresh directory, so nothing is loaded instead of trained
         saved = store._data_dir
         store.set_data_dir(scratch)
         train(goal, TrainingParams(walks=1000, length=200))  # compiled code loaded outside the timing
-        for rule, undo in (("at-min-steps", False), ("min-diff", False), ("at-min-steps", True)):
+        for rule, undo in variants:
             result = train(goal, TrainingParams(walks=args.walks, value_rule=rule, allow_undo=undo, seed=1))
             rows.append([rule, "yes" if undo else "no", f"{args.walks:,}", f"{result.info['seconds']:.1f}",
                          f"{result.info['walks_per_second']:,}", f"{100 * result.info['fill']:.2f} %",
                          f"{1e8 / result.info['walks_per_second'] / 60:.1f}"])
         store._data_dir = saved
-    print(table(["value rule", "undo", "walks", "seconds", "walks/s (2 cores)", "fill", "projected min for 10^8"],
-                rows))
+    if rows:
+        print(table(["value rule", "undo", "walks", "seconds", "walks/s (2 cores)", "fill",
+                     "projected min for 10^8"], rows))
+    if args.full:
+        full(goal, args.positions, args.max_seconds)
     if args.variants:
-        compare_variants(goal, args.variants, args.positions, args.max_seconds)
-    if not args.full:
-        return
+        compare_variants(goal, args.variants, min(args.positions, 20), args.max_seconds)
+
+
+def full(goal, positions: int, max_seconds: float) -> None:
     learned = train(goal, TrainingParams())
     print(f"\nM = 10^8, N = 200: {learned.info['seconds']:.0f} s ({learned.info['walks_per_second']:,} walks/s), "
           f"fill {100 * learned.info['fill']:.2f} % (paper: about an hour in Node.js; target <= 20 minutes)")
-    result = evaluate(learned.name, args.positions, 0, Budget(max_nodes=10_000_000_000, max_seconds=args.max_seconds))
+    result = evaluate(learned.name, positions, 0, Budget(max_nodes=10_000_000_000, max_seconds=max_seconds))
     o = result["overall"]
     print(f"evaluation on {o['positions']} random positions ({result['seconds']:.0f} s): "
           f"{100 * o['node_reduction']:.0f} % fewer nodes (paper {100 * PAPER['node_reduction']:.0f} %), "
