@@ -15,6 +15,8 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
+import numpy as np
+
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
@@ -210,6 +212,15 @@ def warm_up() -> None:
         for solver in ("dpso", "ga"):
             solve(board, goal, solver, "", params={"iterations": 1, "particles": 4, "generations": 1,
                                                    "population": 4, "elites": 1})
+        # the learned kernel, on a one-tile pattern of the 3×3 board (same array types as the real table)
+        from types import SimpleNamespace
+
+        from engine.learned.pattern import Pattern
+
+        pattern = Pattern(9, (8,))
+        learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
+                                  table=np.zeros(pattern.size, dtype=np.uint8))
+        idastar_fast(board, goal, kernels.MODE_LEARNED, Watch(), "learned", learned=learned)
         _warm = True
 
 

@@ -17,7 +17,7 @@ def test_train_then_solve_with_v_then_evaluate(client, app):
     page = client.get("/play?size=4x4&goal=blank-first").get_data(as_text=True)
     assert 'value="idastar:learned"' in page and "not admissible" in page
     body = {"size": "4x4", "goal": "blank-first", "tiles": [4, 1, 2, 3, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            "solver": "idastar", "heuristic": "learned"}
+            "solver": "idastar", "heuristic": "learned", "mode": "sync"}
     data = client.post("/api/solve", json=body).get_json()
     assert data["status"] == "solved" and data["optimal"] is False and len(data["moves"]) >= 2
     response = client.post("/learned/evaluate", data={"count": "1", "max_seconds": "2", "table": job["result"]["name"]})
