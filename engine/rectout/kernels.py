@@ -1,0 +1,209 @@
+"""numba kernels for Rectangle-out: every shape in the puzzle is a convex quadrilateral (plates and walls), so a
+shape is a (4, 2) array of counter-clockwise corners and a scene is an (n, 4, 2) array of obstacles.
+
+The plain-Python reference of the overlap and translation kernels is ``engine.rectout.geometry``
+(``penetration``, ``contact_time``); tests check that the two agree. The rotation sweep has no Python twin: its
+stopping rule is tested on hand-computed cases instead.
+
+A turn is a one-parameter motion: the plate's pose as a function of the angle turned, φ.
+
+* PIVOT: about a fixed point (a contact that does not move).
+* TWO_CONTACTS: the paper's wall-slide rotation. Two contacts stay closed while the plate turns; each is either a
+  plate corner on an obstacle's edge line or an obstacle corner on a plate's edge line. For a given angle both are
+  linear in the plate's centre, so the centre is a 2×2 solve. The turn ends when a contact would slide off the end
+  of its edge, when the solve degenerates, or at the first new contact.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+PIVOT = 0
+TWO_CONTACTS = 1
+CONTACT_GAP = 1e-5  # obstacles closer than this are treated as touching: checked every step, not used to size it
+MAX_TURN_STEP = 0.01  # radians: at most about 0.1 cm of travel for the 9.76 cm plate, so no corner jumps a wall
+CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))
+
+
+@njit(cache=True)
+def plate_corners(x, y, angle, half_width, half_height, out):
+    c, s = math.cos(angle), math.sin(angle)
+    for k in range(4):
+        px, py = CORNER_SIGNS[k][0] * half_width, CORNER_SIGNS[k][1] * half_height
+        out[k, 0] = x + c * px - s * py
+        out[k, 1] = y + s * px + c * py
+
+
+@njit(cache=True)
+def _axis(poly, k):
+    ax, ay = poly[k, 0], poly[k, 1]
+    bx, by = poly[(k + 1) % 4, 0], poly[(k + 1) % 4, 1]
+    ex, ey = bx - ax, by - ay
+    length = math.sqrt(ex * ex + ey * ey)
+    return ey / length, -ex / length
+
+
+@njit(cache=True)
+def _project(poly, nx, ny):
+    lo, hi = np.inf, -np.inf
+    for k in range(4):
+        v = poly[k, 0] * nx + poly[k, 1] * ny
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+@njit(cache=True)
+def quad_penetration(a, b):
+    """Least projection overlap over the 8 edge normals: > 0 overlap depth, ≤ 0 minus a gap."""
+    depth = np.inf
+    for which in range(2):
+        poly = a if which == 0 else b
+        for k in range(4):
+            nx, ny = _axis(poly, k)
+            a0, a1 = _project(a, nx, ny)
+            b0, b1 = _project(b, nx, ny)
+            depth = min(depth, min(a1, b1) - max(a0, b0))
+    return depth
+
+
+@njit(cache=True)
+def quad_contact_time(moving, vx, vy, still, tolerance):
+    """Distance along the unit vector (vx, vy) at which ``moving`` first touches ``still`` going into it; inf if
+    never (see ``geometry.contact_time``)."""
+    enter, leave = -np.inf, np.inf
+    for which in range(2):
+        poly = moving if which == 0 else still
+        for k in range(4):
+            nx, ny = _axis(poly, k)
+            a0, a1 = _project(moving, nx, ny)
+            b0, b1 = _project(still, nx, ny)
+            speed = vx * nx + vy * ny
+            if abs(speed) < 1e-12:
+                if min(a1, b1) - max(a0, b0) <= tolerance:
+                    return np.inf
+                continue
+            t_first, t_second = (b0 - a1) / speed, (b1 - a0) / speed
+            enter = max(enter, min(t_first, t_second))
+            leave = min(leave, max(t_first, t_second))
+            if enter >= leave:
+                return np.inf
+    if leave <= tolerance:
+        return np.inf
+    return max(0.0, enter)
+
+
+@njit(cache=True)
+def translation_distance(corners, vx, vy, obstacles, limit, tolerance):
+    """How far the plate can translate along (vx, vy) before it touches an obstacle (at most ``limit``)."""
+    travel = limit
+    for i in range(obstacles.shape[0]):
+        travel = min(travel, quad_contact_time(corners, vx, vy, obstacles[i], tolerance))
+    return travel
+
+
+@njit(cache=True)
+def pose_at(kind, params, x0, y0, angle0, phi, pose):
+    """The plate's pose after turning by φ; False where the motion is not defined (a contact slid off its edge,
+    or the two contact lines became parallel)."""
+    c, s = math.cos(phi), math.sin(phi)
+    if kind == PIVOT:
+        px, py = params[0], params[1]
+        dx, dy = x0 - px, y0 - py
+        pose[0] = px + c * dx - s * dy
+        pose[1] = py + s * dx + c * dy
+        pose[2] = angle0 + phi
+        return True
+    angle = angle0 + phi
+    ca, sa = math.cos(angle), math.sin(angle)
+    rows = np.empty((2, 3))
+    for j in range(2):
+        p = params[10 * j:10 * j + 10]
+        if p[0] == 0.0:  # plate corner (local p1, p2) on the obstacle line n·x = c (n = p3, p4; c = p5)
+            vx, vy = ca * p[1] - sa * p[2], sa * p[1] + ca * p[2]
+            rows[j, 0], rows[j, 1], rows[j, 2] = p[3], p[4], p[5] - (p[3] * vx + p[4] * vy)
+        else:  # obstacle corner q = (p1, p2) on the plate edge m·x_local = d (m = p3, p4 local; d = p5)
+            mx, my = ca * p[3] - sa * p[4], sa * p[3] + ca * p[4]
+            rows[j, 0], rows[j, 1], rows[j, 2] = mx, my, mx * p[1] + my * p[2] - p[5]
+    det = rows[0, 0] * rows[1, 1] - rows[0, 1] * rows[1, 0]
+    if abs(det) < 1e-9:
+        return False
+    x = (rows[0, 2] * rows[1, 1] - rows[0, 1] * rows[1, 2]) / det
+    y = (rows[0, 0] * rows[1, 2] - rows[0, 2] * rows[1, 0]) / det
+    for j in range(2):  # does each contact still lie on its edge (not beyond the end)?
+        p = params[10 * j:10 * j + 10]
+        if p[0] == 0.0:
+            wx, wy = x + ca * p[1] - sa * p[2], y + sa * p[1] + ca * p[2]
+            ex, ey = p[8] - p[6], p[9] - p[7]
+            t = ((wx - p[6]) * ex + (wy - p[7]) * ey) / (ex * ex + ey * ey)
+            if t < -1e-9 or t > 1 + 1e-9:
+                return False
+        else:
+            mx, my = ca * p[3] - sa * p[4], sa * p[3] + ca * p[4]
+            along = -my * (p[1] - x) + mx * (p[2] - y)
+            if abs(along) > p[6] + 1e-9:
+                return False
+    pose[0], pose[1], pose[2] = x, y, angle
+    return True
+
+
+@njit(cache=True)
+def _clear_at(kind, params, x0, y0, angle0, phi, half_width, half_height, obstacles, tolerance, pose, corners):
+    if not pose_at(kind, params, x0, y0, angle0, phi, pose):
+        return False
+    plate_corners(pose[0], pose[1], pose[2], half_width, half_height, corners)
+    for i in range(obstacles.shape[0]):
+        if quad_penetration(corners, obstacles[i]) > tolerance:
+            return False
+    return True
+
+
+@njit(cache=True)
+def turn_sweep(kind, params, x0, y0, angle0, half_width, half_height, direction, obstacles, limit, tolerance):
+    """Turn in ``direction`` (±1) until the plate stops: the angle turned (≥ 0), at most ``limit``.
+
+    Conservative advancement: a rigid motion moves no point of the plate farther than its farthest corner, so a step
+    that moves the corners by less than half the gap to every obstacle not yet touching cannot pass through one.
+    Obstacles already touching are checked at every step of at most MAX_TURN_STEP; when a step would overlap, the
+    stopping angle is bisected to 1e-12 radians."""
+    pose = np.empty(3)
+    corners = np.empty((4, 2))
+    previous = np.empty((4, 2))
+    if not _clear_at(kind, params, x0, y0, angle0, 0.0, half_width, half_height, obstacles, tolerance, pose, corners):
+        return 0.0
+    done = 0.0
+    speed = 0.0  # corner travel per radian, measured on the last step
+    for _ in range(100_000):
+        if done >= limit:
+            return limit
+        gap = np.inf
+        for i in range(obstacles.shape[0]):
+            g = -quad_penetration(corners, obstacles[i])
+            if g > CONTACT_GAP:
+                gap = min(gap, g)
+        step = MAX_TURN_STEP
+        if speed > 0.0:
+            step = min(step, 0.5 * gap / speed)
+        step = max(min(step, limit - done), 1e-9)
+        previous[:, :] = corners
+        if _clear_at(kind, params, x0, y0, angle0, direction * (done + step), half_width, half_height, obstacles,
+                     tolerance, pose, corners):
+            moved = 0.0
+            for k in range(4):
+                moved = max(moved, math.hypot(corners[k, 0] - previous[k, 0], corners[k, 1] - previous[k, 1]))
+            speed = max(moved / step, 1e-6)
+            done += step
+            continue
+        lo, hi = done, done + step
+        while hi - lo > 1e-12:
+            mid = 0.5 * (lo + hi)
+            if _clear_at(kind, params, x0, y0, angle0, direction * mid, half_width, half_height, obstacles,
+                         tolerance, pose, corners):
+                lo = mid
+            else:
+                hi = mid
+        return lo
+    return done

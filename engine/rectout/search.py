@@ -1,0 +1,120 @@
+"""A* over feature points (seed 003), with the duplicate detection the paper could not do.
+
+g counts motions of one plate; h is the paper's (plates between the target and the hole, + 1). Duplicates are found
+by the quantized, canonical key of ``puzzle.Quantum``: a state whose key was reached before with a g no larger is not
+expanded again. With ``dedupe=False`` the search is the paper's tree search, which repeats states.
+
+The paper lets one move carry a set of plates; ``paper_moves`` counts our answer that way: consecutive motions of
+different plates that are all translations, or all turns, form one move.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from dataclasses import dataclass, field
+
+from engine.rectout.moves import Motion, apply, motions
+from engine.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
+from engine.result import Budget
+
+PROGRESS_EVERY = 50  # expansions between progress reports and cancel checks
+
+
+@dataclass
+class RectoutResult:
+    status: str  # solved, budget_exhausted, cancelled, no_solution
+    start: State
+    motions: list[Motion] = field(default_factory=list)
+    expanded: int = 0
+    generated: int = 0
+    duplicates: int = 0  # states recognised as seen before (and so not searched again)
+    seconds: float = 0.0
+    dedupe: bool = True
+
+    @property
+    def groups(self) -> list[list[int]]:
+        return paper_moves(self.motions)
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "start": [list(p) for p in self.start],
+                "motions": [m.to_dict() for m in self.motions], "length": len(self.motions),
+                "paper_moves": len(self.groups), "groups": self.groups, "expanded": self.expanded,
+                "generated": self.generated, "duplicates": self.duplicates, "seconds": round(self.seconds, 3),
+                "dedupe": self.dedupe}
+
+
+def paper_moves(sequence: list[Motion]) -> list[list[int]]:
+    """Indices of ``sequence`` grouped into the paper's moves: a group grows while the family stays the same and the
+    plate is not already in it."""
+    groups: list[list[int]] = []
+    for index, motion in enumerate(sequence):
+        last = groups[-1] if groups else None
+        if last and sequence[last[0]].family == motion.family and all(sequence[i].piece != motion.piece for i in last):
+            last.append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=120), dedupe: bool = True,
+          quantum: Quantum = Quantum(), weight: float = 1.0, progress=None, cancel=None) -> RectoutResult:
+    """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which gives
+    up the guarantee of the shortest answer for a faster one. Among equal f the newest state goes first."""
+    problems = overlap_report(start)
+    if problems:
+        from engine.errors import PuzzleError
+
+        raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
+    began = time.perf_counter()
+    result = RectoutResult("budget_exhausted", start, dedupe=dedupe)
+    order = itertools.count(0, -1)  # newest first among equal (f, h)
+    # nodes: (state, parent index, motion that led here, g)
+    nodes: list[tuple[State, int, Motion | None, int]] = [(start, -1, None, 0)]
+    best_g = {quantum.key(start): 0}
+    frontier = [(weight * heuristic(start), 0, next(order), 0)]
+    while frontier:
+        if result.expanded >= budget.max_nodes or time.perf_counter() - began > budget.max_seconds:
+            break
+        if result.expanded % PROGRESS_EVERY == 0:
+            if cancel is not None and cancel.is_set():
+                result.status = "cancelled"
+                break
+            if progress is not None:
+                progress(min(1.0, result.expanded / budget.max_nodes),
+                         {"nodes": result.expanded, "text": f"{result.expanded:,} states expanded, "
+                          f"{len(frontier):,} waiting, {result.duplicates:,} duplicates merged"})
+        f, _, _, index = heapq.heappop(frontier)
+        state, _, _, g = nodes[index]
+        if is_out(state):
+            result.status = "solved"
+            result.motions = _path(nodes, index)
+            break
+        if dedupe and best_g.get(quantum.key(state), g) < g:
+            continue  # reached again more cheaply since it was queued
+        result.expanded += 1
+        for motion in motions(state):
+            child = apply(state, motion)
+            result.generated += 1
+            if dedupe:
+                key = quantum.key(child)
+                if key in best_g and best_g[key] <= g + 1:
+                    result.duplicates += 1
+                    continue
+                best_g[key] = g + 1
+            nodes.append((child, index, motion, g + 1))
+            h = heuristic(child)
+            heapq.heappush(frontier, (g + 1 + weight * h, h, next(order), len(nodes) - 1))
+    else:
+        result.status = "no_solution"
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def _path(nodes, index: int) -> list[Motion]:
+    out = []
+    while nodes[index][1] >= 0:
+        out.append(nodes[index][2])
+        index = nodes[index][1]
+    return out[::-1]

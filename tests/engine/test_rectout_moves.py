@@ -1,0 +1,112 @@
+import math
+import random
+
+import numpy as np
+import pytest
+
+from engine.rectout import kernels
+from engine.rectout.geometry import TOLERANCE, Plate, contact_time, penetration
+from engine.rectout.moves import Motion, apply, motions
+from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, TARGET, Quantum, blocking_plates, corners, heuristic,
+                                   is_out, obstacles_for, overlap_report, start_state)
+from engine.rectout.search import paper_moves
+
+
+def random_plate(rng):
+    return Plate(rng.uniform(-3, 3), rng.uniform(-3, 3), rng.uniform(-math.pi, math.pi), rng.uniform(0.3, 3),
+                 rng.uniform(0.3, 3))
+
+
+def test_kernels_agree_with_the_python_reference():
+    rng = random.Random(7)
+    for _ in range(300):
+        a, b = random_plate(rng), random_plate(rng)
+        ca, cb = np.array(a.corners()), np.array(b.corners())
+        assert kernels.quad_penetration(ca, cb) == pytest.approx(penetration(a.corners(), b.corners()), abs=1e-12)
+        angle = rng.uniform(-math.pi, math.pi)
+        v = (math.cos(angle), math.sin(angle))
+        assert kernels.quad_contact_time(ca, v[0], v[1], cb, TOLERANCE) == pytest.approx(
+            contact_time(a.corners(), v, b.corners()), abs=1e-12)
+
+
+def test_the_start_is_legal_and_blocked_three_times():
+    state = start_state()
+    assert overlap_report(state) == []
+    assert blocking_plates(state) == 3 and heuristic(state) == 4 and not is_out(state)
+    assert corners(state[TARGET])[:, 1].max() == pytest.approx(4 * 2.44)
+
+
+def test_diagonal_translation_stops_at_the_wall_exactly():
+    found = {m.label.split(",")[0]: m for m in motions(start_state()) if m.piece == TARGET}
+    up_left = found["up-left"]
+    # the target's left end is 1.62 from the wall, its top 3.24 from the ceiling: the wall comes first
+    assert up_left.after == pytest.approx((HALF_WIDTH, 4 * 2.44 - HALF_HEIGHT + 1.62, 0.0))
+    assert corners(up_left.after)[:, 0].min() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_pivot_turn_stops_where_the_corner_meets_the_ceiling():
+    turns = [m for m in motions(start_state()) if m.piece == TARGET and m.kind == "pivot" and m.turn[2] < 0]
+    assert len(turns) == 1  # clockwise about the top-right corner of the plate below
+    # by hand: the far corner (-9.76, 2.44) from the pivot rises 9.76 sin a + 2.44 cos a = 13 - 7.32
+    expected = math.asin(5.68 / math.hypot(9.76, 2.44)) - math.atan2(2.44, 9.76)
+    # it stops where the overlap reaches the tolerance: 1e-6 cm at a lever of about 10 cm is 1e-7 rad past contact
+    assert turns[0].turn[3] == pytest.approx(expected, abs=2e-7)
+    assert corners(turns[0].after)[:, 1].max() == pytest.approx(13.0, abs=1e-6)
+
+
+def test_wall_slide_keeps_both_contacts():
+    # a plate's left edge as a ladder: its bottom-left corner on the floor, its top-left corner on the left wall
+    floor = (0.0, -HALF_WIDTH, -HALF_HEIGHT, 0.0, 1.0, 0.0, -10.0, 0.0, 20.0, 0.0)
+    wall = (0.0, -HALF_WIDTH, HALF_HEIGHT, 1.0, 0.0, 0.0, 0.0, -10.0, 0.0, 20.0)
+    params = np.array(floor + wall)
+    pose = np.empty(3)
+    for phi in (0.1, 0.3, 0.6):
+        assert kernels.pose_at(kernels.TWO_CONTACTS, params, 0.0, 0.0, -math.pi / 2, phi, pose)
+        c = corners(tuple(pose))
+        assert c[0, 1] == pytest.approx(0.0, abs=1e-12) and c[3, 0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_quantum_merges_near_states_only():
+    quantum = Quantum()
+    state = start_state()
+    near = tuple((x + 1e-5, y - 1e-5, a + 1e-5) for x, y, a in state)
+    far = tuple((x + 1e-2, y, a) for x, y, a in state)
+    swapped = (state[1], state[0], state[2], state[3])
+    turned = state[:TARGET] + ((state[TARGET][0], state[TARGET][1], math.pi),)
+    assert quantum.key(near) == quantum.key(state) == quantum.key(swapped) == quantum.key(turned)
+    assert quantum.key(far) != quantum.key(state)
+    target_swapped = (state[3], state[1], state[2], state[0])
+    assert quantum.key(target_swapped) != quantum.key(state)
+
+
+def overlap_along(state, motion: Motion, samples: int = 200) -> float:
+    """The deepest overlap of the moving plate with anything, sampled finely along the motion."""
+    obstacles = obstacles_for(state, motion.piece)
+    path = motion.path(samples)
+    if not motion.turn:
+        (x0, y0, a), (x1, y1, _) = path
+        path = [(x0 + (x1 - x0) * k / samples, y0 + (y1 - y0) * k / samples, a) for k in range(samples + 1)]
+    return max(kernels.quad_penetration(corners(p), o) for p in path for o in obstacles)
+
+
+@pytest.mark.slow
+def test_every_motion_near_the_start_stays_clear():
+    rng = random.Random(3)
+    state = start_state()
+    for _ in range(6):  # a random walk of motions, checking every motion on the way
+        options = motions(state)
+        assert options
+        for motion in options:
+            assert overlap_along(state, motion) <= TOLERANCE, motion.label
+            assert overlap_report(apply(state, motion)) == []
+        state = apply(state, rng.choice(options))
+
+
+def test_paper_moves_group_sets_of_plates():
+    def fake(piece, family):
+        turn = (0, (), 1, 0.1) if family == "turn" else ()
+        return Motion(piece, "x", (0, 0, 0), (0, 0, 0), "x", turn)
+
+    sequence = [fake(0, "translation"), fake(1, "translation"), fake(1, "translation"), fake(2, "turn"),
+                fake(3, "turn"), fake(0, "translation")]
+    assert paper_moves(sequence) == [[0, 1], [2], [3, 4], [5]]
