@@ -36,6 +36,7 @@ def create_app(config: dict | None = None) -> Flask:
     import engine.bounds.jobs  # noqa: F401  (registers the research job kinds)
     import engine.classic.jobs  # noqa: F401  (registers the classic-search job kinds)
     import engine.learned.jobs  # noqa: F401  (registers the learned-heuristic job kinds)
+    import engine.rectout.jobs  # noqa: F401  (registers the Rectangle-out search)
     import engine.solvers  # noqa: F401  (registers the solve job kinds)
 
     app.extensions["jobs"] = runner = JobRunner(database, app.config["JOB_WORKERS"])
@@ -43,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["WARM_UP"]:
         threading.Thread(target=engine.solvers.warm_up, name="warm-up", daemon=True).start()
 
-    from app import api, classic, jobs, learned, main, meta, play, research
+    from app import api, classic, jobs, learned, main, meta, play, rectout, research
 
     app.register_blueprint(main.bp)
     app.register_blueprint(play.bp)
@@ -53,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(classic.bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(learned.bp)
+    app.register_blueprint(rectout.bp)
 
     @app.after_request
     def security_headers(response):

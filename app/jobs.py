@@ -14,7 +14,8 @@ RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compar
                     "research-subproblem": "research/subproblem.html", "research-tables": "research/tables.html",
                     "research-bounds": "research/bounds.html", "classic-queens": "classic/queens_results.html",
                     "classic-knights": "classic/knights_count.html", "meta-experiment": "meta/experiment.html",
-                    "learned-train": "learned/trained.html", "learned-evaluate": "learned/evaluation.html"}
+                    "learned-train": "learned/trained.html", "learned-evaluate": "learned/evaluation.html",
+                    "rectout-solve": "rectout/result.html"}
 
 
 def job_fragment(job_id: str):

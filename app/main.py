@@ -16,6 +16,8 @@ SUBJECTS = [
      "genetic algorithm hunt for 15-puzzle solutions: live fitness curves, the paper's experiment and its charts."},
     {"endpoint": "learned.index", "title": "Learned heuristic", "blurb": "Seed 002: train a table on random walks "
      "out of the goal, solve with V = MD + DB, and measure what giving up admissibility buys."},
+    {"endpoint": "rectout.index", "title": "Rectangle-out", "blurb": "Seed 003's continuous puzzle: four plates in a "
+     "box, one must leave through a narrow hole. Play it by hand on a canvas; search its feature points with A*."},
     {"endpoint": "classic.step_page", "title": "Step through a search", "blurb": "BFS, DFS, iterative deepening, A* "
      "and IDA* one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step."},
     {"endpoint": "classic.index", "title": "Classic search", "blurb": "N queens three ways (pruning pays), the "

@@ -112,7 +112,7 @@ def contacts(pose: Pose, obstacles: np.ndarray) -> list[Contact]:
     return found
 
 
-def _with(state: State, piece: int, pose: Pose) -> State:
+def with_pose(state: State, piece: int, pose: Pose) -> State:
     return state[:piece] + (pose,) + state[piece + 1:]
 
 
@@ -188,6 +188,19 @@ def turns(state: State, piece: int, found: list[Contact]) -> list[Motion]:
     return out
 
 
+def turn_by_hand(state: State, piece: int, angle: float) -> tuple[Pose, float]:
+    """Play by hand: turn the plate by up to ``angle`` radians (+ anticlockwise) about its centre or, where that is
+    blocked at once, about whichever contact point lets it turn farthest (a plate in a jam turns on a corner)."""
+    x, y, _ = state[piece]
+    pivots = [(x, y)] + [c.point for c in contacts(state[piece], obstacles_for(state, piece))]
+    best = (state[piece], 0.0)
+    for point in pivots:
+        pose, turned = turn(state, piece, kernels.PIVOT, point + (0.0,) * 18, 1 if angle > 0 else -1, abs(angle))
+        if turned > best[1] + MIN_MOTION:
+            best = (pose, turned)
+    return best
+
+
 def motions(state: State) -> list[Motion]:
     """Every motion of every plate from this state."""
     out = []
@@ -199,4 +212,4 @@ def motions(state: State) -> list[Motion]:
 
 
 def apply(state: State, motion: Motion) -> State:
-    return _with(state, motion.piece, motion.after)
+    return with_pose(state, motion.piece, motion.after)

@@ -29,7 +29,8 @@ PLATES = 4
 TARGET = PLATES - 1
 DEFAULT_OFFSETS = ((SIZE - LENGTH) / 2,) * PLATES
 HOLE_CENTRE = ((HOLE[0] + HOLE[1]) / 2, 0.0)
-THICK = 6.0  # wall thickness: any value works (contacts are exact); thick walls read well in a drawing
+THICK = 6.0  # wall thickness for the ordinary plates: any value works (contacts are exact)
+SHEET = 0.01  # for the target the bottom wall is the paper's frame line (no thickness), beside the hole
 FALL = 20.0  # below the hole a floor far down catches the target, so its last slide has an end
 
 Pose = tuple[float, float, float]
@@ -38,8 +39,10 @@ State = tuple[Pose, ...]
 _COMMON_WALLS = [box(-THICK, -THICK - FALL, 0, SIZE + THICK), box(SIZE, -THICK - FALL, SIZE + THICK, SIZE + THICK),
                  box(-THICK, SIZE, SIZE + THICK, SIZE + THICK)]
 PLATE_WALLS = np.array(_COMMON_WALLS + [box(-THICK, -THICK, SIZE + THICK, 0)])
-TARGET_WALLS = np.array(_COMMON_WALLS + [box(-THICK, -THICK, HOLE[0], 0), box(HOLE[1], -THICK, SIZE + THICK, 0),
-                                         box(HOLE[0], -THICK - FALL, HOLE[1], -FALL)])
+# The frame is lines in the paper ("no edge of a piece crosses an edge of the frame"), so a tilted target may swing
+# its lower end through the hole and below the frame: outside there is nothing to hit.
+TARGET_WALLS = np.array(_COMMON_WALLS + [box(-THICK, -SHEET, HOLE[0], 0), box(HOLE[1], -SHEET, SIZE + THICK, 0),
+                                         box(-THICK, -THICK - FALL, SIZE + THICK, -FALL)])
 
 
 def start_state(offsets: tuple[float, ...] = DEFAULT_OFFSETS) -> State:
@@ -53,6 +56,29 @@ def start_state(offsets: tuple[float, ...] = DEFAULT_OFFSETS) -> State:
             raise PuzzleError(f"an offset must be from 0 to {SIZE - LENGTH:.2f} cm (the plate is {LENGTH} cm long)")
         poses.append((left + HALF_WIDTH, HALF_HEIGHT + level * THICKNESS, 0.0))
     return tuple(poses)
+
+
+def state_from(data: object) -> State:
+    """A state from JSON: four [x, y, θ] lists (cm, cm, radians), bottom plate first, the target last; it must be
+    legal."""
+    if not isinstance(data, (list, tuple)) or len(data) != PLATES:
+        raise PuzzleError(f"a state is {PLATES} poses [x, y, angle], bottom plate first, the target last")
+    poses = []
+    for pose in data:
+        if not isinstance(pose, (list, tuple)) or len(pose) != 3:
+            raise PuzzleError("each pose is [x, y, angle] (cm, cm, radians)")
+        try:
+            values = tuple(float(v) for v in pose)
+        except (TypeError, ValueError):
+            raise PuzzleError("a pose's x, y and angle must be numbers") from None
+        if not all(math.isfinite(v) for v in values) or max(abs(values[0]), abs(values[1])) > 100:
+            raise PuzzleError("a pose must be finite numbers near the box")
+        poses.append(values)
+    state = tuple(poses)
+    problems = overlap_report(state)
+    if problems:
+        raise PuzzleError("not a legal position: " + "; ".join(problems))
+    return state
 
 
 def corners(pose: Pose) -> np.ndarray:

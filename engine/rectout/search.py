@@ -15,6 +15,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 
+from engine.errors import PuzzleError
 from engine.rectout.moves import Motion, apply, motions
 from engine.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
 from engine.result import Budget
@@ -64,8 +65,6 @@ def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=12
     up the guarantee of the shortest answer for a faster one. Among equal f the newest state goes first."""
     problems = overlap_report(start)
     if problems:
-        from engine.errors import PuzzleError
-
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
     began = time.perf_counter()
     result = RectoutResult("budget_exhausted", start, dedupe=dedupe)

@@ -1,0 +1,136 @@
+"""The Rectangle-out page (seed 003): the box and plates on a canvas, play by hand (a plate slides until it touches,
+turns until it touches), and the feature-point search as a job whose answer animates on the canvas.
+
+Every motion is computed by the engine, so the page never shows an overlap: the browser asks, the server answers with
+where the plate stops.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from flask import Blueprint, jsonify, render_template, request, url_for
+
+from engine.errors import PuzzleError
+from engine.rectout import moves
+from engine.rectout.jobs import MAX_SECONDS, MAX_STATES, search_params
+from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, TARGET, THICKNESS, is_out,
+                                   start_state, state_from)
+from app.solving import runner
+
+bp = Blueprint("rectout", __name__)
+
+MAX_TURN_REQUEST = math.pi  # one request turns a plate by at most half a turn
+
+
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _offsets(text: str | None) -> tuple[float, ...]:
+    if not text:
+        return DEFAULT_OFFSETS
+    try:
+        return tuple(float(v) for v in text.replace(",", " ").split())
+    except ValueError:
+        raise PuzzleError("offsets are four numbers in cm, bottom plate first, e.g. 1.62 1.62 1.62 1.62") from None
+
+
+def _piece(data: dict) -> int:
+    try:
+        piece = int(data["piece"])
+    except KeyError:
+        raise PuzzleError("say which plate moves: piece 0..3 (3 is the target)") from None
+    except (TypeError, ValueError):
+        raise PuzzleError("piece must be a whole number from 0 to 3") from None
+    if not 0 <= piece < PLATES:
+        raise PuzzleError("piece must be from 0 to 3 (3 is the target)")
+    return piece
+
+
+def _number(data: dict, name: str) -> float:
+    try:
+        value = float(data[name])
+    except KeyError:
+        raise PuzzleError(f"missing field {name!r}") from None
+    except (TypeError, ValueError):
+        raise PuzzleError(f"{name} must be a number") from None
+    if not math.isfinite(value):
+        raise PuzzleError(f"{name} must be a finite number")
+    return value
+
+
+def _answer(state, piece: int, pose, moved: float):
+    """The new position; a motion shorter than ``moves.MIN_MOTION`` is no motion (the plate was already touching)."""
+    if moved > moves.MIN_MOTION:
+        state = moves.with_pose(state, piece, pose)
+    else:
+        moved = 0.0
+    return jsonify(state=[list(p) for p in state], moved=moved, out=is_out(state))
+
+
+@bp.get("/rectout/")
+def index():
+    start = start_state(_offsets(request.args.get("offsets")))
+    return render_template("rectout/index.html", start=[list(p) for p in start], size=SIZE, hole=HOLE,
+                           length=LENGTH, thickness=THICKNESS, target=TARGET, offsets=_offsets(None),
+                           max_states=MAX_STATES, max_seconds=MAX_SECONDS)
+
+
+@bp.post("/api/rectout/slide")
+def slide():
+    """Slide a plate by (dx, dy) cm, stopping where it first touches a wall or a plate."""
+    data = _json_body()
+    state, piece = state_from(data.get("state")), _piece(data)
+    dx, dy = _number(data, "dx"), _number(data, "dy")
+    distance = math.hypot(dx, dy)
+    if distance < 1e-12:
+        return _answer(state, piece, state[piece], 0.0)
+    pose, travel = moves.translate(state, piece, (dx, dy), min(distance, 3 * SIZE))
+    return _answer(state, piece, pose, travel)
+
+
+@bp.post("/api/rectout/turn")
+def turn():
+    """Turn a plate by ``angle`` radians (+ anticlockwise) about its centre, or about a contact point where the
+    centre is blocked (``moves.turn_by_hand``), stopping where it first touches."""
+    data = _json_body()
+    state, piece = state_from(data.get("state")), _piece(data)
+    angle = _number(data, "angle")
+    if abs(angle) > MAX_TURN_REQUEST:
+        raise PuzzleError("turn by at most π radians at a time")
+    if abs(angle) < 1e-12:
+        return _answer(state, piece, state[piece], 0.0)
+    pose, turned = moves.turn_by_hand(state, piece, angle)
+    return _answer(state, piece, pose, turned)
+
+
+@bp.post("/api/rectout/solve")
+def solve():
+    """Start the feature-point A* from a state; answers a job id to poll at /api/jobs/<id>."""
+    data = _json_body()
+    checked = search_params(data)  # a 400 now rather than a failed job
+    params = {**data, "state": [list(p) for p in checked["state"]], "dedupe": checked["dedupe"]}
+    job_id = runner().submit("rectout-solve", params)
+    return jsonify(job=job_id, status="queued", url=url_for("api.job", job_id=job_id)), 202
+
+
+@bp.post("/rectout/solve")
+def solve_form():
+    """The page's "solve from here": the job's progress fragment, replaced by the answer when it is done."""
+    form = request.form
+    try:
+        state = json.loads(form.get("state", ""))
+    except ValueError:
+        raise PuzzleError("the position did not come through; reload the page") from None
+    params = {"state": state, "max_states": form.get("max_states", 20_000),
+              "max_seconds": form.get("max_seconds", 300), "dedupe": bool(form.get("dedupe")),
+              "weight": form.get("weight", 1)}
+    checked = search_params(params)
+    params.update(state=[list(p) for p in checked["state"]], dedupe=checked["dedupe"])
+    job_id = runner().submit("rectout-solve", params)
+    return render_template("partials/job.html", job_id=job_id, title="Searching feature points")

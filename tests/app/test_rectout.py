@@ -1,0 +1,58 @@
+import pytest
+
+from engine.rectout.puzzle import start_state
+
+START = [list(p) for p in start_state()]
+
+
+def test_the_page_draws_the_default_start(client):
+    page = client.get("/rectout/").get_data(as_text=True)
+    assert "Rectangle-out" in page and 'id="rectout"' in page and "1.62 cm from either wall" in page
+    assert client.get("/").get_data(as_text=True).count("/rectout/") >= 2  # navigation and the home card
+
+
+def test_offsets_choose_the_start_and_are_checked(client):
+    assert client.get("/rectout/?offsets=0 1.62 3.24 1.62").status_code == 200
+    response = client.get("/rectout/?offsets=0 0 9 0")
+    assert response.status_code == 400 and "offset must be from 0 to 3.24" in response.get_data(as_text=True)
+
+
+def test_a_slide_stops_at_the_first_contact(client):
+    up = client.post("/api/rectout/slide", json={"state": START, "piece": 3, "dx": 0, "dy": 10}).get_json()
+    assert up["moved"] == pytest.approx(13 - 4 * 2.44)  # the target rises until it meets the ceiling
+    assert up["state"][3][1] == pytest.approx(13 - 1.22)
+    down = client.post("/api/rectout/slide", json={"state": up["state"], "piece": 3, "dx": 0, "dy": -10}).get_json()
+    assert down["state"][3][1] == pytest.approx(START[3][1])  # and falls back onto the plate below, no further
+    blocked = client.post("/api/rectout/slide", json={"state": START, "piece": 0, "dx": 0, "dy": -1}).get_json()
+    assert blocked["moved"] == 0 and blocked["state"] == START
+
+
+def test_a_turn_in_a_jam_uses_a_corner(client):
+    turned = client.post("/api/rectout/turn", json={"state": START, "piece": 3, "angle": -1.0}).get_json()
+    # about its centre the target is blocked at once; on the corner of the plate below it turns until it meets the
+    # ceiling (20.3°, see the engine test)
+    assert turned["moved"] == pytest.approx(0.35496, abs=1e-4)
+    assert turned["out"] is False
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"state": START, "piece": 3, "dx": 1}, "missing field 'dy'"),
+    ({"state": START, "piece": 9, "dx": 1, "dy": 0}, "piece must be from 0 to 3"),
+    ({"state": START[:2], "piece": 0, "dx": 1, "dy": 0}, "a state is 4 poses"),
+    ({"state": [START[0], START[0], START[2], START[3]], "piece": 0, "dx": 1, "dy": 0}, "overlap"),
+    ({"state": START, "piece": 0, "dx": "far", "dy": 0}, "dx must be a number"),
+])
+def test_bad_input_gets_a_clear_message(client, body, message):
+    response = client.post("/api/rectout/slide", json=body)
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_the_search_runs_as_a_job_within_its_budget(app, client):
+    response = client.post("/api/rectout/solve", json={"state": START, "max_states": 40})
+    assert response.status_code == 202
+    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=120)
+    result = job["result"]
+    assert job["status"] == "done" and result["status"] == "budget_exhausted" and result["expanded"] == 40
+    assert result["duplicates"] > 0  # moving the stacked plates in either order reaches the same position
+    bad = client.post("/api/rectout/solve", json={"state": START, "max_states": 10 ** 9})
+    assert bad.status_code == 400 and "max_states" in bad.get_json()["error"]

@@ -1,0 +1,50 @@
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def state_of(page):
+    return json.loads(page.locator("#rectout").get_attribute("data-state"))
+
+
+def wait_for_state(page, condition, timeout=10.0):
+    """Poll the page's position (the strict CSP forbids Playwright's evaluated wait functions)."""
+    deadline = time.monotonic() + timeout
+    while not condition(state_of(page)):
+        assert time.monotonic() < deadline, f"the position never got there: {state_of(page)}"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # let the last request of the drag land
+    return state_of(page)
+
+
+def drag(page, start, end):
+    """Drag with the mouse from one point of the canvas to another, given in cm (y up)."""
+    box = page.locator("#rectout canvas").bounding_box()
+    scale = box["width"] / 16.0  # the canvas shows x from -1.5 to 14.5 cm
+
+    def pixel(x, y):
+        return box["x"] + (x + 1.5) * scale, box["y"] + (14.5 - y) * scale
+
+    page.mouse.move(*pixel(*start))
+    page.mouse.down()
+    for k in range(1, 11):
+        page.mouse.move(*pixel(start[0] + (end[0] - start[0]) * k / 10, start[1] + (end[1] - start[1]) * k / 10))
+    page.mouse.up()
+
+
+def test_dragging_a_plate_stops_at_contact(page, live_server):
+    page.goto(f"{live_server}/rectout/")
+    start = state_of(page)
+    target = start[3]
+    drag(page, (target[0], target[1]), (target[0], target[1] + 6))  # up, into the ceiling
+    risen = wait_for_state(page, lambda s: s[3][1] > 11.7)[3]
+    assert risen[1] == pytest.approx(13 - 1.22, abs=1e-6)
+    drag(page, (risen[0], risen[1]), (risen[0], risen[1] - 8))  # down, into the plate below
+    fallen = wait_for_state(page, lambda s: s[3][1] < 9)
+    assert fallen[3][1] == pytest.approx(target[1], abs=1e-6)  # resting on plate 3, not inside it
+    assert state_of(page)[:3] == start[:3]
+    expect(page.locator("#rectout")).not_to_have_attribute("data-out", "1")
