@@ -221,6 +221,11 @@ def warm_up() -> None:
         learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
                                   table=np.zeros(pattern.size, dtype=np.uint8))
         idastar_fast(board, goal, kernels.MODE_LEARNED, Watch(), "learned", learned=learned)
+        # Rectangle-out's geometry kernels (a slide and every motion of the start)
+        from engine.rectout.moves import motions
+        from engine.rectout.puzzle import start_state
+
+        motions(start_state())
         _warm = True
 
 
