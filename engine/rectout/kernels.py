@@ -47,6 +47,12 @@ def _axis(poly, k):
 
 
 @njit(cache=True)
+def _separating_axis(a, b, k):
+    """The k-th candidate axis of a pair of quads (0..7): the edge normals of ``a``, then of ``b``."""
+    return _axis(a, k) if k < 4 else _axis(b, k - 4)
+
+
+@njit(cache=True)
 def _project(poly, nx, ny):
     lo, hi = np.inf, -np.inf
     for k in range(4):
@@ -60,13 +66,11 @@ def _project(poly, nx, ny):
 def quad_penetration(a, b):
     """Least projection overlap over the 8 edge normals: > 0 overlap depth, ≤ 0 minus a gap."""
     depth = np.inf
-    for which in range(2):
-        poly = a if which == 0 else b
-        for k in range(4):
-            nx, ny = _axis(poly, k)
-            a0, a1 = _project(a, nx, ny)
-            b0, b1 = _project(b, nx, ny)
-            depth = min(depth, min(a1, b1) - max(a0, b0))
+    for k in range(8):
+        nx, ny = _separating_axis(a, b, k)
+        a0, a1 = _project(a, nx, ny)
+        b0, b1 = _project(b, nx, ny)
+        depth = min(depth, min(a1, b1) - max(a0, b0))
     return depth
 
 
@@ -75,22 +79,20 @@ def quad_contact_time(moving, vx, vy, still, tolerance):
     """Distance along the unit vector (vx, vy) at which ``moving`` first touches ``still`` going into it; inf if
     never (see ``geometry.contact_time``)."""
     enter, leave = -np.inf, np.inf
-    for which in range(2):
-        poly = moving if which == 0 else still
-        for k in range(4):
-            nx, ny = _axis(poly, k)
-            a0, a1 = _project(moving, nx, ny)
-            b0, b1 = _project(still, nx, ny)
-            speed = vx * nx + vy * ny
-            if abs(speed) < 1e-12:
-                if min(a1, b1) - max(a0, b0) <= tolerance:
-                    return np.inf
-                continue
-            t_first, t_second = (b0 - a1) / speed, (b1 - a0) / speed
-            enter = max(enter, min(t_first, t_second))
-            leave = min(leave, max(t_first, t_second))
-            if enter >= leave:
+    for k in range(8):
+        nx, ny = _separating_axis(moving, still, k)
+        a0, a1 = _project(moving, nx, ny)
+        b0, b1 = _project(still, nx, ny)
+        speed = vx * nx + vy * ny
+        if abs(speed) < 1e-12:
+            if min(a1, b1) - max(a0, b0) <= tolerance:
                 return np.inf
+            continue
+        t_first, t_second = (b0 - a1) / speed, (b1 - a0) / speed
+        enter = max(enter, min(t_first, t_second))
+        leave = min(leave, max(t_first, t_second))
+        if enter >= leave:
+            return np.inf
     if leave <= tolerance:
         return np.inf
     return max(0.0, enter)
