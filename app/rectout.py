@@ -75,8 +75,17 @@ def _answer(state, piece: int, pose, moved: float):
 
 @bp.get("/rectout/")
 def index():
+    """The page; ``?state=`` (JSON poses, as the API takes them) opens a shared position, ``?offsets=`` a start."""
     start = start_state(_offsets(request.args.get("offsets")))
-    return render_template("rectout/index.html", start=[list(p) for p in start], size=SIZE, hole=HOLE,
+    current = start
+    if request.args.get("state"):
+        try:
+            data = json.loads(request.args["state"])
+        except ValueError:
+            raise PuzzleError("state must be JSON: four [x, y, angle] lists") from None
+        current = state_from(data)
+    return render_template("rectout/index.html", start=[list(p) for p in start],
+                           current=[list(p) for p in current], size=SIZE, hole=HOLE,
                            length=LENGTH, thickness=THICKNESS, target=TARGET, offsets=_offsets(None),
                            max_states=MAX_STATES, max_seconds=MAX_SECONDS)
 

@@ -30,7 +30,7 @@
       this.canvas = root.querySelector("canvas");
       this.ctx = this.canvas.getContext("2d");
       this.start = JSON.parse(root.dataset.start);
-      this.state = this.start.map((p) => p.slice());
+      this.state = JSON.parse(root.dataset.current);
       this.size = +root.dataset.size;
       this.hole = JSON.parse(root.dataset.hole);
       this.half = [+root.dataset.length / 2, +root.dataset.thickness / 2];
@@ -45,7 +45,7 @@
       this.stepper = new window.PuzzleStepper(this.player);
       this.caption = this.player.querySelector('[data-role="caption"]');
       this.bind();
-      this.show(this.state);
+      this.show(this.state, [], false);
     }
 
     // world (cm, y up) <-> canvas pixels
@@ -59,11 +59,17 @@
       return [VIEW.left + px / k, VIEW.top - py / k];
     }
 
-    show(state, pivots = []) {
+    show(state, pivots = [], share = true) {
       this.state = state;
       this.pivots = pivots;
-      this.root.dataset.state = JSON.stringify(state);
-      if (this.form) this.form.elements.state.value = JSON.stringify(state);
+      const text = JSON.stringify(state);
+      this.root.dataset.state = text;
+      if (this.form) this.form.elements.state.value = text;
+      if (share) {  // the address holds the position, so a reload or a shared link opens it
+        const url = new URL(window.location.href);
+        url.searchParams.set("state", JSON.stringify(state.map((p) => p.map((v) => +v.toFixed(9)))));
+        window.history.replaceState(null, "", url);
+      }
       this.draw();
     }
 
@@ -224,7 +230,7 @@
       this.player.hidden = false;
       this.stepper.load(frames.length - 1, (step) => {
         const frame = frames[step];
-        this.show(frame.state, step === frames.length - 1 ? [] : frame.pivots);
+        this.show(frame.state, step === frames.length - 1 ? [] : frame.pivots, false);
         this.caption.textContent = frame.caption;
         this.announce(step === frames.length - 1 && solution.status === "solved");
       });

@@ -56,3 +56,15 @@ def test_the_search_runs_as_a_job_within_its_budget(app, client):
     assert result["duplicates"] > 0  # moving the stacked plates in either order reaches the same position
     bad = client.post("/api/rectout/solve", json={"state": START, "max_states": 10 ** 9})
     assert bad.status_code == 400 and "max_states" in bad.get_json()["error"]
+
+
+def test_a_shared_position_opens_and_a_bad_one_is_refused(client):
+    import json
+    import math
+
+    near = [[1.22, 4.88, math.pi / 2], [3.66, 4.88, math.pi / 2], [11.78, 4.88, math.pi / 2], [6.2, 8.0, math.pi / 2]]
+    page = client.get("/rectout/", query_string={"state": json.dumps(near)}).get_data(as_text=True)
+    assert "11.78" in page
+    bad = client.get("/rectout/", query_string={"state": json.dumps([near[0]] * 4)})
+    assert bad.status_code == 400 and "overlap" in bad.get_data(as_text=True)
+    assert client.get("/rectout/?state=[[1,2").status_code == 400

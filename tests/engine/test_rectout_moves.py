@@ -110,3 +110,26 @@ def test_paper_moves_group_sets_of_plates():
     sequence = [fake(0, "translation"), fake(1, "translation"), fake(1, "translation"), fake(2, "turn"),
                 fake(3, "turn"), fake(0, "translation")]
     assert paper_moves(sequence) == [[0, 1], [2], [3, 4], [5]]
+
+
+UPRIGHT = math.pi / 2
+#: three plates standing, the target upright in the air beside the hole: a few motions from the way out
+NEAR_GOAL = ((1.22, 4.88, UPRIGHT), (3.66, 4.88, UPRIGHT), (11.78, 4.88, UPRIGHT), (6.2, 8.0, UPRIGHT))
+
+
+def test_the_search_gets_the_target_out_from_near_the_goal():
+    from engine.rectout.search import solve
+    from engine.result import Budget
+
+    result = solve(NEAR_GOAL, Budget(max_nodes=2_000, max_seconds=120))
+    assert result.status == "solved" and 1 <= len(result.motions) <= 6
+    state = NEAR_GOAL
+    for motion in result.motions:  # every motion legal from where the previous one ended, and clear all along
+        assert motion.before == state[motion.piece]
+        assert overlap_along(state, motion, samples=400) <= TOLERANCE, motion.label
+        state = apply(state, motion)
+    assert is_out(state) and heuristic(state) == 0
+    assert result.duplicates > 0
+    # the paper's tree search (no duplicate detection) does not get there with the same number of expansions
+    plain = solve(NEAR_GOAL, Budget(max_nodes=result.expanded, max_seconds=120), dedupe=False)
+    assert plain.status == "budget_exhausted"
