@@ -99,7 +99,7 @@ def slide():
     distance = math.hypot(dx, dy)
     if distance < 1e-12:
         return _answer(state, piece, state[piece], 0.0)
-    pose, travel = moves.translate(state, piece, (dx, dy), min(distance, 3 * SIZE))
+    pose, travel = moves.slide_by_hand(state, piece, (dx, dy), min(distance, 3 * SIZE))
     return _answer(state, piece, pose, travel)
 
 

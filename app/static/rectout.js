@@ -213,17 +213,17 @@
 
     turn(angle) { return this.act(this.root.dataset.turnUrl, { piece: this.chosen, angle }); }
 
-    // A search's answer as frames: every motion's sampled poses (a slide is straight, so it is interpolated here).
+    // A search's answer as frames: every motion's sampled poses of the plates it moves (one plate, or two moving as
+    // one); a slide is straight, so it is interpolated here.
     play(solution) {
       const frames = [{ state: solution.start, pivots: [], caption: "the start" }];
       solution.motions.forEach((motion, index) => {
-        const path = motion.path.length === 2 ? this.interpolate(motion.path) : motion.path;
-        const caption = `move ${index + 1} of ${solution.motions.length}: plate ${motion.piece + 1}` +
-          `${motion.piece === this.target ? " (target)" : ""}, ${motion.label}`;
+        const path = motion.family === "translation" ? this.interpolate(motion.path) : motion.path;
+        const caption = `move ${index + 1} of ${solution.motions.length}: ${motion.label}`;
         const before = frames[frames.length - 1].state;
-        path.slice(1).forEach((pose) => {
+        path.slice(1).forEach((poses) => {
           const state = before.map((p) => p.slice());
-          state[motion.piece] = pose;
+          motion.pieces.forEach((piece, j) => { state[piece] = poses[j]; });
           frames.push({ state, pivots: motion.pivots, caption });
         });
       });
@@ -237,11 +237,11 @@
       this.stepper.play();
     }
 
-    interpolate([a, b]) {
+    interpolate([from, to]) {
       const out = [];
       for (let k = 0; k <= FRAMES_PER_SLIDE; k += 1) {
         const t = k / FRAMES_PER_SLIDE;
-        out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2]]);
+        out.push(from.map((a, j) => [a[0] + (to[j][0] - a[0]) * t, a[1] + (to[j][1] - a[1]) * t, a[2]]));
       }
       return out;
     }

@@ -38,6 +38,16 @@ def plate_corners(x, y, angle, half_width, half_height, out):
 
 
 @njit(cache=True)
+def group_corners(x, y, angle, relative, half_width, half_height, out):
+    """Corners of plates moving as one rigid body: ``relative[j]`` is plate j's pose in the frame of the body's
+    reference pose (x, y, angle)."""
+    c, s = math.cos(angle), math.sin(angle)
+    for j in range(relative.shape[0]):
+        dx, dy, da = relative[j, 0], relative[j, 1], relative[j, 2]
+        plate_corners(x + c * dx - s * dy, y + s * dx + c * dy, angle + da, half_width, half_height, out[j])
+
+
+@njit(cache=True)
 def _axis(poly, k):
     ax, ay = poly[k, 0], poly[k, 1]
     bx, by = poly[(k + 1) % 4, 0], poly[(k + 1) % 4, 1]
@@ -99,11 +109,14 @@ def quad_contact_time(moving, vx, vy, still, tolerance):
 
 
 @njit(cache=True)
-def translation_distance(corners, vx, vy, obstacles, limit, tolerance):
-    """How far the plate can translate along (vx, vy) before it touches an obstacle (at most ``limit``)."""
+def translation_distance(corners, vx, vy, obstacles, applies, limit, tolerance):
+    """How far the plates (k, 4, 2) can translate together along (vx, vy) before one touches an obstacle that
+    ``applies[j, i]`` to it (at most ``limit``)."""
     travel = limit
-    for i in range(obstacles.shape[0]):
-        travel = min(travel, quad_contact_time(corners, vx, vy, obstacles[i], tolerance))
+    for j in range(corners.shape[0]):
+        for i in range(obstacles.shape[0]):
+            if applies[j, i]:
+                travel = min(travel, quad_contact_time(corners[j], vx, vy, obstacles[i], tolerance))
     return travel
 
 
@@ -143,38 +156,43 @@ def pose_at(kind, params, x0, y0, angle0, phi, pose):
             t = ((wx - p[6]) * ex + (wy - p[7]) * ey) / (ex * ex + ey * ey)
             if t < -1e-9 or t > 1 + 1e-9:
                 return False
-        else:
+        else:  # p6: the edge's half length, p7: its middle's offset along it from the reference centre
             mx, my = ca * p[3] - sa * p[4], sa * p[3] + ca * p[4]
             along = -my * (p[1] - x) + mx * (p[2] - y)
-            if abs(along) > p[6] + 1e-9:
+            if abs(along - p[7]) > p[6] + 1e-9:
                 return False
     pose[0], pose[1], pose[2] = x, y, angle
     return True
 
 
 @njit(cache=True)
-def _clear_at(kind, params, x0, y0, angle0, phi, half_width, half_height, obstacles, tolerance, pose, corners):
+def _clear_at(kind, params, x0, y0, angle0, phi, relative, half_width, half_height, obstacles, applies, tolerance,
+              pose, corners):
     if not pose_at(kind, params, x0, y0, angle0, phi, pose):
         return False
-    plate_corners(pose[0], pose[1], pose[2], half_width, half_height, corners)
-    for i in range(obstacles.shape[0]):
-        if quad_penetration(corners, obstacles[i]) > tolerance:
-            return False
+    group_corners(pose[0], pose[1], pose[2], relative, half_width, half_height, corners)
+    for j in range(corners.shape[0]):
+        for i in range(obstacles.shape[0]):
+            if applies[j, i] and quad_penetration(corners[j], obstacles[i]) > tolerance:
+                return False
     return True
 
 
 @njit(cache=True)
-def turn_sweep(kind, params, x0, y0, angle0, half_width, half_height, direction, obstacles, limit, tolerance):
-    """Turn in ``direction`` (±1) until the plate stops: the angle turned (≥ 0), at most ``limit``.
+def turn_sweep(kind, params, x0, y0, angle0, relative, half_width, half_height, direction, obstacles, applies, limit,
+               tolerance):
+    """Turn in ``direction`` (±1) until the body (one plate, or plates moving as one) stops: the angle turned (≥ 0),
+    at most ``limit``.
 
-    Conservative advancement: a rigid motion moves no point of the plate farther than its farthest corner, so a step
+    Conservative advancement: a rigid motion moves no point of a plate farther than its farthest corner, so a step
     that moves the corners by less than half the gap to every obstacle not yet touching cannot pass through one.
     Obstacles already touching are checked at every step of at most MAX_TURN_STEP; when a step would overlap, the
     stopping angle is bisected to 1e-12 radians."""
     pose = np.empty(3)
-    corners = np.empty((4, 2))
-    previous = np.empty((4, 2))
-    if not _clear_at(kind, params, x0, y0, angle0, 0.0, half_width, half_height, obstacles, tolerance, pose, corners):
+    corners = np.empty((relative.shape[0], 4, 2))
+    previous = np.empty((relative.shape[0], 4, 2))
+    if not _clear_at(kind, params, x0, y0, angle0, 0.0, relative, half_width, half_height, obstacles, applies,
+                     tolerance, pose, corners):
         return 0.0
     done = 0.0
     speed = 0.0  # corner travel per radian, measured on the last step
@@ -182,28 +200,32 @@ def turn_sweep(kind, params, x0, y0, angle0, half_width, half_height, direction,
         if done >= limit:
             return limit
         gap = np.inf
-        for i in range(obstacles.shape[0]):
-            g = -quad_penetration(corners, obstacles[i])
-            if g > CONTACT_GAP:
-                gap = min(gap, g)
+        for j in range(corners.shape[0]):
+            for i in range(obstacles.shape[0]):
+                if applies[j, i]:
+                    g = -quad_penetration(corners[j], obstacles[i])
+                    if g > CONTACT_GAP:
+                        gap = min(gap, g)
         step = MAX_TURN_STEP
         if speed > 0.0:
             step = min(step, 0.5 * gap / speed)
         step = max(min(step, limit - done), 1e-9)
-        previous[:, :] = corners
-        if _clear_at(kind, params, x0, y0, angle0, direction * (done + step), half_width, half_height, obstacles,
-                     tolerance, pose, corners):
+        previous[:, :, :] = corners
+        if _clear_at(kind, params, x0, y0, angle0, direction * (done + step), relative, half_width, half_height,
+                     obstacles, applies, tolerance, pose, corners):
             moved = 0.0
-            for k in range(4):
-                moved = max(moved, math.hypot(corners[k, 0] - previous[k, 0], corners[k, 1] - previous[k, 1]))
+            for j in range(corners.shape[0]):
+                for k in range(4):
+                    moved = max(moved, math.hypot(corners[j, k, 0] - previous[j, k, 0],
+                                                  corners[j, k, 1] - previous[j, k, 1]))
             speed = max(moved / step, 1e-6)
             done += step
             continue
         lo, hi = done, done + step
         while hi - lo > 1e-12:
             mid = 0.5 * (lo + hi)
-            if _clear_at(kind, params, x0, y0, angle0, direction * mid, half_width, half_height, obstacles,
-                         tolerance, pose, corners):
+            if _clear_at(kind, params, x0, y0, angle0, direction * mid, relative, half_width, half_height,
+                         obstacles, applies, tolerance, pose, corners):
                 lo = mid
             else:
                 hi = mid

@@ -1,20 +1,19 @@
-"""The moves of Rectangle-out: every way one plate can go from one feature point (a pose with no freedom left in the
-direction it moved) to the next.
+"""The moves of Rectangle-out: every way a body goes from one feature point (a pose with no freedom left in the
+direction it moved) to the next. A body is one plate, or two plates that touch and move as one (the paper moves a
+set of plates in one move; two plates face to face turning together is the case one plate at a time cannot do:
+see docs/rectout.md).
 
-Translations, each until the plate touches something (the contact is computed exactly):
+Translations, each until the body touches something (the contact is computed exactly):
 
 * ``diagonal``: up-left, up-right, down-left, down-right, the paper's four directions;
 * ``slide``: along the line of a contact, both ways, to the corner of the free region the diagonals miss (the paper
   names these missed feature points as its limit);
 * ``drop``: the target straight down; it is how the target leaves through the hole.
 
-Turns, each until the plate stops (``kernels.turn_sweep``), both senses, at most a quarter turn:
+Turns, each until the body stops (``kernels.turn_sweep``), both senses, at most a quarter turn:
 
 * ``pivot``: about a contact point that stays put (a plate corner on an edge, or an edge on a corner);
 * ``wall-slide``: the paper's rotation, two contacts kept closed while both slide.
-
-The paper also moves a set of plates at once; we move one plate per motion and count the paper's moves afterwards
-(``engine.rectout.search.paper_moves``).
 """
 
 from __future__ import annotations
@@ -26,56 +25,141 @@ import numpy as np
 
 from engine.rectout import kernels
 from engine.rectout.geometry import TOLERANCE
-from engine.rectout.puzzle import HALF_HEIGHT, HALF_WIDTH, TARGET, Pose, State, corners, obstacles_for
+from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, PLATE_WALLS, TARGET, TARGET_WALLS, Pose, State, corners)
 
 DIAGONALS = {"up-left": (-1.0, 1.0), "up-right": (1.0, 1.0), "down-left": (-1.0, -1.0), "down-right": (1.0, -1.0)}
 MAX_TURN = math.pi / 2
 MIN_MOTION = 1e-6  # shorter moves (cm, or radians) are not moves
 FAR = 1e3  # a translation that meets nothing within this is cut here (cannot happen inside the walls)
-# the plate's edges in its own frame: outward normal, offset, half length (edge k runs from corner k to k + 1)
+# a plate's edges in its own frame: outward normal, offset, half length (edge k runs from corner k to k + 1)
 LOCAL_EDGES = (((0.0, -1.0), HALF_HEIGHT, HALF_WIDTH), ((1.0, 0.0), HALF_WIDTH, HALF_HEIGHT),
                ((0.0, 1.0), HALF_HEIGHT, HALF_WIDTH), ((-1.0, 0.0), HALF_WIDTH, HALF_HEIGHT))
+NO_PARAMS = (0.0,) * 18
 
 
 @dataclass(frozen=True)
 class Contact:
-    """One closed contact of the plate, as a constraint row for ``kernels.pose_at`` (10 numbers)."""
+    """One closed contact of the body, as a constraint row for ``kernels.pose_at`` (10 numbers)."""
 
     point: tuple[float, float]       # where it touches, in the box
     direction: tuple[float, float]   # the unit direction of the touching edge
     row: tuple[float, ...]
 
 
+class Body:
+    """Plates that move as one rigid body; the first is the reference whose pose the kernels move."""
+
+    def __init__(self, state: State, pieces: tuple[int, ...]):
+        self.state = state
+        self.pieces = pieces
+        rx, ry, ra = state[pieces[0]]
+        c, s = math.cos(ra), math.sin(ra)
+        self.relative = np.array([(c * (x - rx) + s * (y - ry), -s * (x - rx) + c * (y - ry), a - ra)
+                                  for x, y, a in (state[p] for p in pieces)])
+        others = [corners(p) for i, p in enumerate(state) if i not in pieces]
+        self.obstacles = np.concatenate([PLATE_WALLS, TARGET_WALLS] + ([np.array(others)] if others else []))
+        # the hole is open for the target only: each plate meets its own walls, and every plate not in the body
+        self.applies = np.zeros((len(pieces), len(self.obstacles)), dtype=np.bool_)
+        for j, piece in enumerate(pieces):
+            walls = slice(len(PLATE_WALLS), len(PLATE_WALLS) + len(TARGET_WALLS)) if piece == TARGET else \
+                slice(0, len(PLATE_WALLS))
+            self.applies[j, walls] = True
+            self.applies[j, len(PLATE_WALLS) + len(TARGET_WALLS):] = True
+
+    @property
+    def reference(self) -> Pose:
+        return self.state[self.pieces[0]]
+
+    def poses(self, reference: Pose) -> tuple[Pose, ...]:
+        """Every plate's pose when the reference plate is at ``reference``."""
+        x, y, a = reference
+        c, s = math.cos(a), math.sin(a)
+        return tuple((x + c * dx - s * dy, y + s * dx + c * dy, a + da) for dx, dy, da in self.relative)
+
+    def corners(self) -> np.ndarray:
+        out = np.empty((len(self.pieces), 4, 2))
+        kernels.group_corners(*self.reference, self.relative, HALF_WIDTH, HALF_HEIGHT, out)
+        return out
+
+    def contacts(self) -> list[Contact]:
+        """Every closed contact between the body and what it meets: plate corners on obstacle edges and obstacle
+        corners on plate edges, written in the reference plate's frame."""
+        found = []
+        rc, rs = math.cos(self.reference[2]), math.sin(self.reference[2])
+        for j, mine in enumerate(self.corners()):
+            dx, dy, da = self.relative[j]
+            dc, ds = math.cos(da), math.sin(da)
+            for quad in self.obstacles[self.applies[j]]:
+                if kernels.quad_penetration(mine, quad) < -kernels.CONTACT_GAP:
+                    continue
+                found += _corner_contacts(mine, quad, (dx, dy, dc, ds))
+                for k, ((mx, my), offset, half) in enumerate(LOCAL_EDGES):
+                    a, b = mine[k], mine[(k + 1) % 4]
+                    nx, ny = dc * mx - ds * my, ds * mx + dc * my  # the edge's normal in the reference frame
+                    for q in quad:
+                        if _distance_to_segment(q, a, b) <= kernels.CONTACT_GAP:
+                            row = (1.0, float(q[0]), float(q[1]), nx, ny, offset + nx * dx + ny * dy, half,
+                                   -ny * dx + nx * dy, 0.0, 0.0)
+                            found.append(Contact((float(q[0]), float(q[1])),
+                                                 (-rs * nx - rc * ny, rc * nx - rs * ny), row))
+        return found
+
+
+def _corner_contacts(mine, quad, frame) -> list[Contact]:
+    """The plate's corners lying on the obstacle's edges."""
+    dx, dy, dc, ds = frame
+    found = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        nx, ny = uy, -ux
+        for v in range(4):
+            if _distance_to_segment(mine[v], a, b) <= kernels.CONTACT_GAP:
+                px, py = kernels.CORNER_SIGNS[v][0] * HALF_WIDTH, kernels.CORNER_SIGNS[v][1] * HALF_HEIGHT
+                local = (dx + dc * px - ds * py, dy + ds * px + dc * py)
+                row = (0.0, *local, nx, ny, nx * a[0] + ny * a[1], a[0], a[1], b[0], b[1])
+                found.append(Contact((float(mine[v][0]), float(mine[v][1])), (float(ux), float(uy)), row))
+    return found
+
+
 @dataclass(frozen=True)
 class Motion:
-    piece: int
+    pieces: tuple[int, ...]
     kind: str  # diagonal, slide, drop, pivot, wall-slide
-    before: Pose
-    after: Pose
+    before: tuple[Pose, ...]
+    after: tuple[Pose, ...]
     label: str
-    turn: tuple = ()  # for turns: (kernel kind, params, sense, angle turned)
+    turn: tuple = ()  # for turns: (kernel kind, params, sense, angle turned, relative poses)
     pivots: tuple = field(default=())  # the points a turn keeps in contact, for drawing
 
     @property
     def family(self) -> str:
         return "turn" if self.turn else "translation"
 
-    def path(self, samples: int = 24) -> list[Pose]:
-        """Poses along the motion, both ends included (translations are straight, so two suffice)."""
+    def path(self, samples: int = 24) -> list[tuple[Pose, ...]]:
+        """The body's poses along the motion, both ends included (translations are straight, so two suffice)."""
         if not self.turn:
             return [self.before, self.after]
-        kind, params, sense, angle = self.turn
+        kind, params, sense, angle, relative = self.turn
         pose = np.empty(3)
         out = []
         for k in range(samples + 1):
-            ok = kernels.pose_at(kind, np.array(params), *self.before, sense * angle * k / samples, pose)
-            out.append((float(pose[0]), float(pose[1]), float(pose[2])) if ok else out[-1])
+            ok = kernels.pose_at(kind, np.array(params), *self.before[0], sense * angle * k / samples, pose)
+            out.append(_placed(relative, tuple(float(v) for v in pose)) if ok else out[-1])
         out[-1] = self.after
         return out
 
     def to_dict(self) -> dict:
-        return {"piece": self.piece, "kind": self.kind, "label": self.label, "family": self.family,
-                "path": [list(p) for p in self.path()], "pivots": [list(p) for p in self.pivots]}
+        return {"pieces": list(self.pieces), "kind": self.kind, "label": self.label, "family": self.family,
+                "path": [[list(p) for p in poses] for poses in self.path()],
+                "pivots": [list(p) for p in self.pivots]}
+
+
+def _placed(relative, reference: Pose) -> tuple[Pose, ...]:
+    x, y, a = reference
+    c, s = math.cos(a), math.sin(a)
+    return tuple((x + c * dx - s * dy, y + s * dx + c * dy, a + da) for dx, dy, da in relative)
 
 
 def _distance_to_segment(p, a, b) -> float:
@@ -84,56 +168,28 @@ def _distance_to_segment(p, a, b) -> float:
     return math.hypot(p[0] - a[0] - t * ex, p[1] - a[1] - t * ey)
 
 
-def contacts(pose: Pose, obstacles: np.ndarray) -> list[Contact]:
-    """Every closed contact between the plate and the obstacles: plate corners on obstacle edges and obstacle
-    corners on plate edges."""
-    mine = corners(pose)
-    c, s = math.cos(pose[2]), math.sin(pose[2])
-    found = []
-    for quad in obstacles:
-        if kernels.quad_penetration(mine, quad) < -kernels.CONTACT_GAP:
-            continue
-        for k in range(4):
-            a, b = quad[k], quad[(k + 1) % 4]
-            length = math.hypot(b[0] - a[0], b[1] - a[1])
-            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-            nx, ny = uy, -ux
-            for v in range(4):
-                if _distance_to_segment(mine[v], a, b) <= kernels.CONTACT_GAP:
-                    local = (kernels.CORNER_SIGNS[v][0] * HALF_WIDTH, kernels.CORNER_SIGNS[v][1] * HALF_HEIGHT)
-                    row = (0.0, *local, nx, ny, nx * a[0] + ny * a[1], a[0], a[1], b[0], b[1])
-                    found.append(Contact((float(mine[v][0]), float(mine[v][1])), (float(ux), float(uy)), row))
-        for k, ((mx, my), offset, half) in enumerate(LOCAL_EDGES):
-            a, b = mine[k], mine[(k + 1) % 4]
-            for q in quad:
-                if _distance_to_segment(q, a, b) <= kernels.CONTACT_GAP:
-                    row = (1.0, float(q[0]), float(q[1]), mx, my, offset, half, 0.0, 0.0, 0.0)
-                    found.append(Contact((float(q[0]), float(q[1])), (-s * mx - c * my, c * mx - s * my), row))
-    return found
-
-
 def with_pose(state: State, piece: int, pose: Pose) -> State:
     return state[:piece] + (pose,) + state[piece + 1:]
 
 
-def translate(state: State, piece: int, vector: tuple[float, float], limit: float = FAR) -> tuple[Pose, float]:
-    """Move the plate along ``vector`` until it touches something, or for ``limit`` cm."""
+def translate(body: Body, vector: tuple[float, float], limit: float = FAR) -> tuple[tuple[Pose, ...], float]:
+    """Move the body along ``vector`` until it touches something, or for ``limit`` cm."""
     norm = math.hypot(*vector)
     ux, uy = vector[0] / norm, vector[1] / norm
-    pose = state[piece]
-    travel = kernels.translation_distance(corners(pose), ux, uy, obstacles_for(state, piece), limit, TOLERANCE)
-    return (pose[0] + ux * travel, pose[1] + uy * travel, pose[2]), float(travel)
+    travel = float(kernels.translation_distance(body.corners(), ux, uy, body.obstacles, body.applies, limit,
+                                                TOLERANCE))
+    x, y, a = body.reference
+    return body.poses((x + ux * travel, y + uy * travel, a)), travel
 
 
-def turn(state: State, piece: int, kind: int, params: tuple, sense: int, limit: float = MAX_TURN) -> tuple[Pose, float]:
-    """Turn the plate in ``sense`` (+1 counter-clockwise) along a one-parameter motion until it stops."""
-    pose = state[piece]
+def turn(body: Body, kind: int, params: tuple, sense: int, limit: float = MAX_TURN) -> tuple[tuple[Pose, ...], float]:
+    """Turn the body in ``sense`` (+1 anticlockwise) along a one-parameter motion until it stops."""
     array = np.array(params, dtype=np.float64)
-    angle = kernels.turn_sweep(kind, array, *pose, HALF_WIDTH, HALF_HEIGHT, float(sense), obstacles_for(state, piece),
-                               limit, TOLERANCE)
+    angle = kernels.turn_sweep(kind, array, *body.reference, body.relative, HALF_WIDTH, HALF_HEIGHT, float(sense),
+                               body.obstacles, body.applies, limit, TOLERANCE)
     end = np.empty(3)
-    kernels.pose_at(kind, array, *pose, sense * angle, end)
-    return (float(end[0]), float(end[1]), float(end[2])), float(angle)
+    kernels.pose_at(kind, array, *body.reference, sense * angle, end)
+    return body.poses(tuple(float(v) for v in end)), float(angle)
 
 
 def _direction_name(vector) -> str:
@@ -141,8 +197,12 @@ def _direction_name(vector) -> str:
     return f"{degrees:.0f}°"
 
 
-def translations(state: State, piece: int, found: list[Contact]) -> list[Motion]:
-    vectors = [(name, v) for name, v in DIAGONALS.items()]
+def _who(body: Body) -> str:
+    return " + ".join("target" if p == TARGET else f"plate {p + 1}" for p in body.pieces)
+
+
+def translations(body: Body, found: list[Contact]) -> list[Motion]:
+    vectors = list(DIAGONALS.items())
     seen = set()
     for contact in found:
         for sign in (1, -1):
@@ -151,24 +211,25 @@ def translations(state: State, piece: int, found: list[Contact]) -> list[Motion]
             if key not in seen:
                 seen.add(key)
                 vectors.append((f"slide {_direction_name(v)}", v))
-    if piece == TARGET:
+    if TARGET in body.pieces:
         vectors.append(("drop", (0.0, -1.0)))
+    before = tuple(body.state[p] for p in body.pieces)
     out = []
     for name, vector in vectors:
-        after, travel = translate(state, piece, vector)
+        after, travel = translate(body, vector)
         if travel > MIN_MOTION:
             kind = "diagonal" if name in DIAGONALS else ("drop" if name == "drop" else "slide")
-            out.append(Motion(piece, kind, state[piece], after, f"{name}, {travel:.2f} cm"))
+            out.append(Motion(body.pieces, kind, before, after, f"{_who(body)}: {name}, {travel:.2f} cm"))
     return out
 
 
-def turns(state: State, piece: int, found: list[Contact]) -> list[Motion]:
+def turns(body: Body, found: list[Contact]) -> list[Motion]:
     options = []
     points = {}
     for contact in found:
         points.setdefault((round(contact.point[0], 6), round(contact.point[1], 6)), contact.point)
     for point in points.values():
-        options.append(("pivot", kernels.PIVOT, point + (0.0,) * 18, (point,)))
+        options.append(("pivot", kernels.PIVOT, point + NO_PARAMS[2:], (point,)))
     for i, first in enumerate(found):
         for second in found[i + 1:]:
             same_point = math.dist(first.point, second.point) < 1e-6
@@ -176,40 +237,60 @@ def turns(state: State, piece: int, found: list[Contact]) -> list[Motion]:
             if not same_point and abs(cross) > 1e-6:
                 options.append(("wall-slide", kernels.TWO_CONTACTS, first.row + second.row,
                                 (first.point, second.point)))
+    before = tuple(body.state[p] for p in body.pieces)
     out = []
     for kind_name, kind, params, pivots in options:
         for sense in (1, -1):
-            after, angle = turn(state, piece, kind, params, sense)
+            after, angle = turn(body, kind, params, sense)
             if angle > MIN_MOTION:
                 word = "anticlockwise" if sense > 0 else "clockwise"
-                out.append(Motion(piece, kind_name, state[piece], after,
-                                  f"{kind_name} {word}, {math.degrees(angle):.1f}°", (kind, params, sense, angle),
-                                  pivots))
+                out.append(Motion(body.pieces, kind_name, before, after,
+                                  f"{_who(body)}: {kind_name} {word}, {math.degrees(angle):.1f}°",
+                                  (kind, params, sense, angle, body.relative.copy()), pivots))
+    return out
+
+
+def bodies(state: State, pairs: bool = True) -> list[Body]:
+    """Every plate alone and, with ``pairs``, every two plates in contact."""
+    out = [Body(state, (p,)) for p in range(len(state))]
+    if pairs:
+        for a in range(len(state)):
+            for b in range(a + 1, len(state)):
+                if kernels.quad_penetration(corners(state[a]), corners(state[b])) >= -kernels.CONTACT_GAP:
+                    out.append(Body(state, (a, b)))
     return out
 
 
 def turn_by_hand(state: State, piece: int, angle: float) -> tuple[Pose, float]:
     """Play by hand: turn the plate by up to ``angle`` radians (+ anticlockwise) about its centre or, where that is
     blocked at once, about whichever contact point lets it turn farthest (a plate in a jam turns on a corner)."""
+    body = Body(state, (piece,))
     x, y, _ = state[piece]
-    pivots = [(x, y)] + [c.point for c in contacts(state[piece], obstacles_for(state, piece))]
     best = (state[piece], 0.0)
-    for point in pivots:
-        pose, turned = turn(state, piece, kernels.PIVOT, point + (0.0,) * 18, 1 if angle > 0 else -1, abs(angle))
+    for point in [(x, y)] + [c.point for c in body.contacts()]:
+        poses, turned = turn(body, kernels.PIVOT, point + NO_PARAMS[2:], 1 if angle > 0 else -1, abs(angle))
         if turned > best[1] + MIN_MOTION:
-            best = (pose, turned)
+            best = (poses[0], turned)
     return best
 
 
-def motions(state: State) -> list[Motion]:
-    """Every motion of every plate from this state."""
+def slide_by_hand(state: State, piece: int, vector: tuple[float, float], limit: float) -> tuple[Pose, float]:
+    """Play by hand: slide the plate along ``vector`` for up to ``limit`` cm, stopping at the first contact."""
+    poses, travel = translate(Body(state, (piece,)), vector, limit)
+    return poses[0], travel
+
+
+def motions(state: State, pairs: bool = True) -> list[Motion]:
+    """Every motion of every body from this state."""
     out = []
-    for piece in range(len(state)):
-        found = contacts(state[piece], obstacles_for(state, piece))
-        out += translations(state, piece, found)
-        out += turns(state, piece, found)
+    for body in bodies(state, pairs):
+        found = body.contacts()
+        out += translations(body, found)
+        out += turns(body, found)
     return out
 
 
 def apply(state: State, motion: Motion) -> State:
-    return with_pose(state, motion.piece, motion.after)
+    for piece, pose in zip(motion.pieces, motion.after):
+        state = with_pose(state, piece, pose)
+    return state

@@ -47,12 +47,13 @@ class RectoutResult:
 
 
 def paper_moves(sequence: list[Motion]) -> list[list[int]]:
-    """Indices of ``sequence`` grouped into the paper's moves: a group grows while the family stays the same and the
-    plate is not already in it."""
+    """Indices of ``sequence`` grouped into the paper's moves: a group grows while the family stays the same and no
+    plate of the motion has moved in it yet."""
     groups: list[list[int]] = []
     for index, motion in enumerate(sequence):
         last = groups[-1] if groups else None
-        if last and sequence[last[0]].family == motion.family and all(sequence[i].piece != motion.piece for i in last):
+        moved = {p for i in last for p in sequence[i].pieces} if last else set()
+        if last and sequence[last[0]].family == motion.family and not moved & set(motion.pieces):
             last.append(index)
         else:
             groups.append([index])

@@ -37,21 +37,21 @@ def test_the_start_is_legal_and_blocked_three_times():
 
 
 def test_diagonal_translation_stops_at_the_wall_exactly():
-    found = {m.label.split(",")[0]: m for m in motions(start_state()) if m.piece == TARGET}
-    up_left = found["up-left"]
+    found = {m.label.split(",")[0]: m for m in motions(start_state()) if m.pieces == (TARGET,)}
+    up_left = found["target: up-left"]
     # the target's left end is 1.62 from the wall, its top 3.24 from the ceiling: the wall comes first
-    assert up_left.after == pytest.approx((HALF_WIDTH, 4 * 2.44 - HALF_HEIGHT + 1.62, 0.0))
-    assert corners(up_left.after)[:, 0].min() == pytest.approx(0.0, abs=1e-12)
+    assert up_left.after[0] == pytest.approx((HALF_WIDTH, 4 * 2.44 - HALF_HEIGHT + 1.62, 0.0))
+    assert corners(up_left.after[0])[:, 0].min() == pytest.approx(0.0, abs=1e-12)
 
 
 def test_pivot_turn_stops_where_the_corner_meets_the_ceiling():
-    turns = [m for m in motions(start_state()) if m.piece == TARGET and m.kind == "pivot" and m.turn[2] < 0]
+    turns = [m for m in motions(start_state()) if m.pieces == (TARGET,) and m.kind == "pivot" and m.turn[2] < 0]
     assert len(turns) == 1  # clockwise about the top-right corner of the plate below
     # by hand: the far corner (-9.76, 2.44) from the pivot rises 9.76 sin a + 2.44 cos a = 13 - 7.32
     expected = math.asin(5.68 / math.hypot(9.76, 2.44)) - math.atan2(2.44, 9.76)
     # it stops where the overlap reaches the tolerance: 1e-6 cm at a lever of about 10 cm is 1e-7 rad past contact
     assert turns[0].turn[3] == pytest.approx(expected, abs=2e-7)
-    assert corners(turns[0].after)[:, 1].max() == pytest.approx(13.0, abs=1e-6)
+    assert corners(turns[0].after[0])[:, 1].max() == pytest.approx(13.0, abs=1e-6)
 
 
 def test_wall_slide_keeps_both_contacts():
@@ -80,13 +80,21 @@ def test_quantum_merges_near_states_only():
 
 
 def overlap_along(state, motion: Motion, samples: int = 200) -> float:
-    """The deepest overlap of the moving plate with anything, sampled finely along the motion."""
-    obstacles = obstacles_for(state, motion.piece)
+    """The deepest overlap anywhere, sampled finely along the motion (the whole position checked at every sample)."""
     path = motion.path(samples)
     if not motion.turn:
-        (x0, y0, a), (x1, y1, _) = path
-        path = [(x0 + (x1 - x0) * k / samples, y0 + (y1 - y0) * k / samples, a) for k in range(samples + 1)]
-    return max(kernels.quad_penetration(corners(p), o) for p in path for o in obstacles)
+        start, end = path
+        path = [tuple((a[0] + (b[0] - a[0]) * k / samples, a[1] + (b[1] - a[1]) * k / samples, a[2])
+                      for a, b in zip(start, end)) for k in range(samples + 1)]
+    deepest = -math.inf
+    for poses in path:
+        moved = state
+        for piece, pose in zip(motion.pieces, poses):
+            moved = moved[:piece] + (pose,) + moved[piece + 1:]
+        for piece in motion.pieces:
+            deepest = max(deepest, max(kernels.quad_penetration(corners(moved[piece]), o)
+                                       for o in obstacles_for(moved, piece)))
+    return deepest
 
 
 @pytest.mark.slow
@@ -103,13 +111,13 @@ def test_every_motion_near_the_start_stays_clear():
 
 
 def test_paper_moves_group_sets_of_plates():
-    def fake(piece, family):
-        turn = (0, (), 1, 0.1) if family == "turn" else ()
-        return Motion(piece, "x", (0, 0, 0), (0, 0, 0), "x", turn)
+    def fake(pieces, family):
+        turn = (0, (), 1, 0.1, None) if family == "turn" else ()
+        return Motion(pieces, "x", (), (), "x", turn)
 
-    sequence = [fake(0, "translation"), fake(1, "translation"), fake(1, "translation"), fake(2, "turn"),
-                fake(3, "turn"), fake(0, "translation")]
-    assert paper_moves(sequence) == [[0, 1], [2], [3, 4], [5]]
+    sequence = [fake((0,), "translation"), fake((1,), "translation"), fake((1,), "translation"), fake((2,), "turn"),
+                fake((3,), "turn"), fake((0, 1), "translation"), fake((1,), "translation")]
+    assert paper_moves(sequence) == [[0, 1], [2], [3, 4], [5], [6]]
 
 
 UPRIGHT = math.pi / 2
@@ -125,7 +133,7 @@ def test_the_search_gets_the_target_out_from_near_the_goal():
     assert result.status == "solved" and 1 <= len(result.motions) <= 6
     state = NEAR_GOAL
     for motion in result.motions:  # every motion legal from where the previous one ended, and clear all along
-        assert motion.before == state[motion.piece]
+        assert motion.before == tuple(state[p] for p in motion.pieces)
         assert overlap_along(state, motion, samples=400) <= TOLERANCE, motion.label
         state = apply(state, motion)
     assert is_out(state) and heuristic(state) == 0
