@@ -26,4 +26,4 @@ test: setup browser
 
 # Every benchmark at its default size (the long runs: bench/meta.py --experiment, bench/learned.py --full).
 bench: setup
-	for script in engine_speed korf100 api_latency bounds classic meta learned; do $(PY) bench/$$script.py || exit 1; done
+	for script in engine_speed korf100 api_latency bounds classic meta learned rectout; do $(PY) bench/$$script.py || exit 1; done
