@@ -13,7 +13,8 @@ from app.solving import compare_request, runner, solve_request
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _json_body() -> dict:
+def json_body() -> dict:
+    """The request's JSON object, or a 400 that says what to send (every JSON endpoint reads its body here)."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise PuzzleError("send a JSON object (Content-Type: application/json)")
@@ -28,12 +29,12 @@ def _answer(answer):
 
 @bp.post("/solve")
 def solve():
-    return _answer(solve_request(_json_body()))
+    return _answer(solve_request(json_body()))
 
 
 @bp.post("/compare")
 def compare():
-    return _answer(compare_request(_json_body()))
+    return _answer(compare_request(json_body()))
 
 
 @bp.get("/jobs/<job_id>")
@@ -54,7 +55,7 @@ def cancel_job(job_id: str):
 
 @bp.post("/check")
 def check():
-    board, goal = position_from(_json_body())
+    board, goal = position_from(json_body())
     verdict = check_solvable(board, goal)
     return jsonify(solvable=verdict.solvable, permutation_parity=verdict.permutation_parity,
                    blank_distance=verdict.blank_distance, explanation=verdict.explanation)

@@ -16,6 +16,7 @@ from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import scramble
+from app.api import json_body
 from app.solving import runner
 
 bp = Blueprint("classic", __name__)
@@ -128,9 +129,7 @@ def graph_page():
 
 @bp.post("/api/classic/paths")
 def graph_paths():
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    data = json_body()
     g = _graph_from_json(data)
     return jsonify(graph.search_paths(g, data.get("start", 0), data.get("goal", g.size - 1),
                                       data.get("strategy", "dfs")))
@@ -174,9 +173,7 @@ def step_page():
 
 @bp.post("/api/step")
 def step_api():
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    data = json_body()
     names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
     if not isinstance(names, list) or not 1 <= len(names) <= 2:
         raise PuzzleError("algorithms must name one or two algorithms")

@@ -17,18 +17,12 @@ from engine.rectout import moves
 from engine.rectout.jobs import MAX_SECONDS, MAX_STATES, search_params
 from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, TARGET, THICKNESS, is_out,
                                    start_state, state_from)
+from app.api import json_body
 from app.solving import runner
 
 bp = Blueprint("rectout", __name__)
 
 MAX_TURN_REQUEST = math.pi  # one request turns a plate by at most half a turn
-
-
-def _json_body() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise PuzzleError("send a JSON object (Content-Type: application/json)")
-    return data
 
 
 def _offsets(text: str | None) -> tuple[float, ...]:
@@ -86,14 +80,14 @@ def index():
         current = state_from(data)
     return render_template("rectout/index.html", start=[list(p) for p in start],
                            current=[list(p) for p in current], size=SIZE, hole=HOLE,
-                           length=LENGTH, thickness=THICKNESS, target=TARGET, offsets=_offsets(None),
+                           length=LENGTH, thickness=THICKNESS, target=TARGET,
                            max_states=MAX_STATES, max_seconds=MAX_SECONDS)
 
 
 @bp.post("/api/rectout/slide")
 def slide():
     """Slide a plate by (dx, dy) cm, stopping where it first touches a wall or a plate."""
-    data = _json_body()
+    data = json_body()
     state, piece = state_from(data.get("state")), _piece(data)
     dx, dy = _number(data, "dx"), _number(data, "dy")
     distance = math.hypot(dx, dy)
@@ -107,7 +101,7 @@ def slide():
 def turn():
     """Turn a plate by ``angle`` radians (+ anticlockwise) about its centre, or about a contact point where the
     centre is blocked (``moves.turn_by_hand``), stopping where it first touches."""
-    data = _json_body()
+    data = json_body()
     state, piece = state_from(data.get("state")), _piece(data)
     angle = _number(data, "angle")
     if abs(angle) > MAX_TURN_REQUEST:
@@ -121,7 +115,7 @@ def turn():
 @bp.post("/api/rectout/solve")
 def solve():
     """Start the feature-point A* from a state; answers a job id to poll at /api/jobs/<id>."""
-    data = _json_body()
+    data = json_body()
     checked = search_params(data)  # a 400 now rather than a failed job
     params = {**data, "state": [list(p) for p in checked["state"]], "dedupe": checked["dedupe"]}
     job_id = runner().submit("rectout-solve", params)
