@@ -87,32 +87,27 @@ def corners(pose: Pose) -> np.ndarray:
     return out
 
 
-def obstacles_for(state: State, piece: int) -> np.ndarray:
-    """The walls this plate meets (the hole is open only for the target) and the other plates."""
-    walls = TARGET_WALLS if piece == TARGET else PLATE_WALLS
-    others = [corners(p) for i, p in enumerate(state) if i != piece]
-    return np.concatenate([walls, np.array(others)]) if others else walls
-
-
 def is_out(state: State) -> bool:
     """The target has left the box: all of it is below the bottom wall's inner face."""
     return float(corners(state[TARGET])[:, 1].max()) <= TOLERANCE
 
 
-def overlap_report(state: State) -> list[str]:
-    """Every pair that overlaps by more than the tolerance (empty for a legal state)."""
-    problems = []
+def overlap_depths(state: State) -> list[tuple[str, float]]:
+    """Each plate's deepest overlap with its walls (the hole is open only for the target), and each pair of plates'
+    overlap: > 0 is a depth, ≤ 0 a gap."""
+    depths = []
     for i, pose in enumerate(state):
         mine = corners(pose)
         walls = TARGET_WALLS if i == TARGET else PLATE_WALLS
-        for wall in walls:
-            if kernels.quad_penetration(mine, wall) > TOLERANCE:
-                problems.append(f"plate {i + 1} overlaps a wall")
-                break
+        depths.append((f"plate {i + 1} overlaps a wall", max(kernels.quad_penetration(mine, w) for w in walls)))
         for j in range(i + 1, len(state)):
-            if kernels.quad_penetration(mine, corners(state[j])) > TOLERANCE:
-                problems.append(f"plates {i + 1} and {j + 1} overlap")
-    return problems
+            depths.append((f"plates {i + 1} and {j + 1} overlap", kernels.quad_penetration(mine, corners(state[j]))))
+    return depths
+
+
+def overlap_report(state: State) -> list[str]:
+    """Every overlap deeper than the tolerance (empty for a legal state)."""
+    return [what for what, depth in overlap_depths(state) if depth > TOLERANCE]
 
 
 def _segment_crosses(pose: Pose, start: tuple[float, float], end: tuple[float, float]) -> bool:

@@ -8,7 +8,7 @@ from engine.rectout import kernels
 from engine.rectout.geometry import TOLERANCE, Plate, contact_time, penetration
 from engine.rectout.moves import Motion, apply, motions
 from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, TARGET, Quantum, blocking_plates, corners, heuristic,
-                                   is_out, obstacles_for, overlap_report, start_state)
+                                   is_out, overlap_depths, overlap_report, start_state)
 from engine.rectout.search import paper_moves
 
 
@@ -91,9 +91,7 @@ def overlap_along(state, motion: Motion, samples: int = 200) -> float:
         moved = state
         for piece, pose in zip(motion.pieces, poses):
             moved = moved[:piece] + (pose,) + moved[piece + 1:]
-        for piece in motion.pieces:
-            deepest = max(deepest, max(kernels.quad_penetration(corners(moved[piece]), o)
-                                       for o in obstacles_for(moved, piece)))
+        deepest = max(deepest, max(depth for _, depth in overlap_depths(moved)))
     return deepest
 
 
