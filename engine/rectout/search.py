@@ -1,11 +1,12 @@
 """A* over feature points (seed 003), with the duplicate detection the paper could not do.
 
-g counts motions of one plate; h is the paper's (plates between the target and the hole, + 1). Duplicates are found
-by the quantized, canonical key of ``puzzle.Quantum``: a state whose key was reached before with a g no larger is not
-expanded again. With ``dedupe=False`` the search is the paper's tree search, which repeats states.
+g counts motions (of one plate, or of touching plates moving as one); h is the paper's (plates between the target
+and the hole, + 1). Duplicates are found by the quantized, canonical key of ``puzzle.Quantum``: a state whose key was
+reached before with a g no larger is not expanded again. With ``dedupe=False`` the search is the paper's tree
+search, which repeats states.
 
-The paper lets one move carry a set of plates; ``paper_moves`` counts our answer that way: consecutive motions of
-different plates that are all translations, or all turns, form one move.
+The paper lets one move carry a set of plates; ``paper_moves`` counts our answer that way: consecutive motions that
+move no plate twice and are all translations, or all turns, form one move.
 """
 
 from __future__ import annotations
@@ -74,10 +75,12 @@ def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=12
     nodes: list[tuple[State, int, Motion | None, int]] = [(start, -1, None, 0)]
     best_g = {quantum.key(start): 0}
     frontier = [(weight * heuristic(start), 0, next(order), 0)]
+    reported = -1  # the expansion count last reported (stale entries popped in between do not report again)
     while frontier:
         if result.expanded >= budget.max_nodes or time.perf_counter() - began > budget.max_seconds:
             break
-        if result.expanded % PROGRESS_EVERY == 0:
+        if result.expanded % PROGRESS_EVERY == 0 and result.expanded != reported:
+            reported = result.expanded
             if cancel is not None and cancel.is_set():
                 result.status = "cancelled"
                 break
