@@ -213,8 +213,8 @@
 
     turn(angle) { return this.act(this.root.dataset.turnUrl, { piece: this.chosen, angle }); }
 
-    // A search's answer as frames: every motion's sampled poses of the plates it moves (one plate, or two moving as
-    // one); a slide is straight, so it is interpolated here.
+    // A search's answer as frames: every motion's sampled poses of the plates it moves (one plate, or two turning
+    // together); translations are straight, so they are interpolated here.
     play(solution) {
       const frames = [{ state: solution.start, pivots: [], caption: "the start" }];
       solution.motions.forEach((motion, index) => {
@@ -237,12 +237,17 @@
       this.stepper.play();
     }
 
-    interpolate([from, to]) {
-      const out = [];
-      for (let k = 0; k <= FRAMES_PER_SLIDE; k += 1) {
-        const t = k / FRAMES_PER_SLIDE;
-        out.push(from.map((a, j) => [a[0] + (to[j][0] - a[0]) * t, a[1] + (to[j][1] - a[1]) * t, a[2]]));
-      }
+    // A translation's path is its corners (a diagonal that slid on into a corner has several legs): straight
+    // between them.
+    interpolate(points) {
+      const out = [points[0]];
+      points.slice(1).forEach((to, leg) => {
+        const from = points[leg];
+        for (let k = 1; k <= FRAMES_PER_SLIDE; k += 1) {
+          const t = k / FRAMES_PER_SLIDE;
+          out.push(from.map((a, j) => [a[0] + (to[j][0] - a[0]) * t, a[1] + (to[j][1] - a[1]) * t, a[2]]));
+        }
+      });
       return out;
     }
   }

@@ -71,6 +71,20 @@ def penetration(a: list[Point], b: list[Point]) -> float:
     return depth
 
 
+def push_out(a: list[Point], b: list[Point]) -> tuple[float, Point]:
+    """The separating axis of least overlap, turned to point from ``b`` towards ``a``, with that overlap: moving
+    ``a`` by (depth + a gap) along it is the shortest way to part the two (for polygons that overlap a little)."""
+    best = (math.inf, (0.0, 0.0))
+    for axis in _normals(a) + _normals(b):
+        a0, a1 = _project(a, axis)
+        b0, b1 = _project(b, axis)
+        depth = min(a1, b1) - max(a0, b0)
+        if depth < best[0]:
+            sign = 1.0 if a0 + a1 >= b0 + b1 else -1.0
+            best = (depth, (sign * axis[0], sign * axis[1]))
+    return best
+
+
 def overlaps(a: list[Point], b: list[Point], tolerance: float = TOLERANCE) -> bool:
     """True if the polygons overlap by more than the tolerance (touching is allowed)."""
     return penetration(a, b) > tolerance

@@ -1,11 +1,12 @@
-"""The moves of Rectangle-out: every way a body goes from one feature point (a pose with no freedom left in the
-direction it moved) to the next. A body is one plate, or two plates that touch and move as one (the paper moves a
-set of plates in one move; two plates face to face turning together is the case one plate at a time cannot do:
-see docs/rectout.md).
+"""The moves of Rectangle-out: every way plates go from one feature point (a pose with no freedom left in the
+direction they moved) to the next. Single plates translate and turn; two plates turn together (a ``fan``), which is
+the paper's set move and the one the puzzle cannot do without (see docs/rectout.md).
 
 Translations, each until the body touches something (the contact is computed exactly):
 
-* ``diagonal``: up-left, up-right, down-left, down-right, the paper's four directions;
+* ``diagonal``: up-left, up-right, down-left, down-right, the paper's four directions, "until it cannot move": after
+  the first contact the body slides on along whatever stopped it, as long as that still goes its way (up and to the
+  left, say), so it ends wedged in a corner with no freedom left in that direction: the paper's feature point;
 * ``slide``: along the line of a contact, both ways, to the corner of the free region the diagonals miss (the paper
   names these missed feature points as its limit);
 * ``drop``: the target straight down; it is how the target leaves through the hole.
@@ -14,10 +15,18 @@ Turns, each until the body stops (``kernels.turn_sweep``), both senses, at most 
 
 * ``pivot``: about a contact point that stays put (a plate corner on an edge, or an edge on a corner);
 * ``wall-slide``: the paper's rotation, two contacts kept closed while both slide.
+
+And the set rotation, ``fan``: two plates (touching or not) turn at once in the same sense, by the same angle, each
+sliding as little as it must to stay clear (``kernels.fan_turn``), until they jam or one of them lies flat or stands
+upright. This is the paper's "set of pieces, each wall-slide rotating" in one move, and it is what the puzzle needs:
+four plates cannot pass 45° one at a time or as a rigid stack, but two at a time, each sliding along what it
+touches, they can. (Two plates moving as one rigid body were tried before the fan and dropped: they never found
+the way out and doubled the branching.)
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -29,6 +38,7 @@ from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, PLATE_WALLS, TARGET,
 
 DIAGONALS = {"up-left": (-1.0, 1.0), "up-right": (1.0, 1.0), "down-left": (-1.0, -1.0), "down-right": (1.0, -1.0)}
 MAX_TURN = math.pi / 2
+FAN_SAMPLES = 90  # poses of a set rotation sent to the page: one per degree of a quarter turn
 MIN_MOTION = 1e-6  # shorter moves (cm, or radians) are not moves
 FAR = 1e3  # a translation that meets nothing within this is cut here (cannot happen inside the walls)
 # a plate's edges in its own frame: outward normal, offset, half length (edge k runs from corner k to k + 1)
@@ -132,15 +142,30 @@ class Motion:
     label: str
     turn: tuple = ()  # for turns: (kernel kind, params, sense, angle turned, relative poses)
     pivots: tuple = field(default=())  # the points a turn keeps in contact, for drawing
+    fan: tuple = ()  # for set rotations: (senses, the whole state before, limit), to replay ``fan_frames``
+    waypoints: tuple = ()  # for a diagonal that slid on after its first contact: the poses where it turned
 
     @property
     def family(self) -> str:
-        return "turn" if self.turn else "translation"
+        return "turn" if self.turn or self.fan else "translation"
+
+    def frames(self) -> list[tuple[Pose, ...]]:
+        """Every computed pose of the pieces along the motion; straight interpolation between neighbours is the
+        motion itself (for a fan, thousands of frames; for the others, ``path``'s samples)."""
+        if not self.fan:
+            return self.path()
+        senses, context, limit = self.fan
+        return [tuple(tuple(float(v) for v in pose) for pose in frame)
+                for frame in fan_frames(context, self.pieces, senses, limit)]
 
     def path(self, samples: int = 24) -> list[tuple[Pose, ...]]:
         """The body's poses along the motion, both ends included (translations are straight, so two suffice)."""
+        if self.fan:
+            frames = self.frames()
+            picks = sorted({round(k * (len(frames) - 1) / samples) for k in range(samples + 1)})
+            return [frames[k] for k in picks]
         if not self.turn:
-            return [self.before, self.after]
+            return [self.before, *self.waypoints, self.after]
         kind, params, sense, angle, relative = self.turn
         pose = np.empty(3)
         out = []
@@ -152,7 +177,7 @@ class Motion:
 
     def to_dict(self) -> dict:
         return {"pieces": list(self.pieces), "kind": self.kind, "label": self.label, "family": self.family,
-                "path": [[list(p) for p in poses] for poses in self.path()],
+                "path": [[list(p) for p in poses] for poses in self.path(FAN_SAMPLES if self.fan else 24)],
                 "pivots": [list(p) for p in self.pivots]}
 
 
@@ -216,11 +241,54 @@ def translations(body: Body, found: list[Contact]) -> list[Motion]:
     before = tuple(body.state[p] for p in body.pieces)
     out = []
     for name, vector in vectors:
-        after, travel = translate(body, vector)
-        if travel > MIN_MOTION:
-            kind = "diagonal" if name in DIAGONALS else ("drop" if name == "drop" else "slide")
-            out.append(Motion(body.pieces, kind, before, after, f"{_who(body)}: {name}, {travel:.2f} cm"))
+        if name in DIAGONALS:
+            kind, legs = "diagonal", into_corner(body, vector)
+        else:
+            kind, legs = ("drop" if name == "drop" else "slide"), [translate(body, vector)[0]]
+        travel = sum(math.dist(a[0][:2], b[0][:2]) for a, b in zip([before] + legs, legs))
+        # where two ways end in the same place (down-left and sliding left, for a plate on the floor) keep the first
+        if travel > MIN_MOTION and all(not np.allclose(legs[-1], m.after, rtol=0, atol=1e-9) for m in out):
+            out.append(Motion(body.pieces, kind, before, legs[-1], f"{_who(body)}: {name}, {travel:.2f} cm",
+                              waypoints=tuple(legs[:-1])))
     return out
+
+
+def into_corner(body: Body, vector: tuple[float, float], most_legs: int = 6) -> list[tuple[Pose, ...]]:
+    """The paper's diagonal translation: along ``vector`` until the body touches something, then on along the
+    contact, whichever way still gains in ``vector``'s direction, leg after leg until no way does (a corner). The
+    poses at the end of each leg; the last is where it stops (none if it cannot move at all)."""
+    legs = []
+    heading = vector
+    for _ in range(most_legs):
+        after, travel = translate(body, heading)
+        if travel > MIN_MOTION:
+            legs.append(after)
+            body = Body(_moved(body.state, body.pieces, after), body.pieces)
+        heading = _onward(body, vector)
+        if heading is None:
+            break
+    return legs
+
+
+def _onward(body: Body, vector: tuple[float, float]) -> tuple[float, float] | None:
+    """The free way that gains most along ``vector``: the vector itself, or along a contact."""
+    ways = [(vector[0] * vector[0] + vector[1] * vector[1], vector)]
+    for contact in body.contacts():
+        for sign in (1, -1):
+            d = (sign * contact.direction[0], sign * contact.direction[1])
+            gain = d[0] * vector[0] + d[1] * vector[1]
+            if gain > 1e-9:
+                ways.append((gain, d))
+    for _, d in sorted(ways, reverse=True):
+        if translate(body, d, 10 * MIN_MOTION)[1] > MIN_MOTION:
+            return d
+    return None
+
+
+def _moved(state: State, pieces: tuple[int, ...], poses: tuple[Pose, ...]) -> State:
+    for piece, pose in zip(pieces, poses):
+        state = with_pose(state, piece, pose)
+    return state
 
 
 def turns(body: Body, found: list[Contact]) -> list[Motion]:
@@ -250,14 +318,40 @@ def turns(body: Body, found: list[Contact]) -> list[Motion]:
     return out
 
 
-def bodies(state: State, pairs: bool = True) -> list[Body]:
-    """Every plate alone and, with ``pairs``, every two plates in contact."""
-    out = [Body(state, (p,)) for p in range(len(state))]
-    if pairs:
-        for a in range(len(state)):
-            for b in range(a + 1, len(state)):
-                if kernels.quad_penetration(corners(state[a]), corners(state[b])) >= -kernels.CONTACT_GAP:
-                    out.append(Body(state, (a, b)))
+def fan_frames(state: State, pieces: tuple[int, ...], senses: tuple[int, ...], limit: float = MAX_TURN) -> np.ndarray:
+    """The frames (n, len(pieces), 3) of the set rotation of ``pieces`` from ``state``, the start first."""
+    body = Body(state, pieces)  # for its obstacles: the walls each plate meets and the plates that stay
+    frames = np.empty((int(limit / kernels.FAN_STEP) * 4 + 16, len(pieces), 3))
+    count = kernels.fan_turn(np.array([state[p] for p in pieces]), np.array(senses, dtype=np.float64),
+                             body.obstacles, body.applies, limit, HALF_WIDTH, HALF_HEIGHT, TOLERANCE, frames)
+    return frames[:count]
+
+
+def to_square(angle: float, sense: int) -> float:
+    """How far a plate at ``angle`` turns in ``sense`` before it next lies flat or upright (a quarter turn from
+    there)."""
+    quarter = math.pi / 2
+    steps = angle / quarter
+    edge = math.floor(steps + 1e-9) + 1 if sense > 0 else math.ceil(steps - 1e-9) - 1
+    return abs(edge * quarter - angle)
+
+
+def fans(state: State) -> list[Motion]:
+    """Every pair of plates turning together, in either sense, until they jam or one of them lies flat or stands
+    upright (the feature points of a set rotation)."""
+    out = []
+    for pieces in itertools.combinations(range(len(state)), 2):
+        for sense in (1, -1):
+            limit = min(to_square(state[p][2], sense) for p in pieces)
+            frames = fan_frames(state, pieces, (sense, sense), limit)
+            angle = abs(frames[-1, 0, 2] - frames[0, 0, 2])
+            if angle > MIN_MOTION:
+                after = tuple(tuple(float(v) for v in pose) for pose in frames[-1])
+                word = "anticlockwise" if sense > 0 else "clockwise"
+                who = " and ".join("target" if p == TARGET else f"plate {p + 1}" for p in pieces)
+                out.append(Motion(pieces, "fan", tuple(state[p] for p in pieces), after,
+                                  f"{who}: turn together {word}, {math.degrees(angle):.1f}°",
+                                  fan=((sense, sense), state, limit)))
     return out
 
 
@@ -280,17 +374,16 @@ def slide_by_hand(state: State, piece: int, vector: tuple[float, float], limit: 
     return poses[0], travel
 
 
-def motions(state: State, pairs: bool = True) -> list[Motion]:
-    """Every motion of every body from this state."""
+def motions(state: State) -> list[Motion]:
+    """Every motion from this state: each plate's translations and turns, then every pair's set rotations."""
     out = []
-    for body in bodies(state, pairs):
+    for piece in range(len(state)):
+        body = Body(state, (piece,))
         found = body.contacts()
         out += translations(body, found)
         out += turns(body, found)
-    return out
+    return out + fans(state)
 
 
 def apply(state: State, motion: Motion) -> State:
-    for piece, pose in zip(motion.pieces, motion.after):
-        state = with_pose(state, piece, pose)
-    return state
+    return _moved(state, motion.pieces, motion.after)

@@ -1,6 +1,6 @@
 """A* over feature points (seed 003), with the duplicate detection the paper could not do.
 
-g counts motions (of one plate, or of touching plates moving as one); h is the paper's (plates between the target
+g counts motions (of one plate, or of two plates turning together); h is the paper's (plates between the target
 and the hole, + 1). Duplicates are found by the quantized, canonical key of ``puzzle.Quantum``: a state whose key was
 reached before with a g no larger is not expanded again. With ``dedupe=False`` the search is the paper's tree
 search, which repeats states.

@@ -50,19 +50,18 @@ def test_dragging_a_plate_stops_at_contact(page, live_server):
     expect(page.locator("#rectout")).not_to_have_attribute("data-out", "1")
 
 
-def test_a_found_answer_plays_until_the_target_is_out(page, live_server):
-    import math
-
-    upright = math.pi / 2
-    near = [[1.22, 4.88, upright], [3.66, 4.88, upright], [11.78, 4.88, upright], [6.2, 8.0, upright]]
-    page.goto(f"{live_server}/rectout/?state={json.dumps(near)}")
-    assert state_of(page) == near
+def test_the_answer_from_the_start_plays_until_the_target_is_out(page, live_server):
+    page.goto(f"{live_server}/rectout/")
+    start = state_of(page)
     page.fill('#rectout-solve input[name="max_states"]', "2000")
-    page.click("#rectout-solve button.primary")
-    expect(page.locator(".rectout-result .badge")).to_have_text("solved", timeout=60_000)
+    page.click("#rectout-solve button.primary")  # weight 3, the form's default
+    expect(page.locator(".rectout-result .badge")).to_have_text("solved", timeout=300_000)
+    expect(page.locator(".rectout-result")).to_contain_text("8 motions, 7 moves as the paper counts")
+    expect(page.locator(".rectout-moves li")).to_have_count(8)
     expect(page.locator(".rectout-player")).to_be_visible()
     page.locator('.rectout-player [data-act="speed"]').fill("100")
-    expect(page.locator(".rectout-player")).to_have_attribute("data-done", "1", timeout=30_000)
+    expect(page.locator(".rectout-player")).to_have_attribute("data-done", "1", timeout=60_000)
     expect(page.locator("#rectout")).to_have_attribute("data-out", "1")
-    assert state_of(page)[3][1] <= -4.88 + 1e-6  # upright and wholly below the box: its centre half a length down
+    end = state_of(page)
+    assert end[3][1] < -4 and end[:3] != start[:3]  # the target wholly below the box; the others moved and turned
     expect(page.locator("#rectout .status")).to_contain_text("Out!")

@@ -5,11 +5,14 @@ import numpy as np
 import pytest
 
 from engine.rectout import kernels
-from engine.rectout.geometry import TOLERANCE, Plate, contact_time, penetration
-from engine.rectout.moves import Motion, apply, motions
+from engine.rectout.geometry import TOLERANCE, Plate, contact_time, penetration, push_out
+from engine.rectout.moves import Motion, apply, fans, motions
 from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, TARGET, Quantum, blocking_plates, corners, heuristic,
                                    is_out, overlap_depths, overlap_report, start_state)
-from engine.rectout.search import paper_moves
+from engine.rectout.search import paper_moves, solve
+from engine.result import Budget
+
+CENTRED = start_state((1.62,) * 4)
 
 
 def random_plate(rng):
@@ -27,6 +30,14 @@ def test_kernels_agree_with_the_python_reference():
         v = (math.cos(angle), math.sin(angle))
         assert kernels.quad_contact_time(ca, v[0], v[1], cb, TOLERANCE) == pytest.approx(
             contact_time(a.corners(), v, b.corners()), abs=1e-12)
+        depth, (nx, ny) = push_out(a.corners(), b.corners())
+        assert kernels.quad_push_out(ca, cb) == pytest.approx((depth, nx, ny), abs=1e-12)
+
+
+def test_push_out_parts_two_overlapping_squares_the_short_way():
+    a, b = Plate(0, 0, 0, 1, 1), Plate(1.9, 0.5, 0, 1, 1)  # overlapping by 0.1 across x, 1.5 across y
+    depth, (nx, ny) = push_out(a.corners(), b.corners())
+    assert depth == pytest.approx(0.1) and (nx, ny) == pytest.approx((-1.0, 0.0))
 
 
 def test_the_start_is_legal_and_blocked_three_times():
@@ -36,16 +47,24 @@ def test_the_start_is_legal_and_blocked_three_times():
     assert corners(state[TARGET])[:, 1].max() == pytest.approx(4 * 2.44)
 
 
-def test_diagonal_translation_stops_at_the_wall_exactly():
-    found = {m.label.split(",")[0]: m for m in motions(start_state()) if m.pieces == (TARGET,)}
+def test_diagonal_translation_stops_at_the_wall_exactly_and_slides_on_into_the_corner():
+    found = {m.label.split(",")[0]: m for m in motions(CENTRED) if m.pieces == (TARGET,)}
     up_left = found["target: up-left"]
-    # the target's left end is 1.62 from the wall, its top 3.24 from the ceiling: the wall comes first
-    assert up_left.after[0] == pytest.approx((HALF_WIDTH, 4 * 2.44 - HALF_HEIGHT + 1.62, 0.0))
-    assert corners(up_left.after[0])[:, 0].min() == pytest.approx(0.0, abs=1e-12)
+    # the target's left end is 1.62 from the wall, its top 3.24 from the ceiling: the wall comes first, exactly
+    (at_wall,) = up_left.waypoints
+    assert at_wall[0] == pytest.approx((HALF_WIDTH, 4 * 2.44 - HALF_HEIGHT + 1.62, 0.0), abs=1e-12)
+    assert corners(at_wall[0])[:, 0].min() == pytest.approx(0.0, abs=1e-12)
+    # then up along the wall until the ceiling stops it: the top-left corner, no freedom left up and to the left
+    assert up_left.after[0] == pytest.approx((HALF_WIDTH, 13 - HALF_HEIGHT, 0.0), abs=1e-12)
+    # plate 1, between the floor and plate 2, cannot go up or down: its diagonals slide it along to a wall, and
+    # the ways that end in the same place are one motion
+    bottom = [m for m in motions(CENTRED) if m.pieces == (0,)]
+    assert sorted(m.after[0][0] for m in bottom) == pytest.approx([HALF_WIDTH, 13 - HALF_WIDTH])
+    assert all(m.kind == "diagonal" and m.after[0][1] == HALF_HEIGHT for m in bottom)
 
 
 def test_pivot_turn_stops_where_the_corner_meets_the_ceiling():
-    turns = [m for m in motions(start_state()) if m.pieces == (TARGET,) and m.kind == "pivot" and m.turn[2] < 0]
+    turns = [m for m in motions(CENTRED) if m.pieces == (TARGET,) and m.kind == "pivot" and m.turn[2] < 0]
     assert len(turns) == 1  # clockwise about the top-right corner of the plate below
     # by hand: the far corner (-9.76, 2.44) from the pivot rises 9.76 sin a + 2.44 cos a = 13 - 7.32
     expected = math.asin(5.68 / math.hypot(9.76, 2.44)) - math.atan2(2.44, 9.76)
@@ -80,12 +99,20 @@ def test_quantum_merges_near_states_only():
 
 
 def overlap_along(state, motion: Motion, samples: int = 200) -> float:
-    """The deepest overlap anywhere, sampled finely along the motion (the whole position checked at every sample)."""
-    path = motion.path(samples)
-    if not motion.turn:
-        start, end = path
-        path = [tuple((a[0] + (b[0] - a[0]) * k / samples, a[1] + (b[1] - a[1]) * k / samples, a[2])
-                      for a, b in zip(start, end)) for k in range(samples + 1)]
+    """The deepest overlap anywhere along the motion, the whole position checked at every sample: translations
+    sampled finely along every leg, one-parameter turns at ``samples`` angles, set rotations at every computed frame
+    and halfway between neighbours (the motion is straight between frames)."""
+    def between(a, b, t):
+        return tuple(tuple(u + (v - u) * t for u, v in zip(p, q)) for p, q in zip(a, b))
+
+    if motion.fan:
+        frames = motion.frames()
+        path = frames + [between(a, b, 0.5) for a, b in zip(frames, frames[1:])]
+    elif motion.turn:
+        path = motion.path(samples)
+    else:
+        points = motion.path()
+        path = [between(a, b, k / samples) for a, b in zip(points, points[1:]) for k in range(samples + 1)]
     deepest = -math.inf
     for poses in path:
         moved = state
@@ -93,6 +120,27 @@ def overlap_along(state, motion: Motion, samples: int = 200) -> float:
             moved = moved[:piece] + (pose,) + moved[piece + 1:]
         deepest = max(deepest, max(depth for _, depth in overlap_depths(moved)))
     return deepest
+
+
+#: the default start after the target's first move: the plates as the paper's answer has them before it turns two
+READY = ((HALF_WIDTH, 1.22, 0.0), (HALF_WIDTH, 3.66, 0.0), (13 - HALF_WIDTH, 6.1, 0.0), (13 - HALF_WIDTH, 11.78, 0.0))
+
+
+def test_two_plates_turn_together_where_one_at_a_time_cannot():
+    assert overlap_report(READY) == []
+    found = {m.pieces + (m.label.split()[-2],): m for m in fans(READY)}
+    fan = found[(1, 2, "clockwise,")]
+    assert fan.kind == "fan" and fan.family == "turn"
+    # a quarter turn, both plates ending upright: plate 2 against the left side, plate 3 against the right
+    assert fan.after[0][2] == pytest.approx(-math.pi / 2) and fan.after[1][2] == pytest.approx(-math.pi / 2)
+    assert fan.after[0][0] < 6.5 < fan.after[1][0]
+    assert overlap_along(READY, fan) <= TOLERANCE
+    assert overlap_report(apply(READY, fan)) == []
+    # neither plate alone gets past 45° from here (their own turns stop short)
+    alone = [m for m in motions(READY) if m.pieces in ((1,), (2,)) and m.turn]
+    assert all(m.turn[3] < math.pi / 4 for m in alone)
+    # plates 1 and 2 lie under plate 3 against the left wall: a pair with no room does not turn at all
+    assert not [m for m in fans(READY) if m.pieces == (0, 1)]
 
 
 @pytest.mark.slow
@@ -124,9 +172,6 @@ NEAR_GOAL = ((1.22, 4.88, UPRIGHT), (3.66, 4.88, UPRIGHT), (11.78, 4.88, UPRIGHT
 
 
 def test_the_search_gets_the_target_out_from_near_the_goal():
-    from engine.rectout.search import solve
-    from engine.result import Budget
-
     result = solve(NEAR_GOAL, Budget(max_nodes=2_000, max_seconds=120))
     assert result.status == "solved" and 1 <= len(result.motions) <= 6
     state = NEAR_GOAL
@@ -138,4 +183,23 @@ def test_the_search_gets_the_target_out_from_near_the_goal():
     assert result.duplicates > 0
     # the paper's tree search (no duplicate detection) does not get there with the same number of expansions
     plain = solve(NEAR_GOAL, Budget(max_nodes=result.expanded, max_seconds=120), dedupe=False)
+    assert plain.status == "budget_exhausted"
+
+
+@pytest.mark.slow
+def test_the_search_gets_the_target_out_from_the_default_start():
+    start = start_state()
+    result = solve(start, Budget(max_nodes=2_000, max_seconds=900), weight=3)
+    assert result.status == "solved"
+    state = start
+    for motion in result.motions:
+        assert motion.before == tuple(state[p] for p in motion.pieces)
+        assert overlap_along(state, motion) <= TOLERANCE, motion.label
+        state = apply(state, motion)
+    assert is_out(state)
+    # two pairs turn together on the way, as in the paper's answer (its moves 2 and 4)
+    assert [m.pieces for m in result.motions if m.kind == "fan"][:2] == [(1, 2), (0, TARGET)]
+    assert len(result.motions) == 8 and len(result.groups) == 7
+    # without duplicate detection the same number of expansions is not enough
+    plain = solve(start, Budget(max_nodes=result.expanded, max_seconds=900), weight=3, dedupe=False)
     assert plain.status == "budget_exhausted"
