@@ -224,7 +224,9 @@
         path.slice(1).forEach((poses) => {
           const state = before.map((p) => p.slice());
           motion.pieces.forEach((piece, j) => { state[piece] = poses[j]; });
-          frames.push({ state, pivots: motion.pivots, caption });
+          // plates turning together each turn about their own centre while they slide: show those
+          const pivots = motion.kind === "fan" ? poses.map((p) => [p[0], p[1]]) : motion.pivots;
+          frames.push({ state, pivots, caption });
         });
       });
       this.player.hidden = false;
