@@ -58,10 +58,11 @@ def _number(data: dict, name: str) -> float:
     return value
 
 
-def _answer(state, piece: int, pose, moved: float):
+def _answer(state, pieces: tuple[int, ...], poses, moved: float):
     """The new position; a motion shorter than ``moves.MIN_MOTION`` is no motion (the plate was already touching)."""
     if moved > moves.MIN_MOTION:
-        state = moves.with_pose(state, piece, pose)
+        for piece, pose in zip(pieces, poses):
+            state = moves.with_pose(state, piece, pose)
     else:
         moved = 0.0
     return jsonify(state=[list(p) for p in state], moved=moved, out=is_out(state))
@@ -92,24 +93,34 @@ def slide():
     dx, dy = _number(data, "dx"), _number(data, "dy")
     distance = math.hypot(dx, dy)
     if distance < 1e-12:
-        return _answer(state, piece, state[piece], 0.0)
+        return _answer(state, (piece,), (state[piece],), 0.0)
     pose, travel = moves.slide_by_hand(state, piece, (dx, dy), min(distance, 3 * SIZE))
-    return _answer(state, piece, pose, travel)
+    return _answer(state, (piece,), (pose,), travel)
 
 
 @bp.post("/api/rectout/turn")
 def turn():
     """Turn a plate by ``angle`` radians (+ anticlockwise) about its centre, or about a contact point where the
-    centre is blocked (``moves.turn_by_hand``), stopping where it first touches."""
+    centre is blocked (``moves.turn_by_hand``), stopping where it first touches. With ``partner`` (another plate)
+    the two turn together, each sliding as little as it must, until they jam: the paper's set rotation."""
     data = json_body()
     state, piece = state_from(data.get("state")), _piece(data)
     angle = _number(data, "angle")
     if abs(angle) > MAX_TURN_REQUEST:
         raise PuzzleError("turn by at most π radians at a time")
+    pieces = (piece,)
+    if data.get("partner") is not None:
+        partner = _piece({"piece": data["partner"]})
+        if partner == piece:
+            raise PuzzleError("the partner must be another plate")
+        pieces = (piece, partner)
     if abs(angle) < 1e-12:
-        return _answer(state, piece, state[piece], 0.0)
+        return _answer(state, pieces, tuple(state[p] for p in pieces), 0.0)
+    if len(pieces) == 2:
+        poses, turned = moves.turn_together_by_hand(state, pieces, angle)
+        return _answer(state, pieces, poses, turned)
     pose, turned = moves.turn_by_hand(state, piece, angle)
-    return _answer(state, piece, pose, turned)
+    return _answer(state, pieces, (pose,), turned)
 
 
 @bp.post("/api/rectout/solve")

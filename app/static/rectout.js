@@ -36,6 +36,8 @@
       this.half = [+root.dataset.length / 2, +root.dataset.thickness / 2];
       this.target = +root.dataset.target;
       this.chosen = this.target;
+      this.partner = null;  // a second plate that turns with the chosen one (the paper's set rotation)
+      this.pairing = false;  // the next plate clicked becomes the partner (the button, for touch screens)
       this.pivots = [];
       this.drag = null;
       this.busy = false;
@@ -99,9 +101,12 @@
         ctx.globalAlpha = 0.92;
         ctx.fill();
         ctx.globalAlpha = 1;
-        ctx.lineWidth = i === this.chosen ? 3 : 1.5;
-        ctx.strokeStyle = i === this.chosen ? "#1d2433" : "#ffffff";
+        const picked = i === this.chosen || i === this.partner;
+        ctx.lineWidth = picked ? 3 : 1.5;
+        ctx.strokeStyle = picked ? "#1d2433" : "#ffffff";
+        ctx.setLineDash(i === this.partner ? [8, 5] : []);
         ctx.stroke();
+        ctx.setLineDash([]);
         const [u, v] = this.toPixel(pose);
         ctx.fillStyle = "#ffffff";
         ctx.font = "600 15px system-ui, sans-serif";
@@ -167,7 +172,15 @@
         const piece = this.state.findIndex((pose) => inside(pose, this.half, point));
         if (piece < 0) return;
         this.stepper.pause();
-        this.chosen = piece;
+        if ((event.shiftKey || this.pairing) && piece !== this.chosen) {  // pick (or drop) the partner
+          this.partner = this.partner === piece ? null : piece;
+          this.pairing = false;
+          this.draw();
+          event.preventDefault();
+          return;
+        }
+        if (piece === this.partner) [this.chosen, this.partner] = [piece, this.chosen];
+        else if (piece !== this.chosen) [this.chosen, this.partner] = [piece, null];
         this.root.focus({ preventScroll: true });  // a scroll here would move the plate under the pointer
         const pose = this.state[piece];
         this.drag = { piece, offset: [pose[0] - point[0], pose[1] - point[1]], want: [pose[0], pose[1]] };
@@ -202,8 +215,15 @@
         const act = button.dataset.act;
         if (act === "turn-left") button.addEventListener("click", () => this.turn(TURN_STEP));
         if (act === "turn-right") button.addEventListener("click", () => this.turn(-TURN_STEP));
+        if (act === "pair") button.addEventListener("click", () => {
+          this.pairing = this.partner === null;
+          this.partner = null;
+          this.status.textContent = this.pairing ? "Click the plate to turn with the chosen one." : "";
+          this.draw();
+        });
         if (act === "reset") button.addEventListener("click", () => {
           this.stepper.pause();
+          [this.partner, this.pairing] = [null, false];
           this.player.hidden = true;
           this.show(this.start.map((p) => p.slice()));
           this.announce(false);
@@ -211,7 +231,10 @@
       });
     }
 
-    turn(angle) { return this.act(this.root.dataset.turnUrl, { piece: this.chosen, angle }); }
+    turn(angle) {
+      const partner = this.partner === null ? {} : { partner: this.partner };
+      return this.act(this.root.dataset.turnUrl, { piece: this.chosen, angle, ...partner });
+    }
 
     // A search's answer as frames: every motion's sampled poses of the plates it moves (one plate, or two turning
     // together); translations are straight, so they are interpolated here.

@@ -368,6 +368,14 @@ def turn_by_hand(state: State, piece: int, angle: float) -> tuple[Pose, float]:
     return best
 
 
+def turn_together_by_hand(state: State, pieces: tuple[int, ...], angle: float) -> tuple[tuple[Pose, ...], float]:
+    """Play by hand: turn several plates together by up to ``angle`` radians (+ anticlockwise), each sliding as
+    little as it must (the set rotation), stopping where they jam."""
+    sense = 1 if angle > 0 else -1
+    frames = fan_frames(state, pieces, (sense,) * len(pieces), abs(angle))
+    return tuple(tuple(float(v) for v in pose) for pose in frames[-1]), abs(float(frames[-1, 0, 2] - frames[0, 0, 2]))
+
+
 def slide_by_hand(state: State, piece: int, vector: tuple[float, float], limit: float) -> tuple[Pose, float]:
     """Play by hand: slide the plate along ``vector`` for up to ``limit`` cm, stopping at the first contact."""
     poses, travel = translate(Body(state, (piece,)), vector, limit)

@@ -1,3 +1,5 @@
+import math
+
 import pytest
 
 from engine.rectout.puzzle import start_state
@@ -33,6 +35,21 @@ def test_a_turn_in_a_jam_uses_a_corner(client):
     # ceiling (20.3°, see the engine test)
     assert turned["moved"] == pytest.approx(0.35496, abs=1e-4)
     assert turned["out"] is False
+
+
+def test_two_plates_turn_together_by_hand(client):
+    ready = [list(p) for p in start_state()]
+    ready[3] = [8.12, 13 - 1.22, 0.0]  # the target in the top-right corner, as after the answer's first move
+    alone = client.post("/api/rectout/turn", json={"state": ready, "piece": 1, "angle": -1.5707963}).get_json()
+    assert alone["moved"] < 0.8  # plate 2 alone stops well short of 45° (0.785 rad)
+    body = {"state": ready, "piece": 1, "partner": 2, "angle": -1.5707963267948966}
+    together = client.post("/api/rectout/turn", json=body).get_json()
+    assert together["moved"] == pytest.approx(math.pi / 2)
+    assert together["state"][1][2] == pytest.approx(-math.pi / 2) and together["state"][2][2] == pytest.approx(
+        -math.pi / 2)
+    assert together["state"][0] == ready[0] and together["state"][3] == ready[3]  # the others stay
+    same = client.post("/api/rectout/turn", json={**body, "partner": 1})
+    assert same.status_code == 400 and "another plate" in same.get_json()["error"]
 
 
 @pytest.mark.parametrize("body, message", [

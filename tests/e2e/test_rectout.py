@@ -65,3 +65,27 @@ def test_the_answer_from_the_start_plays_until_the_target_is_out(page, live_serv
     end = state_of(page)
     assert end[3][1] < -4 and end[:3] != start[:3]  # the target wholly below the box; the others moved and turned
     expect(page.locator("#rectout .status")).to_contain_text("Out!")
+
+
+def test_two_plates_chosen_together_turn_upright(page, live_server):
+    ready = [[4.88, 1.22, 0], [4.88, 3.66, 0], [8.12, 6.1, 0], [8.12, 11.78, 0]]
+    page.goto(f"{live_server}/rectout/?state={json.dumps(ready)}")
+    box = page.locator("#rectout canvas").bounding_box()
+    scale = box["width"] / 16.0
+
+    def click(x, y, **options):
+        page.mouse.click(box["x"] + (x + 1.5) * scale, box["y"] + (14.5 - y) * scale, **options)
+
+    click(2.0, 3.66)  # plate 2, then plate 3 as its partner
+    page.keyboard.down("Shift")
+    click(11.0, 6.1)
+    page.keyboard.up("Shift")
+    for _ in range(60):  # E turns the pair 2° clockwise at a time
+        before = state_of(page)
+        if before[1][2] <= -1.5707963 + 1e-6:
+            break
+        page.keyboard.press("e")
+        wait_for_state(page, lambda s, b=before: s != b)
+    state = state_of(page)
+    assert state[1][2] == pytest.approx(-1.5707963, abs=1e-6) and state[2][2] == pytest.approx(-1.5707963, abs=1e-6)
+    assert state[0] == ready[0] and state[3] == ready[3]
