@@ -107,12 +107,6 @@
         ctx.setLineDash(i === this.partner ? [8, 5] : []);
         ctx.stroke();
         ctx.setLineDash([]);
-        const [u, v] = this.toPixel(pose);
-        ctx.fillStyle = "#ffffff";
-        ctx.font = "600 15px system-ui, sans-serif";
-        ctx.textAlign = "center";
-        ctx.textBaseline = "middle";
-        ctx.fillText(target ? "target" : String(i + 1), u, v);
       });
       ctx.fillStyle = "#c92a2a";
       for (const p of this.pivots) {  // the points a turn keeps in contact: its pivot
@@ -121,6 +115,14 @@
         ctx.arc(u, v, 6, 0, 2 * Math.PI);
         ctx.fill();
       }
+      this.state.forEach((pose, i) => {  // names last, so a pivot on a plate's centre does not hide them
+        const [u, v] = this.toPixel(pose);
+        ctx.fillStyle = "#ffffff";
+        ctx.font = "600 15px system-ui, sans-serif";
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        ctx.fillText(i === this.target ? "target" : String(i + 1), u, v + (this.pivots.length ? 16 : 0));
+      });
     }
 
     async ask(url, body) {
