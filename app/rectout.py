@@ -34,15 +34,15 @@ def _offsets(text: str | None) -> tuple[float, ...]:
         raise PuzzleError("offsets are four numbers in cm, bottom plate first, e.g. 1.62 1.62 1.62 1.62") from None
 
 
-def _piece(data: dict) -> int:
+def _piece(data: dict, name: str = "piece") -> int:
     try:
-        piece = int(data["piece"])
+        piece = int(data[name])
     except KeyError:
-        raise PuzzleError("say which plate moves: piece 0..3 (3 is the target)") from None
+        raise PuzzleError(f"say which plate moves: {name} 0..3 (3 is the target)") from None
     except (TypeError, ValueError):
-        raise PuzzleError("piece must be a whole number from 0 to 3") from None
+        raise PuzzleError(f"{name} must be a whole number from 0 to 3") from None
     if not 0 <= piece < PLATES:
-        raise PuzzleError("piece must be from 0 to 3 (3 is the target)")
+        raise PuzzleError(f"{name} must be from 0 to 3 (3 is the target)")
     return piece
 
 
@@ -110,7 +110,7 @@ def turn():
         raise PuzzleError("turn by at most π radians at a time")
     pieces = (piece,)
     if data.get("partner") is not None:
-        partner = _piece({"piece": data["partner"]})
+        partner = _piece(data, "partner")
         if partner == piece:
             raise PuzzleError("the partner must be another plate")
         pieces = (piece, partner)

@@ -50,6 +50,8 @@ def test_two_plates_turn_together_by_hand(client):
     assert together["state"][0] == ready[0] and together["state"][3] == ready[3]  # the others stay
     same = client.post("/api/rectout/turn", json={**body, "partner": 1})
     assert same.status_code == 400 and "another plate" in same.get_json()["error"]
+    far = client.post("/api/rectout/turn", json={**body, "partner": 7})
+    assert far.status_code == 400 and "partner must be from 0 to 3" in far.get_json()["error"]
 
 
 @pytest.mark.parametrize("body, message", [
