@@ -1,9 +1,11 @@
 """numba kernels for Rectangle-out: every shape in the puzzle is a convex quadrilateral (plates and walls), so a
 shape is a (4, 2) array of counter-clockwise corners and a scene is an (n, 4, 2) array of obstacles.
 
-The plain-Python reference of the overlap and translation kernels is ``engine.rectout.geometry``
-(``penetration``, ``contact_time``); tests check that the two agree. The rotation sweep has no Python twin: its
-stopping rule is tested on hand-computed cases instead.
+The plain-Python reference of the overlap, translation and push kernels is ``engine.rectout.geometry``
+(``penetration``, ``contact_time``, ``push_out``); tests check that they agree. The rotation sweep and the set
+rotation (``fan_turn``) have no Python twin: the sweep's stopping rule is tested on hand-computed cases, and the set
+rotation on the case worked out by hand in docs/rectout.md (two plates through the Z between two parked ones), with
+every frame and every midpoint between frames checked clear.
 
 A turn is a one-parameter motion: the plate's pose as a function of the angle turned, φ.
 
