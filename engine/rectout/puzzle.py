@@ -5,10 +5,7 @@ four 9.76 × 2.44 plates. Only the target (the top plate at the start) is thin e
 for it and a wall for the others.
 
 Starting offsets (the contest gives none; our decision, a parameter): the plates lie flat, stacked from the floor,
-each with its left end at ``DEFAULT_OFFSETS``: the lower two against the left wall, the upper two (the target on
-top) against the right wall. From there each plate's first move is one diagonal, as in the paper's answer, whose
-first move is one set translation; from the plates centred (``?offsets=1.62 1.62 1.62 1.62``) four plates must move
-before any pair can turn, and the search needs far longer (docs/rectout.md).
+each with its left end at ``DEFAULT_OFFSETS``: centred, 1.62 cm from either wall, so no side is favoured.
 
 A state is a tuple of four poses (x, y, θ) of the plates' centres, bottom plate first, the target last.
 """
@@ -30,7 +27,7 @@ LENGTH, THICKNESS = 9.76, 2.44
 HALF_WIDTH, HALF_HEIGHT = LENGTH / 2, THICKNESS / 2
 PLATES = 4
 TARGET = PLATES - 1
-DEFAULT_OFFSETS = (0.0, 0.0, SIZE - LENGTH, SIZE - LENGTH)
+DEFAULT_OFFSETS = ((SIZE - LENGTH) / 2,) * PLATES
 HOLE_CENTRE = ((HOLE[0] + HOLE[1]) / 2, 0.0)
 THICK = 6.0  # wall thickness for the ordinary plates: any value works (contacts are exact)
 SHEET = 0.05  # for the target the bottom wall beside the hole is a thin frame (the paper draws it as a line)

@@ -1,12 +1,14 @@
 """A* over feature points (seed 003), with the duplicate detection the paper could not do.
 
-g counts motions (of one plate, or of two plates turning together); h is the paper's (plates between the target
-and the hole, + 1). Duplicates are found by the quantized, canonical key of ``puzzle.Quantum``: a state whose key was
-reached before with a g no larger is not expanded again. With ``dedupe=False`` the search is the paper's tree
-search, which repeats states.
+g counts the paper's moves: a motion (one plate translating or turning, or two plates turning together) joins the
+move before it if it is of the same family (translation or turn) and moves no plate that move has moved already,
+and costs nothing then; otherwise it opens a new move and costs 1. So a set of plates each sliding once is one move,
+as in the paper, while the search still steps one plate at a time. h is the paper's (plates between the target and
+the hole, + 1).
 
-The paper lets one move carry a set of plates; ``paper_moves`` counts our answer that way: consecutive motions that
-move no plate twice and are all translations, or all turns, form one move.
+Duplicates are found by the quantized, canonical key of ``puzzle.Quantum`` together with the open move (its family
+and the plates it has moved, which decide what the next motion costs): a key reached before with a g no larger is
+not searched again. With ``dedupe=False`` the search is the paper's tree search, which repeats states.
 """
 
 from __future__ import annotations
@@ -48,32 +50,37 @@ class RectoutResult:
 
 
 def paper_moves(sequence: list[Motion]) -> list[list[int]]:
-    """Indices of ``sequence`` grouped into the paper's moves: a group grows while the family stays the same and no
-    plate of the motion has moved in it yet."""
+    """Indices of ``sequence`` grouped into the paper's moves (the rule of ``joins``)."""
     groups: list[list[int]] = []
     for index, motion in enumerate(sequence):
         last = groups[-1] if groups else None
-        moved = {p for i in last for p in sequence[i].pieces} if last else set()
-        if last and sequence[last[0]].family == motion.family and not moved & set(motion.pieces):
+        if last and joins(sequence[last[0]].family, {p for i in last for p in sequence[i].pieces}, motion):
             last.append(index)
         else:
             groups.append([index])
     return groups
 
 
+def joins(family: str | None, moved: frozenset | set, motion: Motion) -> bool:
+    """Does ``motion`` belong to the open move (of ``family``, having moved the plates ``moved``)?"""
+    return family == motion.family and not moved & set(motion.pieces)
+
+
 def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=120), dedupe: bool = True,
           quantum: Quantum = Quantum(), weight: float = 1.0, progress=None, cancel=None) -> RectoutResult:
-    """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which gives
-    up the guarantee of the shortest answer for a faster one. Among equal f the newest state goes first."""
+    """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades
+    the fewest moves for a faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts
+    plates, and one set move can clear several.) Among equal f the newest state goes first."""
     problems = overlap_report(start)
     if problems:
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
     began = time.perf_counter()
     result = RectoutResult("budget_exhausted", start, dedupe=dedupe)
     order = itertools.count(0, -1)  # newest first among equal (f, h)
-    # nodes: (state, parent index, motion that led here, g)
-    nodes: list[tuple[State, int, Motion | None, int]] = [(start, -1, None, 0)]
-    best_g = {quantum.key(start): 0}
+    # nodes: (state, parent index, motion that led here, g, the open move's family and the plates it moved)
+    nodes: list[tuple[State, int, Motion | None, int, str | None, frozenset]] = [(start, -1, None, 0, None,
+                                                                                   frozenset())]
+    best_g = {(quantum.key(start), None, frozenset()): 0}
     frontier = [(weight * heuristic(start), 0, next(order), 0)]
     reported = -1  # the expansion count last reported (stale entries popped in between do not report again)
     while frontier:
@@ -89,26 +96,30 @@ def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=12
                          {"nodes": result.expanded, "text": f"{result.expanded:,} states expanded, "
                           f"{len(frontier):,} waiting, {result.duplicates:,} duplicates merged"})
         f, _, _, index = heapq.heappop(frontier)
-        state, _, _, g = nodes[index]
+        state, _, _, g, family, moved = nodes[index]
         if is_out(state):
             result.status = "solved"
             result.motions = _path(nodes, index)
             break
-        if dedupe and best_g.get(quantum.key(state), g) < g:
+        if dedupe and best_g.get((quantum.key(state), family, moved), g) < g:
             continue  # reached again more cheaply since it was queued
         result.expanded += 1
         for motion in motions(state):
             child = apply(state, motion)
             result.generated += 1
+            if joins(family, moved, motion):
+                child_g, child_family, child_moved = g, family, moved | set(motion.pieces)
+            else:
+                child_g, child_family, child_moved = g + 1, motion.family, frozenset(motion.pieces)
             if dedupe:
-                key = quantum.key(child)
-                if key in best_g and best_g[key] <= g + 1:
+                key = (quantum.key(child), child_family, child_moved)
+                if key in best_g and best_g[key] <= child_g:
                     result.duplicates += 1
                     continue
-                best_g[key] = g + 1
-            nodes.append((child, index, motion, g + 1))
+                best_g[key] = child_g
+            nodes.append((child, index, motion, child_g, child_family, child_moved))
             h = heuristic(child)
-            heapq.heappush(frontier, (g + 1 + weight * h, h, next(order), len(nodes) - 1))
+            heapq.heappush(frontier, (child_g + weight * h, h, next(order), len(nodes) - 1))
     else:
         result.status = "no_solution"
     result.seconds = time.perf_counter() - began

@@ -4,17 +4,17 @@ import pytest
 
 from engine.rectout.puzzle import start_state
 
-START = [list(p) for p in start_state((1.62,) * 4)]  # centred, where the hand-computed turns below apply
+START = [list(p) for p in start_state()]
 
 
 def test_the_page_draws_the_default_start(client):
     page = client.get("/rectout/").get_data(as_text=True)
-    assert "Rectangle-out" in page and 'id="rectout"' in page and "the lower two against the left wall" in page
+    assert "Rectangle-out" in page and 'id="rectout"' in page and "1.62 cm from either wall" in page
     assert client.get("/").get_data(as_text=True).count("/rectout/") >= 2  # navigation and the home card
 
 
 def test_offsets_choose_the_start_and_are_checked(client):
-    assert client.get("/rectout/?offsets=0 1.62 3.24 1.62").status_code == 200
+    assert client.get("/rectout/?offsets=0 0 3.24 3.24").status_code == 200
     response = client.get("/rectout/?offsets=0 0 9 0")
     assert response.status_code == 400 and "offset must be from 0 to 3.24" in response.get_data(as_text=True)
 
@@ -38,8 +38,8 @@ def test_a_turn_in_a_jam_uses_a_corner(client):
 
 
 def test_two_plates_turn_together_by_hand(client):
-    ready = [list(p) for p in start_state()]
-    ready[3] = [8.12, 13 - 1.22, 0.0]  # the target in the top-right corner, as after the answer's first move
+    # plates 1 and 2 against the left wall, 3 against the right, the target in the top-right corner
+    ready = [[4.88, 1.22, 0.0], [4.88, 3.66, 0.0], [8.12, 6.1, 0.0], [8.12, 13 - 1.22, 0.0]]
     alone = client.post("/api/rectout/turn", json={"state": ready, "piece": 1, "angle": -1.5707963}).get_json()
     assert alone["moved"] < 0.8  # plate 2 alone stops well short of 45° (0.785 rad)
     body = {"state": ready, "piece": 1, "partner": 2, "angle": -1.5707963267948966}

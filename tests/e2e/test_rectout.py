@@ -56,8 +56,8 @@ def test_the_answer_from_the_start_plays_until_the_target_is_out(page, live_serv
     page.fill('#rectout-solve input[name="max_states"]', "2000")
     page.click("#rectout-solve button.primary")  # weight 3, the form's default
     expect(page.locator(".rectout-result .badge")).to_have_text("solved", timeout=300_000)
-    expect(page.locator(".rectout-result")).to_contain_text("8 motions, 7 moves as the paper counts")
-    expect(page.locator(".rectout-moves li")).to_have_count(8)
+    expect(page.locator(".rectout-result")).to_contain_text("12 motions, 6 moves as the paper counts")
+    expect(page.locator(".rectout-moves li")).to_have_count(12)
     expect(page.locator(".rectout-player")).to_be_visible()
     page.locator('.rectout-player [data-act="speed"]').fill("100")
     expect(page.locator(".rectout-player")).to_have_attribute("data-done", "1", timeout=60_000)
