@@ -321,10 +321,14 @@ def turns(body: Body, found: list[Contact]) -> list[Motion]:
 def fan_frames(state: State, pieces: tuple[int, ...], senses: tuple[int, ...], limit: float = MAX_TURN) -> np.ndarray:
     """The frames (n, len(pieces), 3) of the set rotation of ``pieces`` from ``state``, the start first."""
     body = Body(state, pieces)  # for its obstacles: the walls each plate meets and the plates that stay
-    frames = np.empty((int(limit / kernels.FAN_STEP) * 4 + 16, len(pieces), 3))
-    count = kernels.fan_turn(np.array([state[p] for p in pieces]), np.array(senses, dtype=np.float64),
-                             body.obstacles, body.applies, limit, HALF_WIDTH, HALF_HEIGHT, TOLERANCE, frames)
-    return frames[:count]
+    room = int(limit / kernels.FAN_STEP) * 8 + 16  # steps shrink in tight places, so this may not be enough:
+    while True:  # the kernel stops when the frames are full, and then it runs again with more room
+        frames = np.empty((room, len(pieces), 3))
+        count = kernels.fan_turn(np.array([state[p] for p in pieces]), np.array(senses, dtype=np.float64),
+                                 body.obstacles, body.applies, limit, HALF_WIDTH, HALF_HEIGHT, TOLERANCE, frames)
+        if count < room:
+            return frames[:count]
+        room *= 4
 
 
 def to_square(angle: float, sense: int) -> float:
