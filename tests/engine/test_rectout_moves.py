@@ -6,7 +6,7 @@ import pytest
 
 from engine.rectout import kernels
 from engine.rectout.geometry import TOLERANCE, Plate, contact_time, penetration, push_out
-from engine.rectout.moves import Motion, apply, fans, motions
+from engine.rectout.moves import Motion, apply, fans, motions, turn_together_by_hand
 from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, TARGET, Quantum, blocking_plates, corners, heuristic,
                                    is_out, overlap_depths, overlap_report, start_state)
 from engine.rectout.search import paper_moves, solve
@@ -142,6 +142,14 @@ def test_two_plates_turn_together_where_one_at_a_time_cannot():
     assert all(m.turn[3] < math.pi / 4 for m in alone)
     # plates 1 and 2 lie under plate 3 against the left wall: a pair with no room does not turn at all
     assert not [m for m in fans(READY) if m.pieces == (0, 1)]
+
+
+def test_a_pair_turned_by_hand_goes_as_far_as_asked():
+    # plate 3 and the target turn in a tight place, in ever smaller steps: the turn must not stop where its frames ran
+    # out (it did, at 0.479 rad, before fan_frames made room)
+    poses, turned = turn_together_by_hand(START, (2, TARGET), 0.5)
+    assert turned == pytest.approx(0.5) and poses[0][2] == pytest.approx(0.5) and poses[1][2] == pytest.approx(0.5)
+    assert overlap_report(START[:2] + poses) == []
 
 
 @pytest.mark.slow
