@@ -195,6 +195,22 @@ def test_the_search_gets_the_target_out_from_near_the_goal():
     assert plain.status == "budget_exhausted"
 
 
+def test_the_search_stops_when_cancelled_and_reports_progress():
+    import threading
+
+    cancel = threading.Event()
+    reports = []
+
+    def progress(fraction, info):
+        reports.append(info["nodes"])
+        if info["nodes"] >= 20:
+            cancel.set()
+
+    result = solve(START, Budget(max_nodes=10_000, max_seconds=600), progress=progress, cancel=cancel)
+    assert result.status == "cancelled" and result.expanded == 30  # checked every PROGRESS_EVERY = 10 expansions
+    assert reports == [0, 10, 20]
+
+
 @pytest.mark.slow
 def test_the_search_gets_the_target_out_from_the_default_start():
     result = solve(START, Budget(max_nodes=2_000, max_seconds=900), weight=3)
