@@ -338,7 +338,8 @@ def fan_turn(poses, senses, obstacles, applies, limit, half_width, half_height, 
     Each step turns every plate by at most FAN_STEP and then settles them (``_settle``); a step is taken only if no
     corner travels more than FAN_MAX_TRAVEL (less than half the thinnest wall, so nothing passes through one) and
     the poses halfway between the two frames are clear too; otherwise the step is halved, and below FAN_MIN_STEP
-    the set has stopped. ``frames`` (n, k, 3) receives the poses, the start first; returns the number written. The
+    the set has stopped. ``frames`` (n, k, 3) receives the poses, the start first; returns the number written (all
+    n if it ran out of room before it stopped: ``moves.fan_frames`` then runs it again with more). The
     frames are the motion: straight interpolation between neighbours stays clear, because every frame keeps a gap
     of FAN_GAP and a step bends a corner's path by far less."""
     k = poses.shape[0]

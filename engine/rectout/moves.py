@@ -222,8 +222,8 @@ def _direction_name(vector) -> str:
     return f"{degrees:.0f}°"
 
 
-def _who(body: Body) -> str:
-    return " + ".join("target" if p == TARGET else f"plate {p + 1}" for p in body.pieces)
+def _who(pieces: tuple[int, ...]) -> str:
+    return " and ".join("target" if p == TARGET else f"plate {p + 1}" for p in pieces)
 
 
 def translations(body: Body, found: list[Contact]) -> list[Motion]:
@@ -248,7 +248,7 @@ def translations(body: Body, found: list[Contact]) -> list[Motion]:
         travel = sum(math.dist(a[0][:2], b[0][:2]) for a, b in zip([before] + legs, legs))
         # where two ways end in the same place (down-left and sliding left, for a plate on the floor) keep the first
         if travel > MIN_MOTION and all(not np.allclose(legs[-1], m.after, rtol=0, atol=1e-9) for m in out):
-            out.append(Motion(body.pieces, kind, before, legs[-1], f"{_who(body)}: {name}, {travel:.2f} cm",
+            out.append(Motion(body.pieces, kind, before, legs[-1], f"{_who(body.pieces)}: {name}, {travel:.2f} cm",
                               waypoints=tuple(legs[:-1])))
     return out
 
@@ -313,7 +313,7 @@ def turns(body: Body, found: list[Contact]) -> list[Motion]:
             if angle > MIN_MOTION:
                 word = "anticlockwise" if sense > 0 else "clockwise"
                 out.append(Motion(body.pieces, kind_name, before, after,
-                                  f"{_who(body)}: {kind_name} {word}, {math.degrees(angle):.1f}°",
+                                  f"{_who(body.pieces)}: {kind_name} {word}, {math.degrees(angle):.1f}°",
                                   (kind, params, sense, angle, body.relative.copy()), pivots))
     return out
 
@@ -352,9 +352,8 @@ def fans(state: State) -> list[Motion]:
             if angle > MIN_MOTION:
                 after = tuple(tuple(float(v) for v in pose) for pose in frames[-1])
                 word = "anticlockwise" if sense > 0 else "clockwise"
-                who = " and ".join("target" if p == TARGET else f"plate {p + 1}" for p in pieces)
                 out.append(Motion(pieces, "fan", tuple(state[p] for p in pieces), after,
-                                  f"{who}: turn together {word}, {math.degrees(angle):.1f}°",
+                                  f"{_who(pieces)}: turn together {word}, {math.degrees(angle):.1f}°",
                                   fan=((sense, sense), state, limit)))
     return out
 
