@@ -331,6 +331,12 @@ def fan_frames(state: State, pieces: tuple[int, ...], senses: tuple[int, ...], l
         room *= 4
 
 
+def _fan_end(frames: np.ndarray) -> tuple[tuple[Pose, ...], float]:
+    """Where a set rotation ends, and the angle it turned."""
+    return (tuple(tuple(float(v) for v in pose) for pose in frames[-1]),
+            abs(float(frames[-1, 0, 2] - frames[0, 0, 2])))
+
+
 def to_square(angle: float, sense: int) -> float:
     """How far a plate at ``angle`` turns in ``sense`` before it next lies flat or upright (a quarter turn from
     there)."""
@@ -347,10 +353,8 @@ def fans(state: State) -> list[Motion]:
     for pieces in itertools.combinations(range(len(state)), 2):
         for sense in (1, -1):
             limit = min(to_square(state[p][2], sense) for p in pieces)
-            frames = fan_frames(state, pieces, (sense, sense), limit)
-            angle = abs(frames[-1, 0, 2] - frames[0, 0, 2])
+            after, angle = _fan_end(fan_frames(state, pieces, (sense, sense), limit))
             if angle > MIN_MOTION:
-                after = tuple(tuple(float(v) for v in pose) for pose in frames[-1])
                 word = "anticlockwise" if sense > 0 else "clockwise"
                 out.append(Motion(pieces, "fan", tuple(state[p] for p in pieces), after,
                                   f"{_who(pieces)}: turn together {word}, {math.degrees(angle):.1f}°",
@@ -375,8 +379,7 @@ def turn_together_by_hand(state: State, pieces: tuple[int, ...], angle: float) -
     """Play by hand: turn several plates together by up to ``angle`` radians (+ anticlockwise), each sliding as
     little as it must (the set rotation), stopping where they jam."""
     sense = 1 if angle > 0 else -1
-    frames = fan_frames(state, pieces, (sense,) * len(pieces), abs(angle))
-    return tuple(tuple(float(v) for v in pose) for pose in frames[-1]), abs(float(frames[-1, 0, 2] - frames[0, 0, 2]))
+    return _fan_end(fan_frames(state, pieces, (sense,) * len(pieces), abs(angle)))
 
 
 def slide_by_hand(state: State, piece: int, vector: tuple[float, float], limit: float) -> tuple[Pose, float]:
