@@ -1,6 +1,8 @@
 """Seed 001 figures: DPSO and GA evaluations per second, and (with --experiment) the paper's whole experiment.
 
-Usage: python bench/meta.py [--experiment [--trials 30]]
+Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,30,50]] [--clamp] [--selection]
+--clamp re-measures the velocity clamp (vmax 0.5, 1, 2, 4) on ten depth-15 scrambles at the paper's Table 1 budget
+(250 particles x 1,200 iterations); --selection compares the GA's roulette weights (1/(1 + fitness) and linear rank).
 The experiment prints, per depth, solved / "optimal" trials at iterations 100, 1,000, 5,000, 10,000 (DPSO) and
 generations 100 … 50,000 (GA), the equal-evaluation comparison, the truly-optimal share and the total time.
 """
@@ -35,26 +37,73 @@ def pair(counts: dict) -> str:
     return f"{counts['solved']}/{counts['optimal']}"
 
 
+def clamp_table(runs: int = 10, depth: int = 15, iterations: int = 1_200) -> None:
+    """DPSO with each velocity clamp on the same scrambles and seeds: solved (<= 150 moves) and "optimal"
+    (<= depth, the paper's definition) runs, and the median best fitness."""
+    goal = goal_board(4, 4, "blank-last")
+    boards = [scramble(goal, depth, 100 + i)[0] for i in range(runs)]
+    rows = []
+    for vmax in (0.5, 1.0, 2.0, 4.0):
+        results = [run_dpso(b, goal, DPSOParams(vmax=vmax, iterations=iterations, seed=i))
+                   for i, b in enumerate(boards)]
+        rows.append([vmax, f"{sum(r.best_score <= 150 for r in results)}/{runs}",
+                     f"{sum(r.best_score <= depth for r in results)}/{runs}",
+                     statistics.median(r.best_score for r in results),
+                     f"{statistics.median(r.seconds for r in results):.1f}"])
+    print(f"\nvelocity clamp, {runs} scrambles of depth {depth} (seeds 100..), 250 particles x {iterations:,} "
+          f"iterations, random initial velocities in [-vmax, vmax]:")
+    print(table(["vmax", "solved", "optimal (<= depth)", "median best fitness", "median s"], rows))
+
+
+def selection_table(trials: int = 20, depths=(10, 20), generations: int = 10_000) -> None:
+    """The GA's two roulette weights on the same scrambles and seeds."""
+    goal = goal_board(4, 4, "blank-last")
+    rows = []
+    for depth in depths:
+        boards = [scramble(goal, depth, 200 + depth * 100 + i)[0] for i in range(trials)]
+        for selection in ("inverse", "rank"):
+            results = [run_ga(b, goal, GAParams(generations=generations, seed=i, selection=selection),
+                              stop_at=0) for i, b in enumerate(boards)]
+            solved = [r.first_reaching(150) for r in results if r.first_reaching(150) is not None]
+            rows.append([depth, selection, f"{len(solved)}/{trials}",
+                         f"{sum(r.best_score <= depth for r in results)}/{trials}",
+                         statistics.median(solved) if solved else "-",
+                         statistics.median(r.best_score for r in results)])
+    print(f"\nGA roulette weight, {trials} scrambles per depth, population 30, {generations:,} generations:")
+    print(table(["depth", "weight", "solved", "optimal (<= depth)", "median generation solved",
+                 "median best fitness"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--experiment", action="store_true", help="run the full experiment (about 20 minutes)")
     parser.add_argument("--trials", type=int, default=30)
+    parser.add_argument("--depths", default="10,20,30,40,50", help="the experiment's scramble depths")
+    parser.add_argument("--clamp", action="store_true", help="the velocity-clamp table")
+    parser.add_argument("--selection", action="store_true", help="the GA's roulette weights compared")
+    parser.add_argument("--no-speed", action="store_true", help="skip the evaluations-per-second rows")
     args = parser.parse_args()
     header("metaheuristics (seed 001)")
     goal = goal_board(4, 4, "blank-last")
-    board, _ = scramble(goal, 50, 12345)  # deep enough that no run stops early
-    dpso_rate, dpso_s = rate(run_dpso, DPSOParams(iterations=400), board, goal)
-    ga_rate, ga_s = rate(run_ga, GAParams(generations=4000), board, goal)
-    print(table(["algorithm", "run", "median s", "evaluations/s (one core)"],
-                [["DPSO", "400 iterations x 250", f"{dpso_s:.2f}", f"{dpso_rate:,.0f}"],
-                 ["GA", "4,000 generations x 30", f"{ga_s:.2f}", f"{ga_rate:,.0f}"]]))
-    print(f"projected full-size single-core time per unsolved trial: DPSO {2_500_000 / dpso_rate:.1f} s, "
-          f"GA {1_500_000 / ga_rate:.1f} s")
+    if not args.no_speed:
+        board, _ = scramble(goal, 50, 12345)  # deep enough that no run stops early
+        dpso_rate, dpso_s = rate(run_dpso, DPSOParams(iterations=400), board, goal)
+        ga_rate, ga_s = rate(run_ga, GAParams(generations=4000), board, goal)
+        print(table(["algorithm", "run", "median s", "evaluations/s (one core)"],
+                    [["DPSO", "400 iterations x 250", f"{dpso_s:.2f}", f"{dpso_rate:,.0f}"],
+                     ["GA", "4,000 generations x 30", f"{ga_s:.2f}", f"{ga_rate:,.0f}"]]))
+        print(f"projected full-size single-core time per unsolved trial: DPSO {2_500_000 / dpso_rate:.1f} s, "
+              f"GA {1_500_000 / ga_rate:.1f} s")
+    if args.clamp:
+        clamp_table()
+    if args.selection:
+        selection_table()
     if not args.experiment:
         return
     started = time.perf_counter()
-    result = run_experiment(trials=args.trials)
-    print(f"\nexperiment: {args.trials} trials x 5 depths, both algorithms, both cores: "
+    depths = tuple(int(d) for d in args.depths.split(","))
+    result = run_experiment(depths=depths, trials=args.trials)
+    print(f"\nexperiment: {args.trials} trials x {len(depths)} depths, both algorithms, both cores: "
           f"{time.perf_counter() - started:.0f} s (target <= 1800 s)")
     rows = []
     for entry in result["table"]:
@@ -68,6 +117,7 @@ def main() -> None:
                  "P true opt", "G true opt", "P s", "G s"], rows))
     (ROOT / ".cache").mkdir(exist_ok=True)
     (ROOT / ".cache" / "meta-experiment.json").write_text(json.dumps(result))
+    print("written to .cache/meta-experiment.json")
 
 
 if __name__ == "__main__":

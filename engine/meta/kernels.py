@@ -105,12 +105,13 @@ def _roulette(weights, total, rng):
 
 
 @njit(cache=True, nogil=True)
-def ga_generations(population, scores, spare, best, best_score, crossover_rate, mutation_rate, elites, generations,
-                   history, offset, rng, start, start_blank, start_md, targets, manhattan, max_moves, work, stack,
-                   stop_at):
-    """Run ``generations`` of the GA: ``elites`` best copied, the rest bred by roulette selection (weight 1/fitness,
-    fitness being minimised), two-point crossover with probability ``crossover_rate`` and bit-flip mutation with
-    probability ``mutation_rate`` per bit. ``history[offset + g]`` gets the best fitness after generation g."""
+def ga_generations(population, scores, spare, best, best_score, crossover_rate, mutation_rate, elites, by_rank,
+                   generations, history, offset, rng, start, start_blank, start_md, targets, manhattan, max_moves,
+                   work, stack, stop_at):
+    """Run ``generations`` of the GA: ``elites`` best copied, the rest bred by roulette selection (weight
+    1/(1 + fitness), fitness being minimised; or with ``by_rank`` population − rank, the best weighing most),
+    two-point crossover with probability ``crossover_rate`` and bit-flip mutation with probability
+    ``mutation_rate`` per bit. ``history[offset + g]`` gets the best fitness after generation g."""
     size, length = population.shape
     weights = np.empty(size)
     for gen in range(generations):
@@ -118,6 +119,10 @@ def ga_generations(population, scores, spare, best, best_score, crossover_rate, 
         total = 0.0
         for i in range(size):
             weights[i] = 1.0 / (1.0 + scores[i])
+        if by_rank:
+            for r in range(size):
+                weights[order[r]] = size - r
+        for i in range(size):
             total += weights[i]
         for e in range(elites):
             for j in range(length):

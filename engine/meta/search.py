@@ -4,11 +4,19 @@ Defaults are seed 001's: DPSO 250 particles, w = 1.0, c1 = 2.3, c2 = 2.0, 10,000
 crossover 0.8, mutation 0.01, 3 elites, 50,000 generations; 150 moves (300 bits). Every run is reproducible from
 its seed.
 
-The velocity clamp (the paper gives none) is |v| ≤ 0.5, so a bit is 1 with probability between 0.38 and 0.62. With
-w = 1.0 velocities only grow, and a wide clamp lets the swarm freeze on one sequence: measured on ten 15-puzzle
-scrambles of depth 10 (seeds 100..109), 100 iterations solved 10 of 10 with vmax = 0.5, 9 with 1.0 and 5 with 1.5,
-2.5 or 4 (the frozen swarms sat at "undo everything", fitness 150 + MD of the start); on depth 30 after 1,000
-iterations 0.5 and 1.0 solved 2 of 10 and 2.0 solved 1.
+Choices where the paper is silent (its equations (1)–(4) are images missing from the text):
+
+* Initial velocities: the paper gives each particle "a random position and velocity" (ランダムな位置と速度) without a
+  range. Ours are uniform in [−vmax, vmax], drawn from the run's seed after the start positions: every starting
+  velocity is one the update could have produced, and no bit starts more biased than the clamp allows.
+* The velocity clamp |v| ≤ vmax = 0.5 (no limit is given anywhere), so a bit is 1 with probability between 0.38 and
+  0.62. With w = 1.0 velocities only grow, and a wide clamp lets the swarm freeze on one sequence (the frozen swarms
+  sit at "undo everything", fitness 150 + MD of the start). Measured by ``bench/meta.py --clamp`` (depth-15 scrambles,
+  the paper's Table 1 budget of 250 particles × 1,200 iterations); the table is on the Swarm & GA page.
+* r1 and r2 are drawn per bit (the text says only "uniform in [0, 1]").
+* The GA's roulette weight is 1 / (1 + fitness) (``selection="inverse"``; the paper names roulette selection but not
+  the weight, and the fitness is minimised, so it must be inverted somehow). ``selection="rank"`` (linear ranking:
+  weight = population − rank) is the measured alternative (``bench/meta.py --selection``).
 """
 
 from __future__ import annotations
@@ -51,7 +59,10 @@ class GAParams:
     max_moves: int = 150
     seed: int = 0
     encoding: str | None = None
+    selection: str = "inverse"  # roulette weight: 1/(1 + fitness) or linear rank; see the module docstring
 
+
+SELECTIONS = {"inverse": "weight 1 / (1 + fitness)", "rank": "linear ranking: weight = population − rank"}
 
 LIMITS = {"particles": (2, 2000), "w": (0.0, 2.0), "c1": (0.0, 5.0), "c2": (0.0, 5.0), "vmax": (0.5, 20.0),
           "iterations": (1, 100_000),
@@ -69,6 +80,11 @@ def params_from(kind: type, values: dict) -> DPSOParams | GAParams:
             if values[name] not in ENCODINGS:
                 raise PuzzleError(f"encoding must be one of {', '.join(ENCODINGS)}")
             params.encoding = values[name]
+            continue
+        if name == "selection":
+            if values[name] not in SELECTIONS:
+                raise PuzzleError(f"selection must be one of {', '.join(SELECTIONS)}")
+            params.selection = values[name]
             continue
         low, high = LIMITS[name]
         try:
@@ -172,6 +188,15 @@ def _drive(step, total: int, history: np.ndarray, label: str, best, progress, ca
     return done, stopped
 
 
+def initial_velocities(rng: np.ndarray, shape: tuple[int, int], vmax: float) -> np.ndarray:
+    """Each particle's random starting velocity, uniform in [−vmax, vmax] per bit (module docstring)."""
+    v = np.empty(shape)
+    for p in range(shape[0]):
+        for j in range(shape[1]):
+            v[p, j] = (2.0 * next_random(rng) - 1.0) * vmax
+    return v
+
+
 def _start(problem: _Problem, rng: np.ndarray, count: int):
     """A random start population, its scores, and its best row."""
     rows = _bits(rng, count, 2 * problem.max_moves)
@@ -203,7 +228,7 @@ def run_dpso(board: Board, goal: Board, params: DPSOParams | None = None, progre
     rng = generator(params.seed)
     x, pbest_score, gbest, gbest_score = _start(problem, rng, params.particles)
     pbest = x.copy()
-    v = np.zeros(x.shape)  # every bit starts at probability 1/2
+    v = initial_velocities(rng, x.shape, params.vmax)
 
     def step(count, offset, history):
         return kernels.dpso_iterations(x, v, pbest, pbest_score, gbest, gbest_score, params.w, params.c1, params.c2,
@@ -223,8 +248,8 @@ def run_ga(board: Board, goal: Board, params: GAParams | None = None, progress=N
 
     def step(count, offset, history):
         return kernels.ga_generations(population, scores, spare, best, best_score, params.crossover,
-                                      params.mutation, params.elites, count, history, offset, rng, *problem.args(),
-                                      stop_at)
+                                      params.mutation, params.elites, params.selection == "rank", count, history,
+                                      offset, rng, *problem.args(), stop_at)
 
     return _search("ga", problem, best, best_score, params.generations, params.population, step, progress, cancel,
                    stop_at, deadline, params)

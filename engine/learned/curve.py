@@ -1,0 +1,90 @@
+"""The M curve (issue 17): how V = MD + DB changes with the number of training walks M (N = 200), every table
+evaluated on the same uniformly random positions.
+
+The positions' Manhattan-distance and pattern-database solves do not depend on the table, so they are computed once
+(``baseline``) and stored beside the tables (a JSON file named by count, seed and budget); each table then only adds
+its own IDA* + V solves. A point of the curve is ``engine.learned.evaluate.summarise`` of the merged rows: node and
+time reduction against MD over the positions both finished, V's optimal share and mean excess, grouped by optimal
+length as in the paper's Figure 3.
+
+Time reductions are wall-clock seconds of the two searches on the same machine; on a shared machine they move with its
+load, node reductions do not.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine import store
+from engine.errors import PuzzleError
+from engine.learned.evaluate import evaluate, summarise
+from engine.learned.train import TrainingParams, train
+from engine.result import Budget
+from engine.tiles import goal_board
+
+CURVE_WALKS = (700_000, 2_000_000, 10_000_000, 100_000_000)
+MAX_NODES = 20_000_000_000
+
+
+def _baseline_path(count: int, seed: int, max_seconds: float):
+    name = store.artefact_name("mcurve-baseline", count, seed, float(max_seconds), "cpu-time")
+    return store.data_dir() / name.replace(".npy", ".json")
+
+
+def baseline(count: int, seed: int, max_seconds: float, progress=None, cancel=None) -> list[dict] | None:
+    """MD and PDB solves of the ``count`` positions (loaded if stored); None if cancelled."""
+    path = _baseline_path(count, seed, max_seconds)
+    if path.exists():
+        return json.loads(path.read_text())
+    result = evaluate(None, count, seed, Budget(MAX_NODES, max_seconds), progress, cancel,
+                      heuristics=("pdb", "manhattan"))
+    if result["status"] != "done":
+        return None
+    path.write_text(json.dumps(result["rows"]))
+    return result["rows"]
+
+
+def point(table: str, rows: list[dict], seed: int, max_seconds: float, progress=None, cancel=None) -> dict | None:
+    """One table evaluated on the baseline's positions: V's solves merged into the baseline rows, summarised."""
+    budget = Budget(MAX_NODES, max_seconds)
+    learned = evaluate(table, len(rows), seed, budget, progress, cancel, heuristics=("learned",))
+    if learned["status"] != "done":
+        return None
+    merged = []
+    for base, own in zip(rows, learned["rows"]):
+        if base["tiles"] != own["tiles"]:
+            raise PuzzleError("the stored baseline's positions do not match this seed")
+        merged.append({**base, "learned": own["learned"]})
+    return summarise(merged, table, seed, budget, learned["seconds"])
+
+
+def m_curve(walks=CURVE_WALKS, count: int = 100, seed: int = 0, max_seconds: float = 120, train_seed: int = 0,
+            progress=None, cancel=None) -> dict:
+    """Train (or load) one table per M and evaluate each on the same positions. Progress: the baseline is the first
+    fifth, each M an equal share of the rest (its training half, its evaluation half)."""
+    goal = goal_board(4, 4, "blank-first")
+    share = 0.8 / len(walks)
+
+    def part(start: float, width: float, label: str):
+        if progress is None:
+            return None
+        return lambda f, info: progress(start + width * (f or 0.0),
+                                        {**info, "text": f"{label}: {info.get('text', '')}"})
+
+    rows = baseline(count, seed, max_seconds, part(0.0, 0.2, "Manhattan and PDB"), cancel)
+    if rows is None:
+        return {"status": "cancelled"}
+    points = []
+    for i, m in enumerate(walks):
+        start = 0.2 + i * share
+        learned = train(goal, TrainingParams(walks=m, seed=train_seed), part(start, share / 2, f"training M = {m:,}"),
+                        cancel)
+        if learned is None:
+            return {"status": "cancelled"}
+        result = point(learned.name, rows, seed, max_seconds, part(start + share / 2, share / 2, f"V, M = {m:,}"),
+                       cancel)
+        if result is None:
+            return {"status": "cancelled"}
+        points.append({"walks": m, "table": learned.name, "training_seconds": learned.info["seconds"],
+                       "fill": learned.info["fill"], "overall": result["overall"], "groups": result["groups"]})
+    return {"status": "done", "positions": count, "seed": seed, "max_seconds": max_seconds, "points": points}
