@@ -1,12 +1,15 @@
 """The Learned heuristic page (seed 002): train tables as jobs, see what they hold, evaluate them against Manhattan
-distance and the pattern database."""
+distance and the pattern database, and the M curve (how V changes with the number of walks) beside the paper's
+figures: the newest curve job's, else the one measured for issue 17 (``engine/learned/recorded.py``)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
 from engine.errors import PuzzleError
+from engine.learned.curve import CURVE_WALKS, against_paper, recorded_curve
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
+from engine.learned.jobs import check_curve_params
 from engine.learned.train import VALUE_RULES, TrainingParams, check_params, trained_tables
 from engine.tiles import goal_board
 from app.solving import runner
@@ -34,9 +37,12 @@ def index():
         table["bars"] = histogram_bars(table["value_histogram"])
     evaluations = runner().newest_by("learned-evaluate", lambda p: (p.get("table"), p.get("count"), p.get("seed")))
     names = {t["name"]: t for t in tables}
+    curve_job = (runner().newest_by("learned-curve", lambda p: 0) or [None])[0]
+    curve = curve_job["result"] if curve_job else recorded_curve()
     return render_template("learned/index.html", tables=tables, evaluations=evaluations, names=names,
                            defaults=TrainingParams(), quick=QUICK_WALKS, rules=VALUE_RULES, paper=PAPER,
-                           max_positions=MAX_POSITIONS)
+                           max_positions=MAX_POSITIONS, curve=curve, curve_is_recorded=curve_job is None,
+                           against_paper=against_paper, curve_walks=CURVE_WALKS)
 
 
 @bp.post("/train")
@@ -64,3 +70,11 @@ def evaluate():
                                                   "seed": form.get("seed", 0),
                                                   "max_seconds": form.get("max_seconds", 300)})
     return render_template("partials/job.html", job_id=job_id, title=f"Solving {count} positions three ways")
+
+
+@bp.post("/curve")
+def curve():
+    params = check_curve_params({k: v for k, v in request.form.items() if v != ""})  # a 400 now, not a failed job
+    job_id = runner().submit("learned-curve", params)
+    return render_template("partials/job.html", job_id=job_id,
+                           title=f"The M curve on {params['positions']} positions")

@@ -1,11 +1,15 @@
 """The Metaheuristics page (seed 001): the cycle pair drawn, a DPSO or GA run with its live fitness curve and the
-answer animated, and the paper's experiment as a job (a quick classroom size by default, the full size on request)."""
+answer animated, the paper's experiment as a job (a quick classroom size by default, the full size on request), and
+the paper's claims beside ours: from the newest full-size experiment job, else from the run recorded for issue 17
+(``engine/meta/recorded.py``), with the velocity-clamp and roulette-weight measurements."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
 from engine.errors import PuzzleError
+from engine.meta import recorded
+from engine.meta.claims import claims
 from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.search import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
@@ -18,7 +22,8 @@ SIZES = ["4x4", "3x3", "2x4", "2x5", "3x4"]
 QUICK_EXPERIMENT = {"trials": 5, "iterations": 1_000, "generations": 5_000}
 FULL_EXPERIMENT = {"trials": 30, "iterations": 10_000, "generations": 50_000}
 PAPER = {"dpso": "depth 10: all 30 solved by iteration 100, 25 optimal by iteration 50; depth 30: about half solved, "
-                 "under 40 % optimal; depth 50: about 10 % solved; settled by about iteration 5,000",
+                 "under 40 % optimal; depth 50: one trial solved, at iteration 300 (section 6), about 10 % "
+                 "(conclusion); settled by about iteration 5,000",
          "ga": "behind DPSO at equal evaluations (5,000 iterations × 250 ≈ 42,000 generations × 30); DPSO's 10,000 "
                "iterations took 20–30 % less time than the GA's 50,000 generations"}
 
@@ -36,8 +41,16 @@ def cycle_paths() -> list[str]:
 @bp.get("/")
 def index():
     experiment = (runner().newest_by("meta-experiment", lambda p: 0) or [None])[0]
+    full_size = [job for job in runner().newest_by("meta-experiment", lambda p: 0)
+                 if job["result"].get("trials") == FULL_EXPERIMENT["trials"]
+                 and job["result"]["dpso"]["iterations"] >= FULL_EXPERIMENT["iterations"]]
+    if full_size:
+        compared = {"claims": claims(full_size[0]["result"]), "measured": None}
+    else:
+        compared = recorded.EXPERIMENT
     return render_template("meta/index.html", cycles=cycle_paths(), sizes=SIZES, dpso=DPSOParams(), ga=GAParams(),
-                           quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER)
+                           quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER,
+                           compared=compared, clamp=recorded.CLAMP, selection=recorded.SELECTION)
 
 
 @bp.post("/run")

@@ -165,9 +165,7 @@ def cmd_learned(args: argparse.Namespace) -> int:
     else:
         walks = tuple(int(w) for w in args.walks_list.split(",")) if args.walks_list else CURVE_WALKS
         data = m_curve(walks, args.positions, args.seed, args.max_seconds, args.train_seed, progress)
-        data["points"] = [{"walks": p["walks"], "training_seconds": p["training_seconds"], "fill": p["fill"],
-                           **_evaluation_summary({"table": p["table"], **p}, args.positions)}
-                          for p in data["points"]]
+        data["points"] = [{**p, **_evaluation_summary(p, args.positions)} for p in data["points"]]
         text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text(p) for p in data["points"])
     if live:
         print(file=sys.stderr)

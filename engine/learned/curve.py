@@ -17,7 +17,7 @@ import json
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.learned.evaluate import evaluate, summarise
+from engine.learned.evaluate import PAPER, evaluate, summarise
 from engine.learned.train import TrainingParams, train
 from engine.result import Budget
 from engine.tiles import goal_board
@@ -86,5 +86,26 @@ def m_curve(walks=CURVE_WALKS, count: int = 100, seed: int = 0, max_seconds: flo
         if result is None:
             return {"status": "cancelled"}
         points.append({"walks": m, "table": learned.name, "training_seconds": learned.info["seconds"],
-                       "fill": learned.info["fill"], "overall": result["overall"], "groups": result["groups"]})
+                       "training_cpu_seconds": learned.info.get("cpu_seconds"), "fill": learned.info["fill"],
+                       "overall": result["overall"], "groups": result["groups"],
+                       "paper": against_paper(result["overall"])})
     return {"status": "done", "positions": count, "seed": seed, "max_seconds": max_seconds, "points": points}
+
+
+def against_paper(overall: dict) -> list[dict]:
+    """The paper's three headline figures (M = 10⁸, 500 positions) beside one point's: ``met`` when ours is at least
+    as good (for the reductions and the optimal share, higher is better)."""
+    rows = []
+    for key, label in (("node_reduction", "fewer nodes than MD"), ("time_reduction", "less time than MD"),
+                       ("optimal_share", "of V's answers optimal")):
+        ours = overall.get(key)
+        rows.append({"key": key, "label": label, "paper": PAPER[key], "ours": ours,
+                     "met": ours is not None and ours >= PAPER[key] - 0.005})
+    return rows
+
+
+def recorded_curve() -> dict | None:
+    """The M curve measured for issue 17 (``engine/learned/recorded.py``), shown until a curve job has run here."""
+    from engine.learned.recorded import CURVE
+
+    return CURVE

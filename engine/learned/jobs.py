@@ -33,21 +33,21 @@ def evaluate_job(params: dict, report, cancel) -> dict:
     return evaluate(table, count, seed, Budget(max_nodes=5_000_000_000, max_seconds=seconds), report, cancel)
 
 
-@job_kind("learned-curve")
-def curve_job(params: dict, report, cancel) -> dict:
-    """The M curve: ``walks`` (M values, a list or "700000,2000000"), ``positions`` (1..MAX_POSITIONS), ``seed``
-    (which positions), ``train_seed``, ``max_seconds`` (per position and heuristic, 1..900)."""
+def check_curve_params(params: dict) -> dict:
+    """The M curve's parameters, checked: ``walks`` (1 to 8 values of M, a list or "700000,2000000"), ``positions``
+    (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_seconds`` (per position and heuristic,
+    1..900)."""
     walks = params.get("walks") or list(CURVE_WALKS)
     try:
         if isinstance(walks, str):
             walks = [w for w in walks.replace(",", " ").split() if w]
-        walks = tuple(int(w) for w in walks)
+        walks = [int(w) for w in walks]
         count, seed = int(params.get("positions", 100)), int(params.get("seed", 0) or 0)
         train_seed = int(params.get("train_seed", 0) or 0)
         seconds = float(params.get("max_seconds", 120))
     except (TypeError, ValueError):
         raise PuzzleError("walks, positions, seed, train_seed and max_seconds must be numbers") from None
-    if not walks or len(walks) > 8:
+    if not 1 <= len(walks) <= 8:
         raise PuzzleError("give 1 to 8 values of M")
     for m in walks:
         check_params({"walks": m})
@@ -55,4 +55,11 @@ def curve_job(params: dict, report, cancel) -> dict:
         raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
     if not 1 <= seconds <= 900:
         raise PuzzleError("max_seconds must be from 1 to 900")
-    return m_curve(walks, count, seed, seconds, train_seed, report, cancel)
+    return {"walks": walks, "positions": count, "seed": seed, "train_seed": train_seed, "max_seconds": seconds}
+
+
+@job_kind("learned-curve")
+def curve_job(params: dict, report, cancel) -> dict:
+    """The M curve (``check_curve_params``): one table per M, each evaluated on the same random positions."""
+    p = check_curve_params(params)
+    return m_curve(tuple(p["walks"]), p["positions"], p["seed"], p["max_seconds"], p["train_seed"], report, cancel)

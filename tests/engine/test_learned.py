@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from engine import store
 from engine.errors import PuzzleError
 from engine.learned.pattern import Pattern, pattern_for, rank_reference, unrank
-from engine.learned.train import EMPTY, TrainingParams, check_params, train, update_entry
+from engine.learned.train import (EMPTY, TrainingParams, check_params, new_entries, record_state, train,
+                                  train_reference, update_entry)
 from engine.solvers import solve
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.heuristics import manhattan_distance
@@ -70,6 +71,55 @@ def test_algorithm_1_on_a_hand_made_walk():
     assert entries[3].tolist() == [4, 1]
 
 
+@pytest.mark.parametrize("rule", ["min-diff", "at-min-steps"])
+def test_the_value_rules_on_a_hand_made_pair_of_walks(rule):
+    """Two walks given as the (key, MD) of the states they visit; key 0 is the goal's pattern (count 0, value 0)."""
+    min_diff = rule == "min-diff"
+    walk_1 = [(1, 1), (2, 0), (3, 3)]
+    walk_2 = [(3, 6), (2, 1), (1, 4), (0, 4), (1, 1)]
+    counts = {}
+    for update in ("kernel", "reference"):
+        entries = np.full((4, 2), EMPTY, dtype=np.uint8)
+        entries[0] = 0
+        seen = []
+        for walk in (walk_1, walk_2):
+            n = 0
+            for key, md in walk:
+                if update == "kernel":
+                    n = update_entry(entries, key, n + 1, md, min_diff)
+                else:
+                    n = record_state(entries, key, n + 1, md, rule)
+                seen.append(n)
+        counts[update] = (seen, entries.tolist())
+    assert counts["kernel"] == counts["reference"]
+    seen, table = counts["kernel"]
+    # walk 1 stores counts 1, 2, 3 (values 0, 2, 0); walk 2 lowers key 3 to count 1 (|1 − 6| = 5), meets key 2 at
+    # the same count 2 (|2 − 1| = 1), is lowered to key 1's count 1 (line 10), then to 0 at the goal's pattern
+    assert seen == [1, 2, 3, 1, 2, 1, 0, 1]
+    if min_diff:  # the smallest |s − MD| of any visit
+        assert table == [[0, 0], [1, 0], [2, 1], [1, 0]]
+    else:  # the |s − MD| of the visit with the fewest steps: key 3 takes walk 2's 5, key 2 keeps walk 1's 2
+        assert table == [[0, 0], [1, 0], [2, 2], [1, 5]]
+
+
+def test_the_training_kernel_agrees_with_the_plain_python_algorithm_1():
+    for rule, undo in (("min-diff", False), ("at-min-steps", True)):
+        params = TrainingParams(walks=45, length=30, value_rule=rule, allow_undo=undo, seed=4)  # a partial batch
+        reference = train_reference(GOAL, params)
+        entries = new_entries(PATTERN, GOAL)
+        from engine.fastrandom import generator
+        from engine.learned.train import LANES, train_walks
+        from engine.tiles.tables import goal_tables
+
+        tables = goal_tables(GOAL)
+        train_walks(entries, params.walks, params.length, generator(params.seed), np.array(GOAL.cells), GOAL.blank,
+                    tables.neighbors, tables.manhattan, PATTERN.key_slot(), PATTERN.key_radix(), undo,
+                    rule == "min-diff", np.empty((LANES, 16), dtype=np.int64), np.empty((LANES, 7), dtype=np.int64),
+                    np.zeros((LANES, 5), dtype=np.int64))
+        assert np.array_equal(entries, reference)
+        assert np.count_nonzero(entries[:, 0] != EMPTY) > 100
+
+
 def trained(tmp_path, monkeypatch, **changes):
     monkeypatch.setattr(store, "_data_dir", tmp_path)
     return train(GOAL, TrainingParams(**{"walks": 3000, "length": 60, **changes}))
@@ -81,18 +131,36 @@ def test_training_is_deterministic_from_its_seed(tmp_path, monkeypatch):
     other = trained(tmp_path / "c", monkeypatch, seed=6)
     assert np.array_equal(first.table, second.table) and first.info["filled"] == second.info["filled"] > 0
     assert not np.array_equal(first.table, other.table)
-    # the goal's own pattern is reached by every walk that returns to it; its step count is small and its value even
     assert first.info["fill"] < 0.01 and sum(first.info["value_histogram"]) == first.info["filled"]
+    assert first.info["steps_histogram"][0] == 1  # the goal's pattern, and only it, has count 0
     # reused, not retrained
     assert trained(tmp_path / "a", monkeypatch, seed=5).info == first.info
 
 
 def test_the_two_value_rules_differ_only_where_they_should(tmp_path, monkeypatch):
-    at_min = trained(tmp_path / "a", monkeypatch, seed=1)
-    min_diff = trained(tmp_path / "b", monkeypatch, seed=1, value_rule="min-diff")
+    at_min = trained(tmp_path / "a", monkeypatch, seed=1, value_rule="at-min-steps")
+    min_diff = trained(tmp_path / "b", monkeypatch, seed=1)
     assert at_min.info["filled"] == min_diff.info["filled"]  # same walks, same keys
     filled = at_min.table > 0
     assert (min_diff.table <= at_min.table).all() and (min_diff.table[filled] < at_min.table[filled]).any()
+
+
+@pytest.mark.parametrize("rule", ["min-diff", "at-min-steps"])
+def test_db_of_the_goal_is_0_and_v_solves_every_position_one_move_away_in_one_move(tmp_path, monkeypatch, rule):
+    table = trained(tmp_path, monkeypatch, walks=20000, length=200, value_rule=rule)
+    from engine.learned import train as train_module
+    monkeypatch.setattr(train_module, "_cache", {})
+    assert table.value(GOAL) == 0 and table.table[rank_reference(GOAL.cells, PATTERN)] == 0
+    # with DB(goal) = 2 (walks never storing the start) the first bound V(p) = 1 + DB(p) would be below the goal's
+    # f = 1 + 2, so IDA* would need a second iteration and could return a longer answer
+    for move in "UDLR":
+        try:
+            board = GOAL.apply(move)
+        except PuzzleError:
+            continue  # the blank is in a corner: two of the four moves leave the board
+        result = solve(board, GOAL, "idastar", "learned")
+        assert result.status == "solved" and result.length == 1
+        assert len(result.extra["bounds"]) == 1  # found in the first iteration: V(goal) = 0 fits under any bound
 
 
 def test_ida_star_with_v_is_legal_never_shorter_and_v_is_md_where_the_table_is_empty(tmp_path, monkeypatch):

@@ -7,7 +7,8 @@ from engine.meta import kernels
 from engine.meta.encoding import (covering_cycle_pairs, decode, fitness_reference, grid_edges, hamiltonian_cycles,
                                   move_targets)
 from engine.meta.experiment import run_experiment
-from engine.meta.search import DPSOParams, GAParams, _Problem, params_from, run_dpso, run_ga
+from engine.fastrandom import generator
+from engine.meta.search import DPSOParams, GAParams, _Problem, initial_velocities, params_from, run_dpso, run_ga
 from engine.errors import PuzzleError
 from engine.tiles import Board, goal_board
 from engine.tiles.random import scramble
@@ -83,6 +84,37 @@ def test_a_fixed_seed_gives_the_same_run_twice():
         assert first.moves == second.moves and first.history.tolist() == second.history.tolist()
         other = run(board, GOAL, type(params)(**{**params.__dict__, "seed": 10}))
         assert other.history.tolist() != first.history.tolist()
+
+
+def test_initial_velocities_are_random_within_the_clamp_and_follow_the_seed():
+    first = initial_velocities(generator(3), (50, 300), 0.5)
+    assert np.array_equal(first, initial_velocities(generator(3), (50, 300), 0.5))
+    assert not np.array_equal(first, initial_velocities(generator(4), (50, 300), 0.5))
+    assert np.count_nonzero(first) == first.size and np.abs(first).max() <= 0.5
+    # spread over the whole range, both signs about equally (15,000 draws)
+    assert first.min() < -0.49 and first.max() > 0.49 and abs(float(first.mean())) < 0.02
+
+
+def test_a_dpso_run_starts_from_those_velocities(monkeypatch):
+    """run_dpso draws the start velocities from its seed; with them replaced by zeros the same seed runs differently."""
+    from engine.meta import search
+
+    board, _ = scramble(GOAL, 20, 5)
+    params = DPSOParams(iterations=30, particles=30, seed=2)
+    random_start = run_dpso(board, GOAL, params)
+    monkeypatch.setattr(search, "initial_velocities", lambda rng, shape, vmax: np.zeros(shape))
+    zero_start = run_dpso(board, GOAL, params)
+    assert random_start.history.tolist() != zero_start.history.tolist()
+
+
+def test_the_roulette_weights_differ_and_each_is_reproducible():
+    board, _ = scramble(GOAL, 20, 5)
+    runs = {s: run_ga(board, GOAL, GAParams(generations=200, seed=1, selection=s)) for s in ("inverse", "rank")}
+    assert runs["inverse"].history.tolist() != runs["rank"].history.tolist()
+    again = run_ga(board, GOAL, GAParams(generations=200, seed=1, selection="rank"))
+    assert again.history.tolist() == runs["rank"].history.tolist()
+    with pytest.raises(PuzzleError, match="selection must be one of"):
+        params_from(GAParams, {"selection": "tournament"})
 
 
 def test_dpso_solves_every_depth_10_scramble():
