@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from engine.errors import PuzzleError
-from engine.learned.curve import CURVE_WALKS, against_paper, recorded_curve
+from engine.learned.curve import CURVE_WALKS, recorded_curve
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
-from engine.learned.jobs import check_curve_params
-from engine.learned.train import VALUE_RULES, TrainingParams, check_params, trained_tables
+from engine.learned.train import VALUE_RULES, TrainingParams, trained_tables
 from engine.tiles import goal_board
-from app.solving import runner
+from app.jobs import RESULT_TEMPLATES
+from app.solving import job_fragment_for, runner
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
+RESULT_TEMPLATES["learned-curve"] = "learned/curve.html"  # a finished curve job's fragment
 
-QUICK_WALKS = 1_000_000  # about a minute on two cores: a table a class can train during the lesson
+QUICK_WALKS = 1_000_000  # about 11 s of one quiet core: a table a class can train during the lesson
 
 
 def histogram_bars(counts: list[int], top: int = 40) -> tuple[list[int], list[str]]:
@@ -41,40 +41,24 @@ def index():
     curve = curve_job["result"] if curve_job else recorded_curve()
     return render_template("learned/index.html", tables=tables, evaluations=evaluations, names=names,
                            defaults=TrainingParams(), quick=QUICK_WALKS, rules=VALUE_RULES, paper=PAPER,
-                           max_positions=MAX_POSITIONS, curve=curve, curve_is_recorded=curve_job is None,
-                           against_paper=against_paper, curve_walks=CURVE_WALKS)
+                           max_positions=MAX_POSITIONS, curve=curve, curve_walks=CURVE_WALKS)
 
 
 @bp.post("/train")
 def train():
     params = {k: v for k, v in request.form.items() if v != ""}
     params["allow_undo"] = bool(request.form.get("allow_undo"))
-    checked = check_params(params)  # a 400 now rather than a failed job
-    job_id = runner().submit("learned-train", {**params, "walks": checked.walks, "length": checked.length,
-                                               "tiles": list(checked.tiles)})
-    return render_template("partials/job.html", job_id=job_id, title=f"Training on {checked.walks:,} walks")
+    return job_fragment_for("learned-train", params, "Training")
 
 
 @bp.post("/evaluate")
 def evaluate():
     form = request.form
-    if not trained_tables(goal_board(4, 4, "blank-first")):
-        raise PuzzleError("train a table first")
-    try:
-        count = int(form.get("count", 50))
-    except ValueError:
-        raise PuzzleError("the number of positions must be a whole number") from None
-    if not 1 <= count <= MAX_POSITIONS:
-        raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
-    job_id = runner().submit("learned-evaluate", {"table": form.get("table", ""), "count": count,
-                                                  "seed": form.get("seed", 0),
-                                                  "max_seconds": form.get("max_seconds", 300)})
-    return render_template("partials/job.html", job_id=job_id, title=f"Solving {count} positions three ways")
+    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds") if form.get(k)}
+    return job_fragment_for("learned-evaluate", params, "Solving positions three ways")
 
 
 @bp.post("/curve")
 def curve():
-    params = check_curve_params({k: v for k, v in request.form.items() if v != ""})  # a 400 now, not a failed job
-    job_id = runner().submit("learned-curve", params)
-    return render_template("partials/job.html", job_id=job_id,
-                           title=f"The M curve on {params['positions']} positions")
+    params = {k: v for k, v in request.form.items() if v != ""}
+    return job_fragment_for("learned-curve", params, "Measuring the M curve")
