@@ -25,13 +25,14 @@ def _count(rows: list[dict], algorithm: str, key: str, limit: float) -> int:
 
 def claims(result: dict) -> list[dict]:
     """One entry per claim: ``claim`` (the paper's words, with where), ``paper`` and ``ours`` (short figures),
-    ``verdict`` ("reproduced", "not reproduced", "not comparable", "not measured here") and ``why``."""
+    ``key`` (a short name), ``verdict`` ("reproduced", "not reproduced", "not comparable", "not measured here")
+    and ``why``."""
     trials = result["trials"]
     end = result["dpso"]["iterations"]
     out = []
 
-    def add(claim, paper, ours, verdict, why):
-        out.append({"claim": claim, "paper": paper, "ours": ours, "verdict": verdict, "why": why})
+    def add(key, claim, paper, ours, verdict, why):
+        out.append({"key": key, "claim": claim, "paper": paper, "ours": ours, "verdict": verdict, "why": why})
 
     def share(n):
         return f"{n} of {trials} ({100 * n / trials:.0f} %)"
@@ -39,55 +40,58 @@ def claims(result: dict) -> list[dict]:
     d10, d30, d50 = _rows(result, 10), _rows(result, 30), _rows(result, 50)
     if d10:
         solved = _count(d10, "dpso", "solved_at", 100)
-        add("Depth 10: every trial solved by iteration 100 (section 6)", "30 of 30", share(solved),
+        add("d10-solved", "Depth 10: every trial solved by iteration 100 (section 6)", "30 of 30", share(solved),
             "reproduced" if solved == trials else "not reproduced",
             "" if solved == trials else MISSING)
         by_50, final = _count(d10, "dpso", "optimal_at", 50), _count(d10, "dpso", "optimal_at", end)
         near = abs(by_50 / trials - 25 / 30) <= 0.1 and by_50 == final
-        add("Depth 10: 25 trials optimal (≤ 10 moves) by iteration 50, the same at 10,000 (section 6; the conclusion "
-            "says about 80 %)", "25 of 30 (83 %), unchanged",
+        add("d10-optimal", "Depth 10: 25 trials optimal (≤ 10 moves) by iteration 50, the same at 10,000 "
+            "(section 6; the conclusion says about 80 %)", "25 of 30 (83 %), unchanged",
             f"{share(by_50)} by 50, {final} by {end:,}", "reproduced" if near else "not reproduced",
             "" if near else "our swarm finds more short answers than the paper's: " + MISSING)
     if d30:
         solved, optimal = _count(d30, "dpso", "solved_at", end), _count(d30, "dpso", "optimal_at", end)
         half = 0.35 <= solved / trials <= 0.65
-        add("Depth 30: about half the trials solved (section 6; abstract: 50 % or more at depth ≤ 30)",
+        add("d30-solved", "Depth 30: about half the trials solved (section 6; abstract: 50 % or more at depth ≤ 30)",
             "about 15 of 30", share(solved), "reproduced" if half else "not reproduced", "" if half else MISSING)
-        add("Depth 30: under 40 % optimal (≤ 30 moves)", "under 12 of 30", share(optimal),
+        add("d30-optimal", "Depth 30: under 40 % optimal (≤ 30 moves)", "under 12 of 30", share(optimal),
             "reproduced" if optimal < 0.4 * trials else "not reproduced",
             "" if optimal < 0.4 * trials else MISSING)
     if d50:
         solved = _count(d50, "dpso", "solved_at", end)
         first = min((r["dpso"]["solved_at"] for r in d50 if r["dpso"]["solved_at"] is not None), default=None)
-        add("Depth 50: one trial solved, at iteration 300, and optimal (section 6)", "1 of 30, at iteration 300",
+        add("d50-section-6", "Depth 50: one trial solved, at iteration 300, and optimal (section 6)",
+            "1 of 30, at iteration 300",
             share(solved) + (f", first at iteration {first:,}" if first is not None else ""),
             "reproduced" if solved <= max(2, round(trials / 15)) and solved >= 1 else "not reproduced",
             "the paper contradicts itself: its conclusion says about 10 % (next row); section 6 is the one that "
             "gives the trial")
-        add("Depth 50: about 10 % solved by iteration 10,000 (conclusion)", "about 3 of 30", share(solved),
+        add("d50-conclusion", "Depth 50: about 10 % solved by iteration 10,000 (conclusion)", "about 3 of 30",
+            share(solved),
             "reproduced" if 0.05 <= solved / trials <= 0.15 else "not reproduced",
             "section 6 says one trial (previous row); both cannot hold, and ours sides with section 6"
             if solved / trials < 0.05 else "")
     settled = [r for r in result["rows"] if r["dpso"]["solved_at"] is not None]
     if settled and end >= 10_000:
         late = sum(1 for r in settled if r["dpso"]["solved_at"] > 5_000)
-        add("The search has settled by about iteration 5,000 (section 6 and conclusion)",
+        add("settled", "The search has settled by about iteration 5,000 (section 6 and conclusion)",
             "no progress after 5,000", f"{late} of {len(settled)} solved trials solved after 5,000",
             "reproduced" if late <= 1 else "not reproduced", "")
     if result["ga"]["generations"] >= 42_000 and end >= 5_000:
         dpso = _count(result["rows"], "dpso", "solved_at", 5_000)
         ga = _count(result["rows"], "ga", "solved_at", 42_000)
-        add("DPSO beats the GA at equal evaluations (5,000 × 250 ≈ 42,000 × 30; Figures 4–7)", "DPSO ahead",
+        add("equal-evaluations", "DPSO beats the GA at equal evaluations (5,000 × 250 ≈ 42,000 × 30; Figures 4–7)",
+            "DPSO ahead",
             f"solved: DPSO {dpso}, GA {ga} (all depths)", "reproduced" if dpso > ga else "not reproduced",
             "" if dpso > ga else "our GA (roulette weight 1/(1 + fitness), a choice) may be stronger than the paper's")
         dpso_s = sum(r["dpso"]["seconds"] for r in result["rows"])
         ga_s = sum(r["ga"]["seconds"] for r in result["rows"])
-        add("DPSO's 10,000 iterations took 20–30 % less time than the GA's 50,000 generations", "20–30 % less",
+        add("time", "DPSO's 10,000 iterations took 20–30 % less time than the GA's 50,000 generations", "20–30 % less",
             f"DPSO {dpso_s:,.0f} s, GA {ga_s:,.0f} s", "not comparable",
             "our runs stop as soon as they reach the true optimum, so neither side runs its full length on solved "
             "trials; and DPSO does 2.5 M evaluations to the GA's 1.5 M, so time depends on the cost per "
             "evaluation, which differs between implementations")
-    add("Tables 2–4: w = 1.4 and 1.6 collapse (6 and 8 of 20 solved at depth 15); c1 = 2.3 and c2 = 2.0 best",
+    add("tuning", "Tables 2–4: w = 1.4 and 1.6 collapse (6 and 8 of 20 solved at depth 15); c1 = 2.3 and c2 = 2.0 best",
         "collapse at w ≥ 1.4", "not re-measured by this experiment", "not measured here",
         "earlier measurements (issue 17) found no variant (random initial velocity, r1 and r2 per particle or per bit, "
         "removing cancelled pairs) that collapses at w ≥ 1.4: " + MISSING)

@@ -27,3 +27,27 @@ def test_bad_learned_requests(client):
         assert response.status_code == 400 and message in response.get_data(as_text=True)
     response = client.post("/learned/evaluate", data={"count": "0"})
     assert response.status_code == 400
+
+
+def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, monkeypatch):
+    from engine.learned import recorded
+
+    point = {"walks": 700_000, "fill": 0.66, "training_seconds": 20.0, "training_cpu_seconds": 11.0,
+             "overall": {"positions": 100, "both_finished": 99, "node_reduction": 0.86, "time_reduction": 0.7,
+                         "optimal_share": 0.91, "learned_mean_excess": 0.2},
+             "groups": [{"low": 40, "high": 50, "positions": 30, "manhattan_nodes": 1000.0, "learned_nodes": 100.0,
+                         "manhattan_seconds": 0.5, "learned_seconds": 0.1, "optimal_share": 0.9, "mean_excess": 0.2}],
+             "paper": [{"key": "node_reduction", "label": "fewer nodes than MD", "paper": 0.85, "ours": 0.86,
+                        "met": True},
+                       {"key": "time_reduction", "label": "less time than MD", "paper": 0.76, "ours": 0.7,
+                        "met": False},
+                       {"key": "optimal_share", "label": "of V's answers optimal", "paper": 0.9, "ours": 0.91,
+                        "met": True}]}
+    monkeypatch.setattr(recorded, "CURVE", {"positions": 100, "seed": 0, "max_seconds": 300, "points": [point],
+                                            "command": "python -m engine learned curve", "measured": "test"})
+    html = client.get("/learned/").get_data(as_text=True)
+    assert 'class="curve-point" data-walks="700000"' in html
+    assert "meets: fewer nodes than MD; of V&#39;s answers optimal" in html and "misses: less time than MD" in html
+    assert "10⁸ (paper)" in html and "<td>85 %</td>" in html and "<td>86 %</td>" in html
+    response = client.post("/learned/curve", data={"walks": "0"})
+    assert response.status_code == 400 and "walks" in response.get_data(as_text=True)

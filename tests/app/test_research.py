@@ -1,3 +1,5 @@
+import re
+
 from tests.support.pages import job_id
 
 

@@ -194,3 +194,43 @@ def test_bad_training_parameters():
         check_params({"tiles": "10 16"})
     with pytest.raises(PuzzleError, match="4x4"):
         train(goal_board(3, 3), TrainingParams(walks=1))
+
+
+@pytest.mark.slow
+def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_baseline(monkeypatch):
+    from engine.learned import curve
+
+    path = curve._baseline_path(2, 7, 20.0)
+    path.unlink(missing_ok=True)  # computed here, not left over from an earlier run
+    result = curve.m_curve((300, 3000), count=2, seed=7, max_seconds=20)
+    assert result["status"] == "done" and path.exists()
+    assert [p["walks"] for p in result["points"]] == [300, 3000]
+    optima = None
+    for p in result["points"]:
+        o = p["overall"]
+        assert o["positions"] == 2 and o["with_optimum"] == 2 and 0 <= o["both_finished"] <= 2
+        assert o["never_shorter"] and [c["key"] for c in p["paper"]] == ["node_reduction", "time_reduction",
+                                                                          "optimal_share"]
+        if o["both_finished"]:
+            assert o["node_reduction"] is not None and o["node_reduction"] < 1
+        groups = [(g["low"], g["positions"]) for g in p["groups"]]
+        assert optima in (None, groups)  # the same positions, so the same groups, for every M
+        optima = groups
+    # the second time the Manhattan and PDB searches are read back, not run: only V is solved
+    calls = []
+    original = curve.evaluate
+    monkeypatch.setattr(curve, "evaluate", lambda *a, **k: calls.append(k.get("heuristics")) or original(*a, **k))
+    again = curve.m_curve((300,), count=2, seed=7, max_seconds=20)
+    assert calls == [("learned",)]
+    assert again["points"][0]["overall"]["with_optimum"] == 2
+
+
+def test_the_curve_job_checks_its_parameters():
+    from engine.learned.jobs import check_curve
+
+    assert check_curve({"walks": "700000, 2000000", "positions": "10"})["walks"] == [700_000, 2_000_000]
+    assert check_curve({})["walks"] == [700_000, 2_000_000, 10_000_000, 100_000_000]
+    for params, message in [({"walks": "0"}, "walks"), ({"walks": "1 2 3 4 5 6 7 8 9"}, "1 to 8"),
+                            ({"positions": "0"}, "positions"), ({"max_seconds": "1000"}, "max_seconds")]:
+        with pytest.raises(PuzzleError, match=message):
+            check_curve(params)
