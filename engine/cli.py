@@ -136,6 +136,7 @@ def _evaluation_summary(result: dict, count: int) -> dict:
 def cmd_learned(args: argparse.Namespace) -> int:
     """Seed 002: train a table, evaluate one against Manhattan distance, or the whole M curve."""
     from engine.learned.curve import CURVE_WALKS, baseline, m_curve, point
+    from engine.result import Budget
     from engine.learned.train import check_params, table_for, train
     from engine.tiles import goal_board
 
@@ -159,12 +160,14 @@ def cmd_learned(args: argparse.Namespace) -> int:
                                   f"{args.walks}` first")
             args.table = matching[0]["name"]
         table = table_for(goal, args.table).name
-        rows = baseline(args.positions, args.seed, args.max_seconds, progress)
-        data = _evaluation_summary(point(table, rows, args.seed, args.max_seconds, progress), args.positions)
+        budget = Budget(args.max_nodes, args.max_seconds)
+        rows = baseline(args.positions, args.seed, budget, progress)
+        data = _evaluation_summary(point(table, rows, args.seed, budget, progress), args.positions)
         text = _evaluation_text(data)
     else:
         walks = tuple(int(w) for w in args.walks_list.split(",")) if args.walks_list else CURVE_WALKS
-        data = m_curve(walks, args.positions, args.seed, args.max_seconds, args.train_seed, progress)
+        data = m_curve(walks, args.positions, args.seed, Budget(args.max_nodes, args.max_seconds), args.train_seed,
+                       progress)
         data["points"] = [{**p, **_evaluation_summary(p, args.positions)} for p in data["points"]]
         text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text(p) for p in data["points"])
     if live:
@@ -257,16 +260,17 @@ def build_parser() -> argparse.ArgumentParser:
     q = learned.add_parser("evaluate", help="V against Manhattan distance on uniformly random positions")
     q.add_argument("--positions", type=int, default=100)
     q.add_argument("--seed", type=int, default=0, help="which positions")
-    q.add_argument("--max-seconds", type=float, default=120, help="per position and heuristic")
     q.add_argument("--table", default=None, help="a trained table's file name (default: the newest)")
     q.add_argument("--walks", type=int, default=None, help="the newest table trained with this M")
     q = learned.add_parser("curve", help="train (or load) one table per M and evaluate each on the same positions")
     q.add_argument("--positions", type=int, default=100)
     q.add_argument("--seed", type=int, default=0, help="which positions")
     q.add_argument("--train-seed", type=int, default=0)
-    q.add_argument("--max-seconds", type=float, default=120, help="per position and heuristic")
     q.add_argument("--walks-list", default="", help="comma-separated M values (default 700000,2000000,10^7,10^8)")
-    for q in learned.choices.values():
+    for name, q in learned.choices.items():
+        if name != "train":
+            q.add_argument("--max-nodes", type=int, default=2_000_000_000, help="each search's node budget")
+            q.add_argument("--max-seconds", type=float, default=3_600, help="each search's time budget")
         q.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_learned)
     return parser

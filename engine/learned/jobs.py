@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
-from engine.learned.curve import CURVE_WALKS, m_curve
+from engine.learned.curve import CURVE_WALKS, MAX_NODES, MAX_SECONDS, m_curve
 from engine.learned.evaluate import MAX_POSITIONS, evaluate
 from engine.learned.train import check_params, train, trained_tables
 from engine.params import choice, integer, number, text
@@ -56,7 +56,8 @@ def evaluate_job(params: dict, report, cancel) -> dict:
 
 def check_curve(params: dict) -> dict:
     """The M curve's parameters: ``walks`` (1 to 8 values of M, a list or "700000,2000000"), ``positions``
-    (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_seconds`` (per position and heuristic)."""
+    (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_nodes`` and ``max_seconds`` (each search's
+    budget)."""
     walks = params.get("walks") or list(CURVE_WALKS)
     if isinstance(walks, str):
         walks = walks.replace(",", " ").split()
@@ -66,11 +67,12 @@ def check_curve(params: dict) -> dict:
     return {"walks": walks, "positions": integer(params, "positions", 1, MAX_POSITIONS, 100),
             "seed": integer(params, "seed", 0, 2**31 - 1, 0),
             "train_seed": integer(params, "train_seed", 0, 2**31 - 1, 0),
-            "max_seconds": number(params, "max_seconds", 1, 900, 120)}
+            "max_nodes": integer(params, "max_nodes", 1, 20_000_000_000, MAX_NODES),
+            "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS)}
 
 
 @job_kind("learned-curve", check=check_curve)
 def curve_job(params: dict, report, cancel) -> dict:
     """The M curve: one table per M (N = 200), each evaluated on the same uniformly random positions."""
-    return m_curve(tuple(params["walks"]), params["positions"], params["seed"], params["max_seconds"],
-                   params["train_seed"], report, cancel)
+    return m_curve(tuple(params["walks"]), params["positions"], params["seed"],
+                   Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel)

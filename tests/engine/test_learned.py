@@ -200,9 +200,12 @@ def test_bad_training_parameters():
 def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_baseline(monkeypatch):
     from engine.learned import curve
 
-    path = curve._baseline_path(2, 7, 20.0)
+    from engine.result import Budget
+
+    budget = Budget(max_nodes=300_000_000, max_seconds=600)
+    path = curve._baseline_path(2, 7, budget)
     path.unlink(missing_ok=True)  # computed here, not left over from an earlier run
-    result = curve.m_curve((300, 3000), count=2, seed=7, max_seconds=20)
+    result = curve.m_curve((300, 3000), count=2, seed=7, budget=budget)
     assert result["status"] == "done" and path.exists()
     assert [p["walks"] for p in result["points"]] == [300, 3000]
     optima = None
@@ -220,7 +223,7 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     calls = []
     original = curve.evaluate
     monkeypatch.setattr(curve, "evaluate", lambda *a, **k: calls.append(k.get("heuristics")) or original(*a, **k))
-    again = curve.m_curve((300,), count=2, seed=7, max_seconds=20)
+    again = curve.m_curve((300,), count=2, seed=7, budget=budget)
     assert calls == [("learned",)]
     assert again["points"][0]["overall"]["with_optimum"] == 2
 
@@ -231,6 +234,7 @@ def test_the_curve_job_checks_its_parameters():
     assert check_curve({"walks": "700000, 2000000", "positions": "10"})["walks"] == [700_000, 2_000_000]
     assert check_curve({})["walks"] == [700_000, 2_000_000, 10_000_000, 100_000_000]
     for params, message in [({"walks": "0"}, "walks"), ({"walks": "1 2 3 4 5 6 7 8 9"}, "1 to 8"),
-                            ({"positions": "0"}, "positions"), ({"max_seconds": "1000"}, "max_seconds")]:
+                            ({"positions": "0"}, "positions"), ({"max_seconds": "5000"}, "max_seconds"),
+                            ({"max_nodes": "-1"}, "max_nodes")]:
         with pytest.raises(PuzzleError, match=message):
             check_curve(params)
