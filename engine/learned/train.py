@@ -29,9 +29,10 @@ than the caches, so a step is bound by one random memory access. ``train_walks``
 lockstep: it moves every lane one step and prefetches its table line, then updates the lanes in order, by which time
 the lines have arrived. Step j of walk w is applied after step j of walks w−1, w−2, … of its batch and before their
 step j+1: the paper's strictly sequential order differs only inside a batch of LANES walks out of M.
-Measured (bench/learned.py, 2-core AMD EPYC): about 18 CPU minutes for M = 10⁸ with lanes and prefetch, 25 with lanes
-alone, 50 with one walk at a time; a table of 3,360 keys (cache-resident) runs the one-walk loop 6.5× faster than the
-real table, which is what shows the memory bound.
+Measured for issue 17 on the 2-core AMD EPYC (CPU time of the training thread, 2×10⁵ walks, load about 3): 18 CPU
+minutes per 10⁸ walks with lanes and prefetch, 25 with lanes alone, 50 with one walk at a time; with one walk at a
+time a table of 3,360 keys (which stays in the caches) trains 6.5× faster than the real one, which is what shows the
+memory bound (``bench/learned.py --bound`` repeats that comparison).
 """
 
 from __future__ import annotations
