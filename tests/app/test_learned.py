@@ -43,7 +43,7 @@ def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, mo
                         "met": False},
                        {"key": "optimal_share", "label": "of V's answers optimal", "paper": 0.9, "ours": 0.91,
                         "met": True}]}
-    monkeypatch.setattr(recorded, "CURVE", {"positions": 100, "seed": 0, "max_seconds": 300, "points": [point],
+    monkeypatch.setattr(recorded, "CURVE", {"positions": 100, "seed": 0, "max_nodes": 2 * 10**9, "points": [point],
                                             "command": "python -m engine learned curve", "measured": "test"})
     html = client.get("/learned/").get_data(as_text=True)
     assert 'class="curve-point" data-walks="700000"' in html

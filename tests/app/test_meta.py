@@ -41,3 +41,19 @@ def test_bad_meta_requests(client):
                           ({"depth": "0"}, "from 1 to 100"), ({"particles": "1"}, "particles must be from 2")]:
         response = client.post("/meta/run", data=data)
         assert response.status_code == 400 and message in response.get_data(as_text=True), data
+
+
+def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch):
+    from engine.meta import recorded
+    from engine.meta.claims import claims
+    from tests.engine.test_meta import synthetic_experiment
+
+    rows = claims(synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1}))
+    monkeypatch.setattr(recorded, "EXPERIMENT", {"claims": rows, "command": "python bench/meta.py --experiment",
+                                                 "measured": "a test run"})
+    html = client.get("/meta/").get_data(as_text=True)
+    assert html.count('<tr class="claim ') == len(rows) == 10
+    assert "Depth 50: one trial solved, at iteration 300" in html and "about 10 % solved by iteration 10,000" in html
+    assert html.count('class="claim reproduced"') == sum(r["verdict"] == "reproduced" for r in rows)
+    assert "equations (1)–(4)" in html and "a test run" in html
+    assert 'class="data clamp-table"' in html and 'class="data selection-table"' in html
