@@ -83,9 +83,7 @@ def params_from(kind: type, values: dict) -> DPSOParams | GAParams:
             params.encoding = values[name]
             continue
         if name == "selection":
-            if values[name] not in SELECTIONS:
-                raise PuzzleError(f"selection must be one of {', '.join(SELECTIONS)}")
-            params.selection = values[name]
+            params.selection = params_reader.choice(values, name, SELECTIONS)
             continue
         low, high = LIMITS[name]
         read = params_reader.number if isinstance(low, float) else params_reader.integer
