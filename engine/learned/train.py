@@ -32,7 +32,9 @@ step j+1: the paper's strictly sequential order differs only inside a batch of L
 Measured for issue 17 on the 2-core AMD EPYC (CPU time of the training thread, 2×10⁵ walks, load about 3): 18 CPU
 minutes per 10⁸ walks with lanes and prefetch, 25 with lanes alone, 50 with one walk at a time; with one walk at a
 time a table of 3,360 keys (which stays in the caches) trains 6.5× faster than the real one, which is what shows the
-memory bound (``bench/learned.py --bound`` repeats that comparison).
+memory bound; with lanes and prefetch the gap is 1.6× (``bench/learned.py --bound``, load 11: 117,647 against 74,074
+walks per CPU second), so most of the memory latency is hidden and the rest is the walk's own arithmetic. On a busy
+machine the CPU time per walk grows (22–25 CPU minutes per 10⁸ at load 11–14), since others share the caches.
 """
 
 from __future__ import annotations
