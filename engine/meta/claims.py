@@ -25,7 +25,8 @@ def _count(rows: list[dict], algorithm: str, key: str, limit: float) -> int:
 
 def claims(result: dict) -> list[dict]:
     """One entry per claim: ``claim`` (the paper's words, with where), ``paper`` and ``ours`` (short figures),
-    ``key`` (a short name), ``verdict`` ("reproduced", "not reproduced", "not comparable", "not measured here")
+    ``key`` (a short name), ``verdict`` ("reproduced", "partly reproduced", "not reproduced", "not comparable",
+    "not measured here")
     and ``why``."""
     trials = result["trials"]
     end = result["dpso"]["iterations"]
@@ -63,9 +64,11 @@ def claims(result: dict) -> list[dict]:
         add("d50-section-6", "Depth 50: one trial solved, at iteration 300, and optimal (section 6)",
             "1 of 30, at iteration 300",
             share(solved) + (f", first at iteration {first:,}" if first is not None else ""),
-            "reproduced" if solved <= max(2, round(trials / 15)) and solved >= 1 else "not reproduced",
+            ("not reproduced" if not 1 <= solved <= max(2, round(trials / 15))
+             else "reproduced" if first <= 1_000 else "partly reproduced"),
             "the paper contradicts itself: its conclusion says about 10 % (next row); section 6 is the one that "
-            "gives the trial")
+            "gives the trial" + ("" if first is None or first <= 1_000 else
+                                 f"; ours came {first:,} iterations in, not 300"))
         add("d50-conclusion", "Depth 50: about 10 % solved by iteration 10,000 (conclusion)", "about 3 of 30",
             share(solved),
             "reproduced" if 0.05 <= solved / trials <= 0.15 else "not reproduced",
@@ -76,7 +79,9 @@ def claims(result: dict) -> list[dict]:
         late = sum(1 for r in settled if r["dpso"]["solved_at"] > 5_000)
         add("settled", "The search has settled by about iteration 5,000 (section 6 and conclusion)",
             "no progress after 5,000", f"{late} of {len(settled)} solved trials solved after 5,000",
-            "reproduced" if late <= 1 else "not reproduced", "")
+            "reproduced" if late <= 1 else "not reproduced",
+            "" if late <= 1 else "ours still finds solutions late: with |v| ≤ 0.5 every bit stays at least 38 % "
+            "random, so the swarm keeps exploring (our clamp, a choice: " + MISSING + ")")
     if result["ga"]["generations"] >= 42_000 and end >= 5_000:
         dpso = _count(result["rows"], "dpso", "solved_at", 5_000)
         ga = _count(result["rows"], "ga", "solved_at", 42_000)
