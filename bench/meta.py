@@ -62,7 +62,7 @@ def clamp_table(runs: int = 10, depth: int = 15, iterations: int = 1_200) -> Non
     print(table(["initial v", "vmax", "solved", "optimal (<= depth)", "median best fitness", "median s"], rows))
 
 
-def selection_table(trials: int = 20, depths=(10, 20), generations: int = 10_000) -> None:
+def selection_table(trials: int = 10, depths=(10, 20), generations: int = 10_000) -> None:
     """The GA's two roulette weights on the same scrambles and seeds."""
     goal = goal_board(4, 4, "blank-last")
     rows = []
