@@ -49,6 +49,7 @@ def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, mo
     html = client.get("/learned/").get_data(as_text=True)
     assert 'class="curve-point" data-walks="700000"' in html
     assert "meets: fewer nodes than MD; of V&#39;s answers optimal" in html and "misses: less time than MD" in html
-    assert "10⁸ (paper)" in html and "<td>85 %</td>" in html and "<td>86 %</td>" in html
+    assert "10⁸ (paper)" in html and "<td>85 %</td>" in html and '<td class="met">86 %</td>' in html
+    assert '<td class="not-met">70 %</td>' in html
     response = client.post("/learned/curve", data={"walks": "0"})
     assert response.status_code == 400 and "walks" in response.get_data(as_text=True)
