@@ -21,6 +21,7 @@ import os
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
@@ -98,6 +99,9 @@ class JobRunner:
         self._lock = threading.Lock()
         self._futures: dict = {}
         self._ended: dict[str, threading.Event] = {}  # set once a followed job's final row is written
+        # Rows are written here, never on Dask's event loop (a write there would stall every message of the cluster)
+        # nor on Dask's one shared callback thread (which would queue every job's ending behind the last one's).
+        self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="job-rows")
         self._live: dict[str, dict] = {}
         self._cancel_asked: dict[str, float] = {}
         self._memory_failed: set[str] = set()
@@ -164,18 +168,21 @@ class JobRunner:
             return  # another web process's job (several apps may share one cluster)
         kind = message.get("event")
         if kind == "started":
-            self.store.started(job_id, message["worker"], message["time"])
             live["worker"] = message["worker"]
+            self._writer.submit(self.store.started, job_id, message["worker"], message["time"])
         elif kind == "progress":
             live["fraction"], live["info"] = message["fraction"], message["info"]
             now = time.monotonic()
             if now - live["written"] >= WRITE_INTERVAL:
                 live["written"] = now
-                self.store.progress(job_id, message["fraction"], message["info"])
+                self._writer.submit(self.store.progress, job_id, message["fraction"], message["info"])
         elif kind == "memory":
             self._memory_failed.add(job_id)
 
     def _on_done(self, job_id: str, future) -> None:
+        self._writer.submit(self._end, job_id, future)
+
+    def _end(self, job_id: str, future) -> None:
         try:
             self._record_end(job_id, future)
         finally:
@@ -220,7 +227,8 @@ class JobRunner:
             live = self._live.get(job_id)
             if live is not None and job["status"] not in FINISHED:
                 job["fraction"], job["info"] = live["fraction"], live["info"]
-                job["worker"] = job["worker"] or live.get("worker")
+                if live.get("worker") and job["status"] == Status.QUEUED:  # its row is being written
+                    job["status"], job["worker"] = Status.RUNNING, live["worker"]
             if job_id in self._cancel_asked and job["status"] not in FINISHED:
                 job["info"] = {**job["info"], "text": "cancelling…"}
         return job
@@ -310,6 +318,7 @@ class JobRunner:
         # Closing the scheduler interrupts the workers' waits on cancel events, which Dask logs as errors: they are
         # the expected end of those waits, not faults.
         logging.getLogger("distributed.event").setLevel(logging.CRITICAL)
+        self._writer.shutdown(wait=True)
         self.store.interrupt_unfinished()
         try:
             self.client.close(timeout=5)
