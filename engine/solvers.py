@@ -4,7 +4,11 @@ The CLI, the web API, the compare view and the benchmarks all call this, so they
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
 * ``astar``: A* (the readable implementation in engine/search) with the chosen heuristic. Optimal.
-* ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or pdb (4×4 only). Optimal.
+* ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or a pattern database (4×4 only). Optimal.
+
+Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/tiles/pdb.py) never
+build a table inside a solve: a missing one falls back to the next (``pdb-78`` → ``pdb-663`` → ``linear-conflict``)
+and the result's ``heuristic`` names what was used, its ``message`` says why.
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 
 Later subjects register more (``register_solver``): the learned heuristic, DPSO and GA.
@@ -25,12 +29,14 @@ from engine.search.problem import SlidingTileProblem
 from engine.tiles import kernels
 from engine.tiles.board import Board, position_from
 from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
+from engine.tiles.pdb import PDB_HEURISTICS, resolve
 from engine.tiles.solvability import check_solvable
 
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
 IDA_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
-             "pdb": kernels.MODE_PDB, "learned": kernels.MODE_LEARNED}
+             **{name: kernels.MODE_PDB for name in PDB_HEURISTICS}, "learned": kernels.MODE_LEARNED}
+SEARCH_HEURISTICS = ("manhattan", "linear-conflict") + PDB_HEURISTICS + ("learned",)
 #: Heuristics that may overestimate: answers found with them are never called optimal.
 NOT_ADMISSIBLE = {"learned"}
 
@@ -41,18 +47,40 @@ def _learned_table(goal: Board, options: dict):
     return table_for(goal, options.get("table"))
 
 
+def with_database(heuristic: str, goal: Board) -> tuple[str, object, str]:
+    """(heuristic to use, pattern database or None, note): resolves the pattern-database names without building."""
+    if heuristic not in PDB_HEURISTICS:
+        return heuristic, None, ""
+    database, note = resolve(heuristic, goal)
+    return (database.name if database is not None else "linear-conflict"), database, note
+
+
+def _noted(result: SolveResult, note: str) -> SolveResult:
+    if note:
+        result.message = f"{note}. {result.message}" if result.message else note
+    return result
+
+
 def _idastar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
     if heuristic not in IDA_MODES:
         raise PuzzleError(f"IDA* takes the heuristics {', '.join(IDA_MODES)}; not {heuristic!r}")
-    learned = _learned_table(goal, options) if heuristic == "learned" else None
-    return idastar_fast(board, goal, IDA_MODES[heuristic], watch, heuristic, learned=learned)
+    used, database, note = with_database(heuristic, goal)
+    learned = _learned_table(goal, options) if used == "learned" else None
+    return _noted(idastar_fast(board, goal, IDA_MODES[used], watch, used, learned=learned, database=database), note)
 
 
 def _astar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
-    result = astar_search(SlidingTileProblem(board, goal, heuristic), watch=watch)
-    result.heuristic = heuristic
-    result.optimal = result.optimal and heuristic not in NOT_ADMISSIBLE
-    return result
+    """The compiled A* (engine/tiles/astar.py) where it applies, else the readable one (engine/search)."""
+    from engine.tiles.astar import astar_fast, supports
+
+    used, database, note = with_database(heuristic, goal)
+    if supports(goal, used):
+        result = astar_fast(board, goal, used, watch)
+    else:
+        result = astar_search(SlidingTileProblem(board, goal, used, database=database), watch=watch)
+    result.heuristic = used
+    result.optimal = result.optimal and used not in NOT_ADMISSIBLE
+    return _noted(result, note)
 
 
 def _bfs(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
@@ -77,7 +105,7 @@ class SolverInfo:
         has been trained (for the blank-first goal by default)."""
         square = (board.rows, board.cols) == (4, 4)
         return tuple(h for h in self.heuristics
-                     if (h != "pdb" or square) and (h != "learned" or (square and learned_available())))
+                     if (h not in PDB_HEURISTICS or square) and (h != "learned" or (square and learned_available())))
 
 
 def learned_available() -> bool:
@@ -95,9 +123,9 @@ def register_solver(info: SolverInfo) -> None:
 
 register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
                            "Explores every position in order of distance; complete, optimal, memory-hungry."))
-register_solver(SolverInfo("astar", "A*", _astar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
+register_solver(SolverInfo("astar", "A*", _astar, SEARCH_HEURISTICS, 36, True,
                            "Best-first on f = g + h; optimal with an admissible heuristic; keeps every node seen."))
-register_solver(SolverInfo("idastar", "IDA*", _idastar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
+register_solver(SolverInfo("idastar", "IDA*", _idastar, SEARCH_HEURISTICS, 36, True,
                            "Depth-first with an f-bound raised each round; optimal, tiny memory."))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
                            "One BFS from the goal stores every distance; then the answer is read off, move by move."))
@@ -116,9 +144,9 @@ def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[Sol
     heuristic = heuristic or info.heuristics[0]
     if heuristic not in info.heuristics:
         raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
-    if heuristic in ("pdb", "learned") and (board.rows, board.cols) != (4, 4):
-        raise PuzzleError(f"the {'pattern database' if heuristic == 'pdb' else 'learned table'} is made for the 4x4 "
-                          "puzzle only; use manhattan or linear-conflict")
+    if (heuristic in PDB_HEURISTICS or heuristic == "learned") and (board.rows, board.cols) != (4, 4):
+        raise PuzzleError(f"the {'learned table' if heuristic == 'learned' else 'pattern database'} is made for the "
+                          "4x4 puzzle only; use manhattan or linear-conflict")
     return info, heuristic
 
 
