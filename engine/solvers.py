@@ -3,13 +3,16 @@
 The CLI, the web API, the compare view and the benchmarks all call this, so they report the same fields. Solvers:
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
-* ``astar``: A* (the readable implementation in engine/search) with the chosen heuristic. Optimal.
+* ``astar``: A* with the chosen heuristic, compiled (engine/tiles/astar.py) for manhattan and linear-conflict on
+  boards of at most 16 cells, else the readable engine/search one (which the step-through views use). Optimal.
 * ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or a pattern database (4×4 only). Optimal.
 
 Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/tiles/pdb.py) never
 build a table inside a solve: a missing one falls back to the next (``pdb-78`` → ``pdb-663`` → ``linear-conflict``)
 and the result's ``heuristic`` names what was used, its ``message`` says why.
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
+* ``fast``: row-and-column reduction (engine/tiles/reduction.py), any board up to 6×6 in well under a second, not
+  optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
 
 Later subjects register more (``register_solver``): the learned heuristic, DPSO and GA.
 """
@@ -91,6 +94,12 @@ def _table(board: Board, goal: Board, heuristic: str, watch: Watch, options: dic
     return perfect_solve(board, goal, watch)
 
 
+def _fast(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    from engine.tiles.reduction import fast_solve
+
+    return fast_solve(board, goal, watch)
+
+
 class SolverInfo:
     def __init__(self, name: str, label: str, function: SolverFunction, heuristics: tuple[str, ...],
                  max_cells: int, optimal: bool, description: str):
@@ -129,6 +138,10 @@ register_solver(SolverInfo("idastar", "IDA*", _idastar, SEARCH_HEURISTICS, 36, T
                            "Depth-first with an f-bound raised each round; optimal, tiny memory."))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
                            "One BFS from the goal stores every distance; then the answer is read off, move by move."))
+register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, ("",), 36, False,
+                           "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
+                           "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
+                           "lower bound)."))
 
 
 def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:
@@ -258,3 +271,4 @@ def warm_up() -> None:
 
 
 from engine.meta import solvers as _meta_solvers  # noqa: E402,F401  (registers dpso and ga; imports this module)
+from engine.tiles import tables_catalogue as _tables  # noqa: E402,F401  (registers the tables-build job kind)

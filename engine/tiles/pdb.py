@@ -408,6 +408,34 @@ def build_group_table(goal: Board, group: tuple[int, ...], progress: Callable[[f
     return table
 
 
+def group_table_reference(goal: Board, group: tuple[int, ...]) -> np.ndarray:
+    """``build_group_table`` in plain Python (a 0-1 breadth-first search over (group cells, blank cell)): the
+    readable reference the tests compare the kernel with, on groups small enough for Python."""
+    from collections import deque
+
+    n, k = 16, len(group)
+    table = np.full(math.perm(n, k), UNSEEN, dtype=np.uint8)
+    start = (tuple(goal.position_of(t) for t in group), goal.blank)
+    distance = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        where, blank = state
+        level = distance[state]
+        rank = partial_rank(list(where))
+        table[rank] = min(table[rank], level)
+        for move in "UDLR":
+            target = goal.neighbor(blank, move)
+            if target is None:
+                continue
+            cost = 1 if target in where else 0
+            child = (tuple(blank if c == target else c for c in where), target)
+            if distance.get(child, 1 << 30) > level + cost:
+                distance[child] = level + cost
+                (queue.append if cost else queue.appendleft)(child)
+    return table
+
+
 _build_lock = threading.Lock()
 
 
