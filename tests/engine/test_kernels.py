@@ -122,3 +122,42 @@ def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
                 break
         outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []))
     assert outcomes[0] == outcomes[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9), heuristic=st.sampled_from(["manhattan", "linear-conflict"]),
+       shape=st.sampled_from([(3, 3), (2, 4), (3, 4), (4, 4), (2, 6)]),
+       convention=st.sampled_from(["blank-first", "blank-last"]))
+def test_compiled_astar_equals_the_readable_astar_node_for_node(seed, heuristic, shape, convention):
+    from engine.result import Watch
+    from engine.search import astar_search
+    from engine.tiles.astar import astar_fast
+
+    goal = goal_board(*shape, convention)
+    board = random_solvable(goal, seed) if shape[0] * shape[1] <= 9 else scramble(goal, 36, seed)[0]
+    fast = astar_fast(board, goal, heuristic, Watch())
+    reference = astar_search(SlidingTileProblem(board, goal, heuristic))
+    assert fast.moves == reference.moves
+    assert (fast.nodes_expanded, fast.nodes_generated, fast.peak_frontier) == (
+        reference.nodes_expanded, reference.nodes_generated, reference.peak_frontier)
+
+
+def test_compiled_astar_grows_its_arrays_and_keeps_its_budget():
+    from engine.result import Budget, Watch
+    from engine.tiles.astar import astar_fast
+
+    goal = goal_board(4, 4, "blank-first")
+    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # Korf #1: far beyond the budget
+    result = astar_fast(board, goal, "manhattan", Watch(Budget(max_nodes=50_000)))
+    assert result.status == "budget_exhausted" and result.nodes_expanded == 50_000
+    assert result.peak_frontier > 4096  # past the first arrays' size
+
+
+def test_the_astar_solver_is_the_compiled_one_where_it_applies():
+    from engine.tiles.astar import supports
+
+    goal = goal_board(3, 3)
+    assert supports(goal, "manhattan") and supports(goal, "linear-conflict")
+    assert not supports(goal_board(4, 5), "manhattan") and not supports(goal_board(4, 4), "pdb-663")
+    result = solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal, "astar", "manhattan")
+    assert (result.length, result.nodes_expanded, result.nodes_generated) == (31, 6744, 17748)
