@@ -252,32 +252,39 @@ def ida_manhattan_run(cells, st, path, trial, md_stack, neighbors, manhattan, bo
         cell = neighbors[cell, INVERSE[path[i - 1]]]
         came_from[i] = cell
     while True:
+        # the children of the node at ``depth``, in a tight loop until one is inside the bound
         i = trial[depth]
-        if i == count[blank]:
+        moves = count[blank]
+        parent = came_from[depth]
+        base = md_stack[depth]
+        limit = bound - depth - 1  # a child is inside the bound when its distance is at most this
+        while i < moves:
+            target = move_to[blank, i]
+            i += 1
+            if target == parent:
+                continue
+            generated += 1
+            tile = cells[target]
+            md = base + delta[tile, blank, i - 1]
+            if md > limit:
+                if md + depth + 1 < least:
+                    least = md + depth + 1
+                continue
+            break
+        else:
             if depth == 0:
+                trial[depth] = i
                 st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
                 return ITERATION_DONE
-            back = came_from[depth]
             depth -= 1
-            cells[blank] = cells[back]
-            cells[back] = 0
-            blank = back
+            cells[blank] = cells[parent]
+            cells[parent] = 0
+            blank = parent
             continue
-        trial[depth] = i + 1
-        target = move_to[blank, i]
-        if target == came_from[depth]:
-            continue
-        generated += 1
-        tile = cells[target]
-        md = md_stack[depth] + delta[tile, blank, i]
-        f = depth + 1 + md
-        if f > bound:
-            if f < least:
-                least = f
-            continue
+        trial[depth] = i
         cells[blank] = tile
         cells[target] = 0
-        path[depth] = move_dir[blank, i]
+        path[depth] = move_dir[blank, i - 1]
         depth += 1
         came_from[depth] = blank
         blank = target
