@@ -131,10 +131,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
             return FOUND
         st[3] += 1
         unpack(keys[node], cells)
-        blank = 0
-        for c in range(cells.shape[0]):
-            if cells[c] == 0:
-                blank = c
+        blank = kernels.blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:

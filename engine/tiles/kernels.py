@@ -502,6 +502,14 @@ def permutation_unrank(rank, n, out):
 
 
 @njit(cache=True, nogil=True)
+def blank_cell(cells):
+    for c in range(cells.shape[0]):
+        if cells[c] == 0:
+            return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
     """Expand every rank in ``frontier`` (all at ``depth``), writing unseen neighbours to ``out`` at depth + 1.
 
@@ -513,10 +521,7 @@ def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
     found = False
     for i in range(frontier.shape[0]):
         permutation_unrank(frontier[i], n, cells)
-        blank = 0
-        for c in range(n):
-            if cells[c] == 0:
-                blank = c
+        blank = blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:

@@ -36,6 +36,24 @@ EXACT_SIDE = 3
 
 
 @njit(cache=True, nogil=True)
+def _decode(state, n, pos):
+    """A state's group cells into ``pos``; returns the blank's cell."""
+    for i in range(pos.shape[0]):
+        pos[i] = state % n
+        state //= n
+    return state
+
+
+@njit(cache=True, nogil=True)
+def _swapped(pos, blank, cell, n):
+    """The state after the blank moves from ``blank`` to ``cell`` (a group tile there moves to ``blank``)."""
+    state = 0
+    for i in range(pos.shape[0] - 1, -1, -1):
+        state = state * n + (blank if pos[i] == cell else pos[i])
+    return state + cell * n ** pos.shape[0]
+
+
+@njit(cache=True, nogil=True)
 def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves):
     """Breadth-first search from (group cells ``start``, ``blank``) until every group tile is on its target;
     the blank moves over unlocked cells, pushing a group tile when it meets one and any other tile otherwise.
@@ -53,22 +71,15 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
     while head < tail and goal < 0:
         state = queue[head]
         head += 1
-        rest = state
-        for i in range(m):
-            pos[i] = rest % n
-            rest //= n
-        b = rest
+        b = _decode(state, n, pos)
         for d in range(4):
             c = neighbors[b, d]
             if c < 0 or locked[c]:
                 continue
-            child = 0
+            child = _swapped(pos, b, c, n)
             home = 0
-            for i in range(m - 1, -1, -1):
-                p = b if pos[i] == c else pos[i]
-                child = child * n + p
-                home += p == targets[i]
-            child += c * n ** m
+            for i in range(m):
+                home += (b if pos[i] == c else pos[i]) == targets[i]
             if seen[child] == 255:
                 seen[child] = d
                 queue[tail] = child
@@ -86,16 +97,8 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
         d = seen[state]
         moves[count] = d
         count += 1
-        rest = state
-        for i in range(m):
-            pos[i] = rest % n
-            rest //= n
-        c = rest
-        b = neighbors[c, inverse[d]]
-        state = 0
-        for i in range(m - 1, -1, -1):
-            state = state * n + (c if pos[i] == b else pos[i])
-        state += b * n ** m
+        c = _decode(state, n, pos)
+        state = _swapped(pos, c, neighbors[c, inverse[d]], n)
     moves[:count] = moves[:count][::-1].copy()
     return count
 
