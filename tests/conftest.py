@@ -1,5 +1,6 @@
-"""Shared fixtures. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run,
-removed at the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
+"""Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
+instances. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run, removed at
+the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
 (tests/engine/test_pdb.py builds the pattern databases it reads in session fixtures)."""
 
 from __future__ import annotations
@@ -30,3 +31,19 @@ def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
 @pytest.fixture(scope="session")
 def korf() -> list[tuple[int, int, tuple[int, ...]]]:
     return korf_instances()
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """The embedded cluster's shape at its smallest: one long-lane worker and one interactive worker."""
+    from engine.cluster import LocalWorkers, start_local_cluster
+
+    cluster = start_local_cluster(LocalWorkers(long=1, interactive=1, interactive_threads=2), memory_limit=2**30,
+                                  env={"PUZZLE_DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
+    yield cluster
+    cluster.close(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def scheduler_address(dask_cluster) -> str:
+    return dask_cluster.scheduler_address

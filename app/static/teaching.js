@@ -240,7 +240,10 @@
         pending.innerHTML = "";
         const shown = s ? (strategy === "bfs" ? s.pending : s.pending.slice().reverse()) : [];
         shown.slice(0, 14).forEach((p) => pending.appendChild(html("li", "", arrow(p))));
-        if (shown.length > 14) pending.appendChild(html("li", "muted", `… ${shown.length - 14} more`));
+        const total = s ? (s.pending_total ?? shown.length) : 0;
+        if (total > Math.min(shown.length, 14)) {
+          pending.appendChild(html("li", "muted", `… and ${total - Math.min(shown.length, 14)} more`));
+        }
         found.innerHTML = "";
         steps.slice(0, k).filter((x) => x.event === "found").forEach((x) => found.appendChild(html("li", "", arrow(x.path))));
         root.dataset.found = found.children.length;

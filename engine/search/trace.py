@@ -69,7 +69,7 @@ def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, d
     if algorithm not in ALGORITHMS:
         raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     record = _Recorder(encode)
-    budget = Budget(max_nodes=max_expansions, max_seconds=20)
+    budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     if algorithm == "bfs":
         result = breadth_first_search(problem, budget, trace=record)
     elif algorithm == "dfs":

@@ -20,8 +20,8 @@ API (plain data, JSON-ready):
   for people, plus ``info["table"]``; ``cancel`` is a ``threading.Event`` or a callable returning True to stop
   (raises PuzzleError "… cancelled", the finished tables stay). Returns ``status()`` of ``names``. Unknown names
   raise PuzzleError.
-* job kind ``tables-build``: params ``{"names": [...]}`` (optional) → ``{"built": [names built now],
-  "tables": status()}``.
+* job kind ``tables-build`` (lane ``long``; registered through ``engine.registry``): params ``{"names": [...]}``
+  (optional; checked at submit time by ``check_build``) → ``{"built": [names built now], "tables": status()}``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Callable
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import LONG, job_kind
 from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board
 
@@ -122,7 +122,18 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
     return status(names)
 
 
-@job_kind("tables-build")
+def check_build(params: dict) -> dict:
+    """A tables-build job's parameters: ``names``, a list of table names, or absent for every table."""
+    names = params.get("names")
+    if names is None:
+        return {}
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise PuzzleError('"names" must be a list of table names, e.g. ["pdb-78/blank-first"]')
+    _specs(names)
+    return {"names": names}
+
+
+@job_kind("tables-build", check=check_build, lane=LONG)
 def tables_build_job(params: dict, report, cancel) -> dict:
     """Build the missing tables of ``params["names"]`` (default: every table) in the background."""
     names = params.get("names")

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import PuzzleError
-from engine.jobs import known_kinds
+from engine.jobs import checked
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, scramble
@@ -178,7 +178,12 @@ def test_the_tables_api(db663):
     assert row["built"] and row["bytes"] > row["expected_bytes"] == 2 * 5_765_760 + 3360
     assert row["build_seconds"] > 0 and row["peak_bytes"] > 0 and not row["building"]
     assert "pdb-663/blank-first" not in tables_catalogue.missing()
-    assert "tables-build" in known_kinds()
+    from engine.registry import load_all
+
+    load_all()
+    assert checked("tables-build", {"names": ["pdb-78/blank-last"]})[1] == {"names": ["pdb-78/blank-last"]}
+    with pytest.raises(PuzzleError, match="unknown table"):
+        checked("tables-build", {"names": ["pdb-78"]})
     with pytest.raises(PuzzleError, match="unknown table"):
         tables_catalogue.build(["pdb-99/blank-first"])
 
