@@ -6,10 +6,11 @@ both agree. Long searches are resumable: a kernel works until a node quota is us
 arrays it was given and returns, so the Python caller can report progress, honour a cancel and stop at the budget
 between chunks (DESIGN.md: at least once a second).
 
-``ida_run`` handles every heuristic mode and is the reference; ``ida_manhattan_run``, ``ida_pdb_run`` and
+``ida_run`` handles the Manhattan, linear-conflict and learned modes and is the reference; ``ida_manhattan_run`` and
 ``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
-and drops the mode switch (2-3x faster, bench/engine_speed.py and bench/korf100.py); the tests run each of them
-against ``ida_run`` node for node, pausing and resuming included.
+and drops the mode switch (bench/engine_speed.py); the tests run each of them against ``ida_run`` node for node,
+pausing and resuming included. ``ida_pdb_run`` (the pattern databases) is checked node for node against the readable
+IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/test_pdb.py).
 """
 
 from __future__ import annotations
