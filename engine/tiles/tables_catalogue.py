@@ -13,7 +13,9 @@ API (plain data, JSON-ready):
 
 * ``status() -> list[dict]``: one entry per table: ``name``, ``label``, ``grouping``, ``goal`` (convention name),
   ``built`` (bool), ``bytes`` (on disk, 0 if missing), ``expected_bytes``, ``build_seconds``, ``peak_bytes`` and
-  ``built_at`` (from the build, None if unknown), ``building`` (True while this process builds it).
+  ``built_at`` (from the build, None if unknown), ``building`` (True while a process on this machine builds it:
+  a build leaves ``<table file>.building`` in the store with its process id, so the web process sees a build that a
+  worker process runs), ``build_started`` (when that build began, else None).
 * ``missing(names=None) -> list[str]``: the names (of ``names``, default all) that are not built.
 * ``build(names=None, progress=None, cancel=None) -> list[dict]``: builds the missing ones of ``names`` one after
   another, each on every core; ``progress(fraction, info)`` gets the overall fraction and ``info["text"]``, a line
@@ -26,8 +28,10 @@ API (plain data, JSON-ready):
 
 from __future__ import annotations
 
+import json
 import math
-import threading
+import os
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -67,8 +71,20 @@ class TableSpec:
 
 TABLES = tuple(TableSpec(f"{grouping}/{goal}", grouping, goal) for grouping in ORDER for goal in GOALS)
 _BY_NAME = {spec.name: spec for spec in TABLES}
-_building: set[str] = set()
-_building_lock = threading.Lock()
+
+
+def _marker(spec: TableSpec):
+    return store.path_of(spec.artefact).with_suffix(".building")
+
+
+def _build_started(spec: TableSpec) -> float | None:
+    """When a live process began building ``spec``, or None (a marker left by a dead process is ignored)."""
+    try:
+        mark = json.loads(_marker(spec).read_text())
+        os.kill(int(mark["pid"]), 0)
+        return float(mark["started"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _specs(names) -> list[TableSpec]:
@@ -86,13 +102,12 @@ def status(names=None) -> list[dict]:
         path = store.path_of(spec.artefact)
         built = path.exists()
         meta = store.meta(spec.artefact) if built else {}
-        with _building_lock:
-            building = spec.name in _building
+        started = None if built else _build_started(spec)
         rows.append({"name": spec.name, "label": spec.label, "grouping": spec.grouping, "goal": spec.goal_name,
                      "built": built, "bytes": path.stat().st_size if built else 0,
                      "expected_bytes": spec.expected_bytes, "build_seconds": meta.get("build_seconds"),
-                     "peak_bytes": meta.get("peak_bytes"), "built_at": meta.get("built"), "building": building,
-                     "path": str(path)})
+                     "peak_bytes": meta.get("peak_bytes"), "built_at": meta.get("built"),
+                     "building": started is not None, "build_started": started, "path": str(path)})
     return rows
 
 
@@ -111,13 +126,11 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
                 progress((done + (fraction or 0.0) * weight) / sum(weights),
                          {**info, "table": spec.name, "text": f"{spec.name}: {info.get('text', '')}"})
 
-        with _building_lock:
-            _building.add(spec.name)
+        _marker(spec).write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
         try:
             pdb.build_database(spec.grouping, spec.goal, report, cancelled)
         finally:
-            with _building_lock:
-                _building.discard(spec.name)
+            _marker(spec).unlink(missing_ok=True)
         done += weight
     return status(names)
 

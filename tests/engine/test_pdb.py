@@ -192,7 +192,15 @@ def test_a_cancelled_build_stops_and_leaves_nothing(tmp_path, monkeypatch):
     from engine import store
 
     monkeypatch.setattr(store, "_data_dir", tmp_path)
+    seen = []
+
+    def cancel():  # asked between pieces of the build: record what status() says meanwhile, then stop
+        seen.append(tables_catalogue.status(["pdb-663/blank-last"])[0]["building"])
+        return True
+
     with pytest.raises(PuzzleError, match="cancelled"):
-        tables_catalogue.build(["pdb-663/blank-last"], cancel=lambda: True)
+        tables_catalogue.build(["pdb-663/blank-last"], cancel=cancel)
+    assert seen == [True]
     assert tables_catalogue.missing(["pdb-663/blank-last"]) == ["pdb-663/blank-last"]
-    assert not list(tmp_path.glob("*.npy"))
+    assert not tables_catalogue.status(["pdb-663/blank-last"])[0]["building"]
+    assert not list(tmp_path.iterdir())
