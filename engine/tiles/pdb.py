@@ -33,13 +33,13 @@ never builds one (``resolve`` falls back and says so; ``engine.tiles.tables_cata
 from __future__ import annotations
 
 import math
+import resource
 import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
@@ -232,9 +232,6 @@ def atomic_or(typingctx, array, index, value):
     if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
         return None
     return array.dtype(array, index, value), codegen
-
-
-_ = ir  # llvmlite is what ``atomic_rmw`` emits into; imported so a missing llvmlite fails at import
 
 
 @njit(cache=True, nogil=True)
@@ -444,8 +441,6 @@ def build_database(grouping: str, goal: Board, progress: Callable[[float | None,
     """Build every group's table (largest first: the peak is the largest group's search alone), store them as one
     ``.npy`` with the build time and peak memory beside it, and return the database, memory-mapped. One build at a
     time per process: each uses every core."""
-    import resource
-
     groups = groups_of(grouping, goal)
     with _build_lock:
         database = load(grouping, goal)
