@@ -6,7 +6,9 @@ tiles a few at a time, each group by a breadth-first search over (the group's ce
 unsolved rectangle, the line's already placed tiles fixed and every other tile interchangeable; the line's last two
 tiles always move as one group (placing them one at a time is impossible without disturbing the first). The last
 rectangle of at most 3×3 is solved optimally by IDA* + Manhattan. Each group's search is exact for its own
-sub-problem, so nothing is left to chance and every stage finishes in milliseconds.
+sub-problem, so nothing is left to chance and every stage finishes in milliseconds. Before all that, IDA* + linear
+conflict gets ``QUICK_NODES`` nodes (a few milliseconds): a position close to home gets an optimal answer instead of
+being taken apart line by line.
 
 Why this method (bench/engine_speed.py measures it): weighted A* / greedy search over Manhattan or the pattern
 databases has no time guarantee on 5×5 and 6×6 (a random 6×6 is about 170 Manhattan moves from home), while the
@@ -22,9 +24,10 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import SOLVED, SolveResult, Watch
+from engine.result import SOLVED, Budget, SolveResult, Watch
 from engine.tiles import kernels
 from engine.tiles.board import MOVES, Board
+from engine.tiles.fast import idastar_fast
 from engine.tiles.heuristics import manhattan_distance
 from engine.tiles.tables import goal_tables
 
@@ -33,6 +36,8 @@ from engine.tiles.tables import goal_tables
 GROUP = 3
 GROUP_CELLS = 25
 EXACT_SIDE = 3
+#: Node budget of the optimal attempt made first (positions close to home).
+QUICK_NODES = 200_000
 
 
 @njit(cache=True, nogil=True)
@@ -60,6 +65,11 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
     Writes the blank's moves (direction indices, U D L R) into ``moves`` and returns how many, or -1 if the
     targets cannot be reached. ``seen`` (n^(m+1) bytes, 255 = unseen) keeps the move that reached each state."""
     m = start.shape[0]
+    home = 0
+    for i in range(m):
+        home += start[i] == targets[i]
+    if home == m:
+        return 0
     pos = start.copy()
     index = blank
     for i in range(m - 1, -1, -1):
@@ -163,8 +173,6 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
     names = {0: 0, **{t: i + 1 for i, t in enumerate(t for t in (goal.cells[cell] for cell in region) if t)}}
     sub_goal = Board(bottom - top, right - left, tuple(names[goal.cells[cell]] for cell in region))
     sub_board = Board(bottom - top, right - left, tuple(names[cells[cell]] for cell in region))
-    from engine.tiles.fast import idastar_fast
-
     rest = idastar_fast(sub_board, sub_goal, kernels.MODE_MANHATTAN, watch, "manhattan")
     if rest.status != SOLVED:
         raise _Stopped(rest.status)
@@ -178,6 +186,15 @@ class _Stopped(Exception):
 
 def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> SolveResult:
     lower = manhattan_distance(board, goal)
+    # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
+    # take it apart line by line.
+    quick = idastar_fast(board, goal, kernels.MODE_LINEAR_CONFLICT, Watch(Budget(QUICK_NODES, 0.05)),
+                         "linear-conflict")
+    if quick.status == SOLVED:
+        return SolveResult(SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0, watch.elapsed,
+                           "fast", "", message=f"optimal: found by IDA* + linear conflict within "
+                                                f"{QUICK_NODES:,} nodes", extra={"lower_bound": lower,
+                                                                                 "method": "IDA* (close to home)"})
     try:
         moves = reduction_moves(board, goal, watch, group)
     except _Stopped as stop:
