@@ -1,5 +1,5 @@
-"""Command line: ``python -m engine solve|scramble|random|check|research|tables ...``. Errors go to stderr, exit
-status 2."""
+"""Command line: ``python -m engine solve|scramble|random|check|research|tables|jobs ...``. Errors go to stderr,
+exit status 2."""
 
 from __future__ import annotations
 
@@ -217,7 +217,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a table name, e.g. pdb-663/blank-first (repeatable; default: every table)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_tables)
+
+    p = sub.add_parser("jobs", help="the kinds of background job, their lane and what each does")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_jobs)
     return parser
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from engine import registry
+    from engine.jobs import job_kinds
+
+    registry.load_all()
+    kinds = {name: {"lane": kind.lane_label, "doc": kind.doc} for name, kind in sorted(job_kinds().items())}
+    _emit(kinds, args.json, "\n".join(f"{name:22} {k['lane']:12} {k['doc']}" for name, k in kinds.items()))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -74,12 +74,13 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
     def worker(lane: str, threads: int) -> dict:
         return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: 1}, "memory_limit": nanny_memory,
                                           "preload": ["engine.worker"], "env": env or {},
-                                          "host": "127.0.0.1", "dashboard": False}}
+                                          "host": "127.0.0.1", "dashboard": False, "silence_logs": logging.WARNING}}
 
     workers = {f"long-{i}": worker(LONG, 1) for i in range(shape.long)}
     workers.update({f"interactive-{i}": worker(INTERACTIVE, shape.interactive_threads)
                     for i in range(shape.interactive)})
-    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0, "dashboard_address": None}}
+    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0, "dashboard": False,
+                                               "dashboard_address": "127.0.0.1:0"}}  # its health route only
     return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING, name="puzzle-playground")
 
 
@@ -288,6 +289,9 @@ class JobRunner:
                 Event(cancel_event_name(job_id), client=self.client).set()
             except Exception:
                 pass
+        # Closing the scheduler interrupts the workers' waits on cancel events, which Dask logs as errors: they are
+        # the expected end of those waits, not faults.
+        logging.getLogger("distributed.event").setLevel(logging.CRITICAL)
         self.store.interrupt_unfinished()
         try:
             self.client.close(timeout=5)
