@@ -6,9 +6,9 @@ tiles a few at a time, each group by a breadth-first search over (the group's ce
 unsolved rectangle, the line's already placed tiles fixed and every other tile interchangeable; the line's last two
 tiles always move as one group (placing them one at a time is impossible without disturbing the first). The last
 rectangle of at most 3×3 is solved optimally by IDA* + Manhattan. Each group's search is exact for its own
-sub-problem, so nothing is left to chance and every stage finishes in milliseconds. Before all that, IDA* + linear
-conflict gets ``QUICK_NODES`` nodes (a few milliseconds): a position close to home gets an optimal answer instead of
-being taken apart line by line.
+sub-problem, so nothing is left to chance and every stage finishes in milliseconds. Before all that, IDA* +
+Manhattan gets ``QUICK_NODES`` nodes (the fastest kernel: a few milliseconds; linear conflict's would take ten times
+longer): a position close to home gets an optimal answer instead of being taken apart line by line.
 
 Why this method (bench/engine_speed.py measures it): weighted A* / greedy search over Manhattan or the pattern
 databases has no time guarantee on 5×5 and 6×6 (a random 6×6 is about 170 Manhattan moves from home), while the
@@ -120,6 +120,13 @@ def _line_groups(tiles: list[int], size: int) -> list[list[int]]:
     return [g for g in groups if g]
 
 
+def _outer_line(low: int, high: int, blank: int) -> tuple[int, int, int]:
+    """The outer line of [low, high) that does not hold the blank's goal line, and the range without it."""
+    if blank != low:
+        return low, low + 1, high
+    return high - 1, low, high - 1
+
+
 def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> str:
     rows, cols, n = board.rows, board.cols, board.size
     neighbors = goal_tables(goal).neighbors
@@ -134,21 +141,13 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
         if reason := watch.stop_reason(len(answer)):
             raise _Stopped(reason)
         if bottom - top >= right - left:  # take off a row, on the side away from the blank's goal
-            r = top if blank_row != top else bottom - 1
+            r, top, bottom = _outer_line(top, bottom, blank_row)
             line = [r * cols + c for c in range(left, right)]
-            if r == top:
-                top += 1
-            else:
-                bottom -= 1
         else:
-            c = left if blank_col != left else right - 1
+            c, left, right = _outer_line(left, right, blank_col)
             line = [r * cols + c for r in range(top, bottom)]
-            if c == left:
-                left += 1
-            else:
-                right -= 1
         locked = np.ones(n, dtype=np.bool_)
-        for r in range(min(top, bottom), bottom):
+        for r in range(top, bottom):
             for c in range(left, right):
                 locked[r * cols + c] = False
         for cell in line:
@@ -188,11 +187,10 @@ def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> S
     lower = manhattan_distance(board, goal)
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
     # take it apart line by line.
-    quick = idastar_fast(board, goal, kernels.MODE_LINEAR_CONFLICT, Watch(Budget(QUICK_NODES, 0.05)),
-                         "linear-conflict")
+    quick = idastar_fast(board, goal, kernels.MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
     if quick.status == SOLVED:
         return SolveResult(SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0, watch.elapsed,
-                           "fast", "", message=f"optimal: found by IDA* + linear conflict within "
+                           "fast", "", message=f"optimal: found by IDA* + Manhattan within "
                                                 f"{QUICK_NODES:,} nodes", extra={"lower_bound": lower,
                                                                                  "method": "IDA* (close to home)"})
     try:
