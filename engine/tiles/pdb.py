@@ -9,8 +9,9 @@ Two groupings, both defined by the tiles' *goal cells*, so they work for any 4×
 
 Why these splits: the mirror lookup (the same tables applied to the transposed position, tiles renamed through the
 goal's transpose) only prunes when the transpose maps the groups onto a *different* split. Groups above/below/on the
-diagonal map onto themselves, so their mirrored sum always equals the direct one; rows map onto columns, so here
-h = max(direct sum, mirrored sum) is often larger than either, and still admissible. The mirror needs the blank's goal
+diagonal map onto themselves, so their mirrored sum always equals the direct one; rows map onto columns, so here the
+two sums often differ (on 54 of Korf's 100 instances with 7-8) and h = max(direct sum, mirrored sum), still
+admissible, prunes more than either (bench/korf100.py: 19,473 mean nodes with 7-8, 633,314 with 6-6-3). The mirror needs the blank's goal
 cell on the diagonal (both standard goals); for other goals only the direct sum is used.
 
 For each group a breadth-first search in the space of (its tiles' cells, the blank's cell) counts only moves of the
