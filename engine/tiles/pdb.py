@@ -11,8 +11,8 @@ Why these splits: the mirror lookup (the same tables applied to the transposed p
 goal's transpose) only prunes when the transpose maps the groups onto a *different* split. Groups above/below/on the
 diagonal map onto themselves, so their mirrored sum always equals the direct one; rows map onto columns, so here the
 two sums often differ (on 54 of Korf's 100 instances with 7-8) and h = max(direct sum, mirrored sum), still
-admissible, prunes more than either (bench/korf100.py: 19,473 mean nodes with 7-8, 633,314 with 6-6-3). The mirror needs the blank's goal
-cell on the diagonal (both standard goals); for other goals only the direct sum is used.
+admissible, prunes more than either (bench/korf100.py: 19,473 mean nodes with 7-8, 633,314 with 6-6-3). The mirror
+needs the blank's goal cell on the diagonal (both standard goals); for other goals only the direct sum is used.
 
 For each group a breadth-first search in the space of (its tiles' cells, the blank's cell) counts only moves of the
 group's own tiles; the table keeps, per arrangement of the group, the fewest such moves over all blank cells. Moves of
