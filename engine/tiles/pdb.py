@@ -346,11 +346,12 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_co
                     child = child_rank[i]
                     child_region = region_of(x, (free | (1 << x)) & ~(1 << child_to[i]), not_first_col,
                                              not_last_col)
-                    atomic_or(codes, child, spread(child_region) * following)
-                    marked[child // chunk] = 1
-                    if table[child] == 255:
+                    # the value before the OR says whether the arrangement was reached before at all: no read of
+                    # ``table`` (a second cache miss) is needed to know whether this level is its value
+                    if atomic_or(codes, child, spread(child_region) * following) == 0:
                         table[child] = level + 1
                         first += 1
+                    marked[child // chunk] = 1
                     count += 1
         pushed[c, 0] = count
         pushed[c, 1] = first
