@@ -97,6 +97,7 @@ class JobRunner:
         self.data_dir = data_dir
         self._lock = threading.Lock()
         self._futures: dict = {}
+        self._ended: dict[str, threading.Event] = {}  # set once a followed job's final row is written
         self._live: dict[str, dict] = {}
         self._cancel_asked: dict[str, float] = {}
         self._memory_failed: set[str] = set()
@@ -138,6 +139,7 @@ class JobRunner:
                                         key=f"job-{kind}-{job_id}", pure=False, resources=self._resources(lane),
                                         priority=10 if lane == INTERACTIVE else 0)
             self._futures[job_id] = future
+            self._ended[job_id] = threading.Event()
             self._live[job_id] = {"fraction": 0.0, "info": {}, "written": 0.0}
         future.add_done_callback(lambda f, job_id=job_id: self._on_done(job_id, f))
         return job_id, False
@@ -174,6 +176,15 @@ class JobRunner:
             self._memory_failed.add(job_id)
 
     def _on_done(self, job_id: str, future) -> None:
+        try:
+            self._record_end(job_id, future)
+        finally:
+            with self._lock:
+                ended = self._ended.pop(job_id, None)
+            if ended is not None:
+                ended.set()
+
+    def _record_end(self, job_id: str, future) -> None:
         with self._lock:
             live = self._live.pop(job_id, {})
             self._futures.pop(job_id, None)
@@ -219,12 +230,17 @@ class JobRunner:
 
     def wait(self, job_id: str, timeout: float = 60.0) -> dict | None:
         """Block until the job has ended or ``timeout`` passes; returns the row as it then is."""
+        with self._lock:
+            ended = self._ended.get(job_id)
+        if ended is not None:  # a job this runner follows: sleep until its row is written, no polling
+            ended.wait(timeout)
+            return self.get(job_id)
         deadline = time.monotonic() + timeout
-        while True:  # the row, not the future: the done callback writes it a moment after the future ends
+        while True:  # a row some other runner wrote, or wrote before this one started
             job = self.get(job_id)
             if job is None or job["status"] in FINISHED or time.monotonic() >= deadline:
                 return job
-            time.sleep(0.02)
+            time.sleep(0.05)
 
     # ---- cancelling -------------------------------------------------------------------------------------------
 
@@ -284,6 +300,8 @@ class JobRunner:
         with self._lock:
             unfinished = list(self._futures)
             self._live.clear()
+            for ended in self._ended.values():  # nobody waits for a job this runner no longer follows
+                ended.set()
         for job_id in unfinished:
             try:
                 Event(cancel_event_name(job_id), client=self.client).set()
