@@ -107,7 +107,7 @@ def test_runs_on_small_boards_give_legal_solutions():
 
 def test_parameters_are_checked():
     assert params_from(DPSOParams, {"particles": "30", "w": "0.7"}).particles == 30
-    with pytest.raises(PuzzleError, match="particles must be from 2"):
+    with pytest.raises(PuzzleError, match="particles must be a whole number from 2"):
         params_from(DPSOParams, {"particles": 0})
     with pytest.raises(PuzzleError, match="mutation must be a number"):
         params_from(GAParams, {"mutation": "lots"})
