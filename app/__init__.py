@@ -22,6 +22,7 @@ from engine.errors import PuzzleError
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 OWNER_COOKIE = "pp_owner"
+SERVER_OWNER = "server"  # jobs the server starts itself (a browser's owner is 32 hex digits or "ip:…")
 #: Fetch metadata values of a request a page of this site sent (``none``: typed in the address bar, a bookmark).
 SAME_SITE_FETCH = ("same-origin", "none")
 
@@ -35,6 +36,8 @@ def create_app(config: dict | None = None) -> Flask:
         SCHEDULER=os.environ.get("PUZZLE_SCHEDULER") or None,  # None: start a local Dask cluster
         LOCAL_WORKERS=LocalWorkers(),
         JOB_LIMITS=Limits(),
+        # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
+        BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
     )
     if config:
         app.config.update(config)
@@ -48,6 +51,8 @@ def create_app(config: dict | None = None) -> Flask:
                                                 workers=app.config["LOCAL_WORKERS"],
                                                 limits=app.config["JOB_LIMITS"], data_dir=str(data_dir))
     atexit.register(runner.shutdown)
+    if app.config["BUILD_TABLES"]:
+        build_missing_tables(runner)
 
     from app import api, classic, jobs, learned, main, meta, play, rectout, research
 
@@ -57,6 +62,23 @@ def create_app(config: dict | None = None) -> Flask:
     install_request_guards(app)
     install_error_handlers(app)
     return app
+
+
+def build_missing_tables(runner: JobRunner) -> None:
+    """Queue one job that builds every missing large table, so no solve ever waits for one: until they exist, the
+    solvers fall back to the next heuristic and say which they used. The 6-6-3 databases come first (seconds), the
+    7-8 ones after (minutes, about 2.7 GB in the worker)."""
+    from engine.tiles.tables_catalogue import missing
+
+    names = missing()
+    if names:
+        runner.submit("tables-build", {"names": names}, owner=SERVER_OWNER)
+
+
+def tables_job(runner: JobRunner) -> dict | None:
+    """The start-up build, while it is queued or running (pages that need the tables say so)."""
+    jobs = runner.store.active(owner=SERVER_OWNER, kind="tables-build")
+    return runner.get(jobs[0]["id"]) if jobs else None
 
 
 def install_request_guards(app: Flask) -> None:

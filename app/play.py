@@ -7,7 +7,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from engine.errors import PuzzleError
 from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
 from engine.solvers import MAX_COMPARE
-from app.solving import compare_request, solve_request
+from app import tables_job
+from app.solving import compare_request, runner, solve_request
 
 bp = Blueprint("play", __name__)
 
@@ -24,7 +25,8 @@ def _page(template: str, **extra):
                 return redirect(url_for(request.endpoint, **{**position.query,
                                                              "tiles": ",".join(map(str, fresh.cells))}))
     status = 400 if position.error else 200
-    return render_template(template, position=position, presets=PRESETS, goals=GOALS,
+    building = tables_job(runner()) if (position.board.rows, position.board.cols) == (4, 4) else None
+    return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
                            solvers=solver_choices(position.board), **extra), status
 
 

@@ -6,7 +6,7 @@ local cluster's scheduler) in a single place; waitress also runs unchanged where
 several copies of the app, each with its own Dask client and cluster, for no gain here.
 
 Settings come from options or the environment: ``HOST`` (default 127.0.0.1; 0.0.0.0 opens it to the network),
-``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (16).
+``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (32).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="port (env PORT; default 5000)")
     parser.add_argument("--scheduler", default=os.environ.get("PUZZLE_SCHEDULER") or None,
                         help="a Dask scheduler, tcp://HOST:PORT (env PUZZLE_SCHEDULER; default: a local cluster)")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "16")),
-                        help="request threads (env THREADS; default 16)")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "32")),
+                        help="request threads (env THREADS; default 32: most wait on a job, idle)")
     return parser.parse_args(argv)
 
 

@@ -1,4 +1,5 @@
-"""Latency of POST /api/solve through the Flask app (test client, in process): median and 95th percentile.
+"""Latency of POST /api/solve through the Flask app (test client; each solve a job on the local Dask cluster's
+interactive lane): median and 95th percentile.
 
 8-puzzle: optimal solves of random positions (target p95 <= 20 ms). 15-puzzle: random positions with IDA* and the
 pattern database (target median <= 200 ms). Usage: python bench/api_latency.py [--n 200] [--n15 30]
@@ -39,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     header("POST /api/solve latency (Flask test client, one request at a time)")
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"DATABASE": f"{tmp}/jobs.sqlite", "WARM_UP": False})
+        app = create_app({"DATABASE": f"{tmp}/jobs.sqlite", "BUILD_TABLES": False})
         client = app.test_client()
         goal3 = goal_board(3, 3, "blank-last")
         for solver, heuristic in [("idastar", "linear-conflict"), ("table", "perfect"), ("idastar", "manhattan")]:

@@ -52,5 +52,10 @@ def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
     return rows
 
 
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
 def header(title: str) -> None:
-    print(f"# {title}\n# machine: {machine()}\n")
+    print(f"# {title}\n# machine: {machine()}\n# {load()} at the start\n")

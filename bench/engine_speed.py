@@ -1,6 +1,9 @@
-"""Engine speed figures: IDA*+Manhattan nodes/s, pattern database build, 8-puzzle BFS and solves, numba compile time.
+"""Engine speed figures: IDA*+Manhattan nodes/s, A* times (compiled and readable), the fast solver on 5×5 and 6×6,
+8-puzzle BFS and solves, the 6-6-3 database build and numba compile time.
 
-Medians of several runs; the machine is printed first. Usage: python bench/engine_speed.py [--quick]
+Medians of several runs; the machine and its load average are printed first and after each section (the machine may
+be shared: single-core nodes/s figures are the meaningful ones). Compilation is done before any timing and reported
+apart. Usage: python bench/engine_speed.py [--quick]
 """
 
 from __future__ import annotations
@@ -13,29 +16,71 @@ import sys
 import tempfile
 import time
 
-from common import ROOT, header, korf_instances, median_time, table
+from common import ROOT, header, korf_instances, load, median_time, table
 
-from engine.result import Budget
-from engine.solvers import solve
+from engine.result import Budget, Watch
+from engine.search import SlidingTileProblem, astar_search
+from engine.solvers import solve, warm_up
 from engine.tiles import Board, goal_board, random_solvable
 from engine.tiles.fast import bfs_distances
+from engine.tiles.reduction import fast_solve
+
+HARDEST_8 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 
 
-def ida_manhattan_rate(runs: int, nodes: int) -> list[list[object]]:
+def ida_manhattan_rate(instances: int, nodes: int, runs: int) -> list[list[object]]:
     goal = goal_board(4, 4, "blank-first")
     rows = []
-    for number, optimum, cells in korf_instances()[:runs]:
-        result = solve(Board(4, 4, cells), goal, "idastar", "manhattan", Budget(max_nodes=nodes, max_seconds=600))
-        rows.append([number, f"{result.nodes_expanded:,}", f"{result.seconds:.2f}",
-                     f"{result.nodes_expanded / result.seconds / 1e6:.1f}"])
+    for number, optimum, cells in korf_instances()[:instances]:
+        rates, result = [], None
+        for _ in range(runs):
+            result = solve(Board(4, 4, cells), goal, "idastar", "manhattan", Budget(max_nodes=nodes, max_seconds=600))
+            rates.append(result.nodes_expanded / result.seconds / 1e6)
+        rows.append([number, f"{result.nodes_expanded:,}", f"{statistics.median(rates):.1f}",
+                     " ".join(f"{r:.1f}" for r in rates)])
     return rows
 
 
 def in_subprocess(code: str, env: dict[str, str]) -> tuple[float, str]:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
     return time.perf_counter() - start, out.strip()
+
+
+def astar_times(runs: int) -> None:
+    goal = goal_board(3, 3, "blank-last")
+    for heuristic in ("manhattan", "linear-conflict"):
+        fast = [solve(HARDEST_8, goal, "astar", heuristic) for _ in range(runs)]
+        readable = [astar_search(SlidingTileProblem(HARDEST_8, goal, heuristic)) for _ in range(max(1, runs // 3))]
+        print(f"8-puzzle hardest (8 6 7 2 5 4 3 0 1), A* + {heuristic}: compiled median "
+              f"{statistics.median(r.seconds for r in fast) * 1000:.2f} ms, readable median "
+              f"{statistics.median(r.seconds for r in readable) * 1000:.0f} ms "
+              f"({fast[0].nodes_expanded:,} nodes expanded by both, {fast[0].length} moves)")
+
+
+def fast_figures(count: int) -> None:
+    from engine.tiles import reduction
+
+    rows = []
+    for size in ((4, 4), (5, 5), (6, 6)):
+        goal = goal_board(*size, "blank-last")
+        boards = [random_solvable(goal, seed) for seed in range(count)]
+        for label, group, cells in (("pairs", 2, 0), ("threes", 3, 99), ("mix (the solver)", 3, 25)):
+            saved = reduction.GROUP_CELLS
+            reduction.GROUP_CELLS = cells
+            try:
+                results = [fast_solve(b, goal, Watch(), group) for b in boards]
+            finally:
+                reduction.GROUP_CELLS = saved
+            lengths = [r.length for r in results]
+            bounds = [r.extra["lower_bound"] for r in results]
+            times = [r.seconds * 1000 for r in results]
+            rows.append([f"{size[0]}x{size[1]}", label, statistics.median(lengths), statistics.median(bounds),
+                         f"{statistics.median(lengths) / statistics.median(bounds):.2f}",
+                         f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+    print(f"fast solver on {count} random boards per size (goal blank-last):")
+    print(table(["board", "groups", "median length", "median Manhattan bound", "ratio", "median ms", "max ms"], rows))
 
 
 def main() -> None:
@@ -44,32 +89,40 @@ def main() -> None:
     args = parser.parse_args()
     header("engine speed")
     runs = 3 if args.quick else 5
+    warm = warm_up()
+    print(f"kernels loaded/compiled in {warm:.1f} s (before any timing)\n")
 
-    rows = ida_manhattan_rate(runs, 30_000_000 if args.quick else 100_000_000)
-    print("IDA* + Manhattan on Korf instances (one core, stopped at a node budget):")
-    print(table(["#", "expanded", "seconds", "M nodes/s"], rows))
-    print(f"median: {statistics.median(float(r[3]) for r in rows):.1f} M nodes expanded per second\n")
+    rows = ida_manhattan_rate(runs, 30_000_000 if args.quick else 100_000_000, 3)
+    print("IDA* + Manhattan on Korf instances (one core, stopped at a node budget; 3 runs each):")
+    print(table(["#", "expanded", "median M nodes/s", "runs"], rows))
+    print(f"median: {statistics.median(float(r[2]) for r in rows):.1f} M nodes expanded per second ({load()})\n")
+
+    astar_times(runs * 4)
+    print(f"({load()})\n")
+
+    fast_figures(10 if args.quick else 30)
+    print(f"({load()})\n")
 
     goal = goal_board(3, 3, "blank-last")
     seconds, _ = median_time(lambda: bfs_distances(goal), runs)
     print(f"8-puzzle full BFS (181,440 positions): median {seconds:.3f} s over {runs} runs")
     boards = [random_solvable(goal, seed) for seed in range(200)]
     for solver, heuristic in [("idastar", "linear-conflict"), ("idastar", "manhattan"), ("table", "perfect"),
-                              ("astar", "linear-conflict")]:
-        solve(boards[0], goal, solver, heuristic)  # load tables and compiled code first
+                              ("astar", "manhattan"), ("astar", "linear-conflict")]:
+        solve(boards[0], goal, solver, heuristic)  # load tables first
         times = [solve(b, goal, solver, heuristic).seconds for b in boards]
         print(f"8-puzzle optimal solve, {solver}+{heuristic}: median {statistics.median(times) * 1000:.2f} ms, "
               f"max {max(times) * 1000:.1f} ms over {len(boards)} random positions")
-    print()
+    print(f"({load()})\n")
 
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as cache:
-        build = ("import resource, time; from engine.tiles import goal_board; from engine.tiles.pdb import "
-                 "pattern_database; t = time.perf_counter(); pattern_database(goal_board(4, 4, 'blank-first')); "
+        build = ("import resource, time; from engine.tiles import goal_board, pdb; t = time.perf_counter(); "
+                 "pdb.build_database('pdb-663', goal_board(4, 4, 'blank-first')); "
                  "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6; "
                  "print(f'{time.perf_counter() - t:.1f} {peak:.2f}')")
         _, out = in_subprocess(build, {"PUZZLE_DATA_DIR": data})
         build_seconds, peak = out.split()
-        print(f"pattern database 6-6-3 build: {build_seconds} s, peak memory {peak} GB (target <= 300 s, <= 4 GB)")
+        print(f"pattern database 6-6-3 build (both cores): {build_seconds} s, peak memory {peak} GB ({load()})")
         first = ("from engine.solvers import solve; from engine.tiles import Board, goal_board; "
                  "solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal_board(3, 3), 'idastar', 'linear-conflict')")
         cold, _ = in_subprocess(first, {"NUMBA_CACHE_DIR": cache})

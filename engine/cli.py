@@ -1,5 +1,5 @@
-"""Command line: ``python -m engine solve|scramble|random|check|research|learned|jobs ...``. Errors go to stderr, exit
-status 2."""
+"""Command line: ``python -m engine solve|scramble|random|check|research|learned|tables|jobs ...``. Errors go to
+stderr, exit status 2."""
 
 from __future__ import annotations
 
@@ -197,6 +197,41 @@ def _evaluation_text(data: dict) -> str:
     return "\n".join(lines)
 
 
+def cmd_tables(args: argparse.Namespace) -> int:
+    """``tables list``: what exists, sizes, build times; ``tables build``: build what is missing, with a progress
+    line on stderr (rewritten in place at a terminal, one line every few seconds in a log)."""
+    import time
+
+    from engine.tiles import tables_catalogue
+
+    if args.what == "build":
+        live = sys.stderr.isatty()
+        last = [0.0]
+
+        def progress(fraction: float | None, info: dict) -> None:
+            if live:
+                _progress_to_stderr(fraction, info)
+            elif time.monotonic() - last[0] >= 5:
+                last[0] = time.monotonic()
+                print(f"{fraction or 0:6.1%} {info.get('text', '')}", file=sys.stderr, flush=True)
+
+        todo = tables_catalogue.missing(args.only or None)
+        print(f"building {len(todo)} table(s): {', '.join(todo) or 'none missing'}", file=sys.stderr)
+        tables_catalogue.build(args.only or None, progress)
+        if live:
+            print(file=sys.stderr)
+    rows = tables_catalogue.status(args.only or None)
+    lines = [f"{'table':<22}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
+    for row in rows:
+        peak = f"{row['peak_bytes'] / 1e9:.2f}" if row["peak_bytes"] else "-"
+        lines.append(f"{row['name']:<22}{'yes' if row['built'] else 'no':>7}"
+                     f"{(row['bytes'] or row['expected_bytes']) / 1e6:>9.1f}{row['build_seconds'] or '-':>9}"
+                     f"{peak:>9}  {row['label']}")
+    lines.append(f"store: {rows[0]['path'].rsplit('/', 1)[0] if rows else ''}")
+    _emit({"tables": rows}, args.json, "\n".join(lines))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Puzzle Playground engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -205,7 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     _board_args(p)
     p.add_argument("--solver", default="idastar", choices=sorted(SOLVERS))
     p.add_argument("--heuristic", default="manhattan",
-                   help="manhattan, linear-conflict, pdb (4x4), perfect (table solver)")
+                   help="manhattan, linear-conflict, pdb (4x4: the strongest built database), pdb-78, pdb-663, "
+                        "perfect (table solver)")
     p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget")
     p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -273,6 +309,13 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--max-seconds", type=float, default=3_600, help="each search's time budget")
         q.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_learned)
+
+    p = sub.add_parser("tables", help="large tables (pattern databases): list them, or build the missing ones")
+    p.add_argument("what", choices=("list", "build"))
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="a table name, e.g. pdb-663/blank-first (repeatable; default: every table)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_tables)
 
     p = sub.add_parser("jobs", help="the kinds of background job, their lane and what each does")
     p.add_argument("--json", action="store_true")

@@ -21,6 +21,7 @@ import os
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
@@ -97,6 +98,10 @@ class JobRunner:
         self.data_dir = data_dir
         self._lock = threading.Lock()
         self._futures: dict = {}
+        self._ended: dict[str, threading.Event] = {}  # set once a followed job's final row is written
+        # Rows are written here, never on Dask's event loop (a write there would stall every message of the cluster)
+        # nor on Dask's one shared callback thread (which would queue every job's ending behind the last one's).
+        self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="job-rows")
         self._live: dict[str, dict] = {}
         self._cancel_asked: dict[str, float] = {}
         self._memory_failed: set[str] = set()
@@ -138,6 +143,7 @@ class JobRunner:
                                         key=f"job-{kind}-{job_id}", pure=False, resources=self._resources(lane),
                                         priority=10 if lane == INTERACTIVE else 0)
             self._futures[job_id] = future
+            self._ended[job_id] = threading.Event()
             self._live[job_id] = {"fraction": 0.0, "info": {}, "written": 0.0}
         future.add_done_callback(lambda f, job_id=job_id: self._on_done(job_id, f))
         return job_id, False
@@ -162,18 +168,30 @@ class JobRunner:
             return  # another web process's job (several apps may share one cluster)
         kind = message.get("event")
         if kind == "started":
-            self.store.started(job_id, message["worker"], message["time"])
             live["worker"] = message["worker"]
+            self._writer.submit(self.store.started, job_id, message["worker"], message["time"])
         elif kind == "progress":
             live["fraction"], live["info"] = message["fraction"], message["info"]
             now = time.monotonic()
             if now - live["written"] >= WRITE_INTERVAL:
                 live["written"] = now
-                self.store.progress(job_id, message["fraction"], message["info"])
+                self._writer.submit(self.store.progress, job_id, message["fraction"], message["info"])
         elif kind == "memory":
             self._memory_failed.add(job_id)
 
     def _on_done(self, job_id: str, future) -> None:
+        self._writer.submit(self._end, job_id, future)
+
+    def _end(self, job_id: str, future) -> None:
+        try:
+            self._record_end(job_id, future)
+        finally:
+            with self._lock:
+                ended = self._ended.pop(job_id, None)
+            if ended is not None:
+                ended.set()
+
+    def _record_end(self, job_id: str, future) -> None:
         with self._lock:
             live = self._live.pop(job_id, {})
             self._futures.pop(job_id, None)
@@ -209,7 +227,8 @@ class JobRunner:
             live = self._live.get(job_id)
             if live is not None and job["status"] not in FINISHED:
                 job["fraction"], job["info"] = live["fraction"], live["info"]
-                job["worker"] = job["worker"] or live.get("worker")
+                if live.get("worker") and job["status"] == Status.QUEUED:  # its row is being written
+                    job["status"], job["worker"] = Status.RUNNING, live["worker"]
             if job_id in self._cancel_asked and job["status"] not in FINISHED:
                 job["info"] = {**job["info"], "text": "cancelling…"}
         return job
@@ -219,12 +238,17 @@ class JobRunner:
 
     def wait(self, job_id: str, timeout: float = 60.0) -> dict | None:
         """Block until the job has ended or ``timeout`` passes; returns the row as it then is."""
+        with self._lock:
+            ended = self._ended.get(job_id)
+        if ended is not None:  # a job this runner follows: sleep until its row is written, no polling
+            ended.wait(timeout)
+            return self.get(job_id)
         deadline = time.monotonic() + timeout
-        while True:  # the row, not the future: the done callback writes it a moment after the future ends
+        while True:  # a row some other runner wrote, or wrote before this one started
             job = self.get(job_id)
             if job is None or job["status"] in FINISHED or time.monotonic() >= deadline:
                 return job
-            time.sleep(0.02)
+            time.sleep(0.05)
 
     # ---- cancelling -------------------------------------------------------------------------------------------
 
@@ -284,6 +308,8 @@ class JobRunner:
         with self._lock:
             unfinished = list(self._futures)
             self._live.clear()
+            for ended in self._ended.values():  # nobody waits for a job this runner no longer follows
+                ended.set()
         for job_id in unfinished:
             try:
                 Event(cancel_event_name(job_id), client=self.client).set()
@@ -292,6 +318,7 @@ class JobRunner:
         # Closing the scheduler interrupts the workers' waits on cancel events, which Dask logs as errors: they are
         # the expected end of those waits, not faults.
         logging.getLogger("distributed.event").setLevel(logging.CRITICAL)
+        self._writer.shutdown(wait=True)
         self.store.interrupt_unfinished()
         try:
             self.client.close(timeout=5)

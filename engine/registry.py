@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 
 SUBJECT_MODULES = (
-    "engine.solvers",          # sliding tiles: bfs, astar, idastar, table; the solve and compare jobs
+    "engine.solvers",          # sliding tiles: bfs, astar, idastar, table, fast; the solve and compare jobs
+    "engine.tiles.tables_catalogue",  # the pattern databases' tables-build job
     "engine.meta.solvers",     # seed 001: dpso and ga, the experiment job
     "engine.bounds.jobs",      # seed 000: the research jobs
     "engine.learned.jobs",     # seed 002: training and evaluation jobs

@@ -3,11 +3,18 @@
 The CLI, the web API, the compare view and the benchmarks all call this, so they report the same fields. Solvers:
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
-* ``astar``: A* (the readable implementation in engine/search) with the chosen heuristic. Optimal.
-* ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or pdb (4×4 only). Optimal.
+* ``astar``: A* with the chosen heuristic, compiled (engine/tiles/astar.py) for manhattan and linear-conflict on
+  boards of at most 16 cells, else the readable engine/search one (which the step-through views use). Optimal.
+* ``idastar``: IDA* (numba kernel) with manhattan, linear-conflict or a pattern database (4×4 only). Optimal.
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
+* ``fast``: row-and-column reduction (engine/tiles/reduction.py), any board up to 6×6 in well under a second, not
+  optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
 
 Later subjects register more (``register_solver``): the learned heuristic, DPSO and GA.
+
+Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/tiles/pdb.py) never
+build a table inside a solve: a missing one falls back to the next (``pdb-78`` → ``pdb-663`` → ``linear-conflict``)
+and the result's ``heuristic`` names what was used, its ``message`` says why.
 """
 
 from __future__ import annotations
@@ -26,12 +33,14 @@ from engine.search.problem import SlidingTileProblem
 from engine.tiles import kernels
 from engine.tiles.board import Board, position_from
 from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
+from engine.tiles.pdb import PDB_HEURISTICS, resolve
 from engine.tiles.solvability import check_solvable, require_solvable
 
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
 IDA_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
-             "pdb": kernels.MODE_PDB, "learned": kernels.MODE_LEARNED}
+             **{name: kernels.MODE_PDB for name in PDB_HEURISTICS}, "learned": kernels.MODE_LEARNED}
+SEARCH_HEURISTICS = ("manhattan", "linear-conflict") + PDB_HEURISTICS + ("learned",)
 #: Heuristics that may overestimate: answers found with them are never called optimal.
 NOT_ADMISSIBLE = {"learned"}
 
@@ -42,18 +51,40 @@ def _learned_table(goal: Board, options: dict):
     return table_for(goal, options.get("table"))
 
 
+def with_database(heuristic: str, goal: Board) -> tuple[str, object, str]:
+    """(heuristic to use, pattern database or None, note): resolves the pattern-database names without building."""
+    if heuristic not in PDB_HEURISTICS:
+        return heuristic, None, ""
+    database, note = resolve(heuristic, goal)
+    return (database.name if database is not None else "linear-conflict"), database, note
+
+
+def _noted(result: SolveResult, note: str) -> SolveResult:
+    if note:
+        result.message = f"{note}. {result.message}" if result.message else note
+    return result
+
+
 def _idastar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
     if heuristic not in IDA_MODES:
         raise PuzzleError(f"IDA* takes the heuristics {', '.join(IDA_MODES)}; not {heuristic!r}")
-    learned = _learned_table(goal, options) if heuristic == "learned" else None
-    return idastar_fast(board, goal, IDA_MODES[heuristic], watch, heuristic, learned=learned)
+    used, database, note = with_database(heuristic, goal)
+    learned = _learned_table(goal, options) if used == "learned" else None
+    return _noted(idastar_fast(board, goal, IDA_MODES[used], watch, used, learned=learned, database=database), note)
 
 
 def _astar(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
-    result = astar_search(SlidingTileProblem(board, goal, heuristic), watch=watch)
-    result.heuristic = heuristic
-    result.optimal = result.optimal and heuristic not in NOT_ADMISSIBLE
-    return result
+    """The compiled A* (engine/tiles/astar.py) where it applies, else the readable one (engine/search)."""
+    from engine.tiles.astar import astar_fast, supports
+
+    used, database, note = with_database(heuristic, goal)
+    if supports(goal, used):
+        result = astar_fast(board, goal, used, watch)
+    else:
+        result = astar_search(SlidingTileProblem(board, goal, used, database=database), watch=watch)
+    result.heuristic = used
+    result.optimal = result.optimal and used not in NOT_ADMISSIBLE
+    return _noted(result, note)
 
 
 def _bfs(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
@@ -62,6 +93,12 @@ def _bfs(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict)
 
 def _table(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
     return perfect_solve(board, goal, watch)
+
+
+def _fast(board: Board, goal: Board, heuristic: str, watch: Watch, options: dict) -> SolveResult:
+    from engine.tiles.reduction import fast_solve
+
+    return fast_solve(board, goal, watch)
 
 
 class SolverInfo:
@@ -81,7 +118,7 @@ class SolverInfo:
         has been trained (for the blank-first goal by default)."""
         square = (board.rows, board.cols) == (4, 4)
         return tuple(h for h in self.heuristics
-                     if (h != "pdb" or square) and (h != "learned" or (square and learned_available())))
+                     if (h not in PDB_HEURISTICS or square) and (h != "learned" or (square and learned_available())))
 
 
 def learned_available() -> bool:
@@ -99,12 +136,16 @@ def register_solver(info: SolverInfo) -> None:
 
 register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
                            "Explores every position in order of distance; complete, optimal, memory-hungry."))
-register_solver(SolverInfo("astar", "A*", _astar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
+register_solver(SolverInfo("astar", "A*", _astar, SEARCH_HEURISTICS, 36, True,
                            "Best-first on f = g + h; optimal with an admissible heuristic; keeps every node seen."))
-register_solver(SolverInfo("idastar", "IDA*", _idastar, ("manhattan", "linear-conflict", "pdb", "learned"), 36, True,
+register_solver(SolverInfo("idastar", "IDA*", _idastar, SEARCH_HEURISTICS, 36, True,
                            "Depth-first with an f-bound raised each round; optimal, tiny memory."))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
                            "One BFS from the goal stores every distance; then the answer is read off, move by move."))
+register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, ("",), 36, False,
+                           "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
+                           "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
+                           "lower bound)."))
 
 
 def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:
@@ -123,9 +164,9 @@ def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[Sol
     heuristic = heuristic or info.heuristics[0]
     if heuristic not in info.heuristics:
         raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
-    if heuristic in ("pdb", "learned") and (board.rows, board.cols) != (4, 4):
-        raise PuzzleError(f"the {'pattern database' if heuristic == 'pdb' else 'learned table'} is made for the 4x4 "
-                          "puzzle only; use manhattan or linear-conflict")
+    if (heuristic in PDB_HEURISTICS or heuristic == "learned") and (board.rows, board.cols) != (4, 4):
+        raise PuzzleError(f"the {'learned table' if heuristic == 'learned' else 'pattern database'} is made for the "
+                          "4x4 puzzle only; use manhattan or linear-conflict")
     return info, heuristic
 
 
@@ -230,6 +271,7 @@ def compare_job(params: dict, report, cancel) -> dict:
     board, goal = position_from(params)
     budget = budget_from(params)
     entries = params["solvers"]
+    warm = warm_up()  # compiling is not any solver's time: shown apart, and only when it happened
     results = []
     for number, entry in enumerate(entries):
         def progress(fraction, info, number=number, name=entry["solver"]):
@@ -241,31 +283,38 @@ def compare_job(params: dict, report, cancel) -> dict:
                              cancel).to_dict())
         if cancel.is_set():
             break
-    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results}
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
+            **({"warm_up_seconds": round(warm, 3)} if warm else {})}
 
 
 _warm_lock = threading.Lock()
 _warm = False
 
 
-def warm_up() -> None:
-    """Load (or, on a fresh install, compile) every kernel once, so no timed search pays for loading code.
+def warm_up() -> float:
+    """Load (or, on a fresh install, compile) every kernel once, so no timed search pays for loading code; returns
+    the seconds this call spent doing so (0.0 once warm), which callers show apart from their timings.
 
     Idempotent and thread-safe: a second caller waits for the first to finish, later callers return at once.
+    Builds no table (tables are built by ``engine.tiles.tables_catalogue``).
     """
     global _warm
     if _warm:
-        return
+        return 0.0
     with _warm_lock:
         if _warm:
-            return
+            return 0.0
+        import time
+
         from engine.tiles.board import goal_board
 
+        started = time.perf_counter()
         goal = goal_board(3, 3, "blank-last")
         board = goal.apply("ULUL")
         for solver, heuristic in (("idastar", "manhattan"), ("idastar", "linear-conflict"), ("bfs", ""),
-                                  ("astar", "manhattan")):
+                                  ("astar", "manhattan"), ("astar", "linear-conflict"), ("fast", "")):
             solve(board, goal, solver, heuristic)
+        solve(goal_board(4, 4).apply("ULUL"), goal_board(4, 4), "fast", "")  # the 4x4 reduction's searches
         for solver in ("dpso", "ga"):
             solve(board, goal, solver, "", params={"iterations": 1, "particles": 4, "generations": 1,
                                                    "population": 4, "elites": 1})
@@ -278,12 +327,26 @@ def warm_up() -> None:
         learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
                                   table=np.zeros(pattern.size, dtype=np.uint8))
         idastar_fast(board, goal, kernels.MODE_LEARNED, Watch(), "learned", learned=learned)
+        _warm_pdb_kernel()
         # Rectangle-out's geometry kernels (a slide and every motion of the start)
         from engine.rectout.moves import motions
         from engine.rectout.puzzle import start_state
 
         motions(start_state())
         _warm = True
+        return time.perf_counter() - started
+
+
+def _warm_pdb_kernel() -> None:
+    """Compile the pattern-database IDA* kernel with the real array types and no work (the root has no move left
+    to try), so no table is needed."""
+    i64 = np.zeros(16, dtype=np.int64)
+    grid = np.zeros((2, 8), dtype=np.int64)
+    trial = np.full(4, 4, dtype=np.int64)
+    kernels.ida_pdb_run(i64.copy(), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), trial,
+                        np.zeros(4, dtype=np.int64), np.zeros((4, 4), dtype=np.int64), np.zeros((16, 4), np.int64),
+                        np.zeros((16, 16), np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
+                        np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, 0, 1)
 
 
 from engine.meta import solvers as _meta_solvers  # noqa: E402,F401  (registers dpso and ga; imports this module)

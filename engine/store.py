@@ -7,6 +7,7 @@ instance folder, next to the job database (DESIGN.md).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import threading
@@ -37,24 +38,50 @@ def artefact_name(kind: str, *parts: object) -> str:
     return f"{kind}-{digest}.npy"
 
 
+def path_of(name: str) -> Path:
+    return data_dir() / name
+
+
+def save(name: str, array: np.ndarray, meta: dict | None = None) -> None:
+    """Write ``name`` atomically (a reader never sees half a file), and ``meta`` beside it as JSON."""
+    path = path_of(name)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as out:  # writing to a file object keeps np.save from renaming the file
+        np.save(out, array)
+    if meta is not None:
+        path.with_suffix(".json").write_text(json.dumps(meta))
+    os.replace(tmp, path)
+
+
+def load(name: str, mmap: bool = False) -> np.ndarray | None:
+    """The stored array, memory-mapped read-only if ``mmap`` (pages shared between processes); None if missing or
+    unreadable."""
+    try:
+        return np.load(path_of(name), mmap_mode="r" if mmap else None)
+    except (FileNotFoundError, EOFError, ValueError, OSError):
+        return None
+
+
+def meta(name: str) -> dict:
+    """What ``save`` recorded beside the array (build seconds, peak memory, when), or {}."""
+    try:
+        return json.loads(path_of(name).with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
 def load_or_build(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
     """Load ``name`` if it exists, else build, save atomically and return it. One builder at a time per name."""
     with _locks_guard:
         lock = _locks.setdefault(name, threading.Lock())
     with lock:
-        path = data_dir() / name
-        if path.exists():
-            try:
-                return np.load(path, mmap_mode=None)
-            except (EOFError, ValueError, OSError):
-                pass  # a truncated file (a crash of an older version, a full disk): build it again
+        array = load(name)  # a truncated file (a crash, a full disk) reads as missing and is built again
+        if array is not None:
+            return array
         array = build()
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:  # writing to a file object keeps np.save from renaming the file
-            np.save(out, array)
-        os.replace(tmp, path)
+        save(name, array)
         return array
 
 
 def exists(name: str) -> bool:
-    return (data_dir() / name).exists()
+    return path_of(name).exists()

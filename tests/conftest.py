@@ -1,15 +1,21 @@
 """Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
-instances. Large artefacts (pattern databases, distance tables) go to one directory reused across runs."""
+instances. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run, removed at
+the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
+(tests/engine/test_pdb.py builds the pattern databases it reads in session fixtures)."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-os.environ.setdefault("PUZZLE_DATA_DIR", str(ROOT / ".cache" / "test-data"))
+os.environ["PUZZLE_DATA_DIR"] = tempfile.mkdtemp(prefix="puzzle-test-data-")
+atexit.register(shutil.rmtree, os.environ["PUZZLE_DATA_DIR"], True)
 KORF = ROOT / "tests" / "data" / "korf100.txt"
 
 

@@ -62,6 +62,9 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
         table_for(goal, table)  # nor reading the table
     budget = budget or Budget(max_nodes=2_000_000_000, max_seconds=300)
     positions = [random_solvable(goal, seed * 1_000_003 + i) for i in range(count)]
+    from engine.solvers import warm_up
+
+    warm_up()  # compiling the kernels is no heuristic's time
     started = time.perf_counter()
     rows: list[dict] = []
     with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:  # the kernels release the GIL

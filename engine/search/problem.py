@@ -25,11 +25,11 @@ class Problem(Protocol):
 class SlidingTileProblem:
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
 
-    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan"):
+    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", database=None):
         self.initial = initial
         self.goal = goal
         self.heuristic_name = heuristic
-        self._h = heuristic_function(heuristic, goal)
+        self._h = database.value if database is not None else heuristic_function(heuristic, goal)
 
     def actions(self, state: Board) -> str:
         return state.legal_moves()

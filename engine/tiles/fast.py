@@ -25,48 +25,34 @@ EMPTY_INT = np.zeros(0, dtype=np.int64)
 EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
 
-def heuristic_arrays(mode: int, goal: Board, learned=None, watch: Watch | None = None) -> dict:
-    """The extra tables the IDA* kernel reads for a heuristic mode (empty arrays where unused)."""
-    size = goal.size
-    arrays = dict(tables=EMPTY_BYTES, offsets=EMPTY_INT, group_of=np.full(size, -1, dtype=np.int64),
-                  weight=np.zeros(size, dtype=np.int64), indices=EMPTY_INT.copy(),
-                  ref_cell=np.zeros(size, dtype=np.int64), ref_group=np.full(size, -1, dtype=np.int64),
-                  ref_weight=np.zeros(size, dtype=np.int64), ref_indices=EMPTY_INT.copy(),
-                  key_slot=np.full(size, -1, dtype=np.int64), key_radix=EMPTY_INT, learned_table=EMPTY_BYTES)
-    if mode == kernels.MODE_PDB:
-        from engine.tiles.pdb import pattern_database
-
-        db = pattern_database(goal, watch.report if watch else None,
-                              watch.cancel.is_set if watch and watch.cancel else None)
-        mirrored = bool((db.ref_group >= 0).any())
-        arrays.update(tables=db.tables, offsets=db.offsets, group_of=db.group_of, weight=db.weight,
-                      indices=np.zeros(len(db.groups), dtype=np.int64), ref_cell=db.ref_cell,
-                      ref_group=db.ref_group, ref_weight=db.ref_weight,
-                      ref_indices=np.zeros(len(db.groups) if mirrored else 0, dtype=np.int64))
-    elif mode == kernels.MODE_LEARNED:
-        arrays.update(key_slot=learned.key_slot, key_radix=learned.key_radix, learned_table=learned.table)
-    return arrays
-
-
-def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, learned=None,
+def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, learned=None, database=None,
                  max_bound: int = 400) -> SolveResult:
+    """IDA* by the numba kernels. ``database`` (a ``pdb.PatternDatabase``) goes with MODE_PDB, ``learned`` (a trained
+    table) with MODE_LEARNED."""
     tables = goal_tables(goal)
-    extra = heuristic_arrays(mode, goal, learned, watch)
     cells = np.array(board.cells, dtype=np.int64)
     md = int(kernels.manhattan_sum(cells, tables.manhattan))
     lc = int(kernels.linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
-    if mode == kernels.MODE_PDB:
-        kernels.pdb_indices(cells, extra["group_of"], extra["weight"], extra["indices"])
-        if extra["ref_indices"].shape[0]:
-            for cell, tile in enumerate(board.cells):
-                if extra["ref_group"][tile] >= 0:
-                    group = extra["ref_group"][tile]
-                    extra["ref_indices"][group] += extra["ref_cell"][cell] * extra["ref_weight"][tile]
+    key_slot = learned.key_slot if learned is not None else np.full(goal.size, -1, dtype=np.int64)
+    key_radix = learned.key_radix if learned is not None else EMPTY_INT
+    learned_table = learned.table if learned is not None else EMPTY_BYTES
     learned_value = 0
     if mode == kernels.MODE_LEARNED:
-        learned_value = int(kernels.learned_value(cells, extra["key_slot"], extra["key_radix"], extra["learned_table"]))
-    h0 = int(kernels.heuristic_value(mode, md, lc, extra["indices"], extra["ref_indices"], extra["tables"],
-                                     extra["offsets"], learned_value))
+        learned_value = int(kernels.learned_value(cells, key_slot, key_radix, learned_table))
+    h0 = int(kernels.heuristic_value(mode, md, lc, learned_value))
+    if mode == kernels.MODE_PDB:
+        pdb = database.kernel_arrays()
+        direct, mirrored = database.group_values(board)
+        h0 = max(md, sum(direct), sum(mirrored or [0]))
+        where = np.zeros(pdb["radix"].shape, dtype=np.int64)
+        ref_where = np.zeros(pdb["radix"].shape, dtype=np.int64)
+        for cell, tile in enumerate(board.cells):
+            if tile:
+                where[pdb["group_of"][tile], pdb["slot_of"][tile]] = cell
+                if pdb["mirrored"]:
+                    ref_where[pdb["ref_group"][tile], pdb["ref_slot"][tile]] = pdb["ref_cell"][cell]
+        values = np.zeros((max_bound + 2, 2 * len(direct)), dtype=np.int64)
+        values[0] = direct + (mirrored or [0] * len(direct))
     optimal = mode != kernels.MODE_LEARNED
     if md == 0:
         return SolveResult(SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
@@ -80,12 +66,12 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     bound = h0
     iterations = []
     # the learned kernel follows the key items' cells as it moves (slot 0 is the blank)
-    where = np.zeros(max(1, extra["key_radix"].shape[0]), dtype=np.int64)
+    key_where = np.zeros(max(1, key_radix.shape[0]), dtype=np.int64)
     while bound <= max_bound:
         st = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
         for cell, tile in enumerate(board.cells):
-            if extra["key_slot"][tile] >= 0:
-                where[extra["key_slot"][tile]] = cell
+            if key_slot[tile] >= 0:
+                key_where[key_slot[tile]] = cell
         trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
@@ -94,21 +80,18 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
                 code = kernels.ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors,
                                                  tables.manhattan, bound, quota)
             elif mode == kernels.MODE_PDB:
-                code = kernels.ida_pdb_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                           extra["tables"], extra["offsets"], extra["group_of"], extra["weight"],
-                                           extra["indices"], extra["ref_cell"], extra["ref_group"],
-                                           extra["ref_weight"], extra["ref_indices"], bound, quota)
+                code = kernels.ida_pdb_run(cells, st, path, trial, md_stack, values, tables.neighbors,
+                                           tables.manhattan, pdb["tables"], pdb["offsets"], pdb["radix"],
+                                           pdb["sizes"], pdb["group_of"], pdb["slot_of"], where, pdb["ref_cell"],
+                                           pdb["ref_group"], pdb["ref_slot"], ref_where, pdb["mirrored"], bound,
+                                           quota)
             elif mode == kernels.MODE_LEARNED:
                 code = kernels.ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                               extra["key_slot"], extra["key_radix"], where, extra["learned_table"],
-                                               bound, quota)
+                                               key_slot, key_radix, key_where, learned_table, bound, quota)
             else:
                 code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
-                                       goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, extra["tables"],
-                                       extra["offsets"], extra["group_of"], extra["weight"], extra["indices"],
-                                       extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
-                                       extra["ref_indices"], extra["key_slot"], extra["key_radix"],
-                                       extra["learned_table"], bound, quota)
+                                       goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, key_slot,
+                                       key_radix, learned_table, bound, quota)
             total_expanded = expanded + int(st[3])
             if code != kernels.PAUSED:
                 break

@@ -7,7 +7,7 @@ from typing import Callable
 from engine.errors import PuzzleError
 from engine.tiles.board import Board
 
-HEURISTICS = ("manhattan", "linear-conflict", "pdb", "learned", "zero")
+HEURISTICS = ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "learned", "zero")
 
 
 def manhattan_distance(board: Board, goal: Board) -> int:
@@ -58,10 +58,12 @@ def heuristic_function(name: str, goal: Board) -> Callable[[Board], int]:
         return lambda board: linear_conflict_distance(board, goal)
     if name == "zero":
         return lambda board: 0
-    if name == "pdb":
-        from engine.tiles.pdb import pattern_database
+    if name in ("pdb", "pdb-78", "pdb-663"):
+        from engine.tiles.pdb import load, resolve
 
-        database = pattern_database(goal)
+        database = resolve(name, goal)[0] if name == "pdb" else load(name, goal)
+        if database is None:
+            raise PuzzleError(f"the {name} pattern database is not built yet: python -m engine tables build")
         return database.value
     if name == "learned":  # seed 002's V = MD + DB: not admissible
         from engine.learned.train import table_for

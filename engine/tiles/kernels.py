@@ -6,10 +6,11 @@ both agree. Long searches are resumable: a kernel works until a node quota is us
 arrays it was given and returns, so the Python caller can report progress, honour a cancel and stop at the budget
 between chunks (DESIGN.md: at least once a second).
 
-``ida_run`` handles every heuristic mode and is the reference; ``ida_manhattan_run``, ``ida_pdb_run`` and
+``ida_run`` handles the Manhattan, linear-conflict and learned modes and is the reference; ``ida_manhattan_run`` and
 ``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
-and drops the mode switch (2-3x faster, bench/engine_speed.py and bench/korf100.py); the tests run each of them
-against ``ida_run`` node for node, pausing and resuming included.
+and drops the mode switch (bench/engine_speed.py); the tests run each of them against ``ida_run`` node for node,
+pausing and resuming included. ``ida_pdb_run`` (the pattern databases) is checked node for node against the readable
+IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/test_pdb.py).
 """
 
 from __future__ import annotations
@@ -86,24 +87,6 @@ def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
 
 
 @njit(cache=True, nogil=True)
-def pdb_indices(cells, group_of, weight, out):
-    """Pattern index of every group: the sum over its tiles of cell · 16^slot."""
-    out[:] = 0
-    for cell in range(cells.shape[0]):
-        tile = cells[cell]
-        if group_of[tile] >= 0:
-            out[group_of[tile]] += cell * weight[tile]
-
-
-@njit(cache=True, nogil=True)
-def pdb_sum(tables, offsets, indices):
-    total = 0
-    for g in range(indices.shape[0]):
-        total += tables[offsets[g] + indices[g]]
-    return total
-
-
-@njit(cache=True, nogil=True)
 def pattern_rank(cells, key_slot, key_radix):
     """Seed 002's compressed pattern as a dense index: the cells of the key tiles (blank first), ranked as a partial
     permutation. Slot s's digit is its cell minus the key tiles of lower slots in lower cells, so it lies in
@@ -136,31 +119,42 @@ def rank_of_positions(where, key_radix):
 
 
 @njit(cache=True, nogil=True)
+def unrank_positions(rank, key_radix, out):
+    """Inverse of ``rank_of_positions``: the items' cells for a rank (no allocation: the pattern database build calls
+    it for every arrangement)."""
+    used = 0
+    for slot in range(out.shape[0]):
+        digit = rank // key_radix[slot]
+        rank -= digit * key_radix[slot]
+        cell = 0
+        while True:
+            if not (used >> cell) & 1:
+                if digit == 0:
+                    break
+                digit -= 1
+            cell += 1
+        out[slot] = cell
+        used |= 1 << cell
+
+
+@njit(cache=True, nogil=True)
 def learned_value(cells, key_slot, key_radix, table):
     """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
     return table[pattern_rank(cells, key_slot, key_radix)]
 
 
 @njit(cache=True, nogil=True)
-def heuristic_value(mode, md, lc, indices, ref_indices, tables, offsets, learned):
+def heuristic_value(mode, md, lc, learned):
     if mode == MODE_MANHATTAN:
         return md
     if mode == MODE_LINEAR_CONFLICT:
         return md + 2 * lc
-    if mode == MODE_PDB:
-        h = pdb_sum(tables, offsets, indices)
-        if ref_indices.shape[0] > 0:
-            r = pdb_sum(tables, offsets, ref_indices)
-            if r > h:
-                h = r
-        return h if h > md else md
     return md + learned
 
 
 @njit(cache=True, nogil=True)
 def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
-            mode, tables, offsets, group_of, weight, indices, ref_cell, ref_group, ref_weight, ref_indices,
-            key_slot, key_radix, learned_table, bound, quota):
+            mode, key_slot, key_radix, learned_table, bound, quota):
     """Depth-first search below ``bound`` (one IDA* iteration), resumable.
 
     ``st`` holds the scalars: [0] depth, [1] blank cell, [2] smallest f above the bound seen so far, [3] nodes
@@ -181,14 +175,6 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
             tile = cells[back]
             cells[blank] = tile
             cells[back] = 0
-            if mode == MODE_PDB:
-                g = group_of[tile]
-                if g >= 0:
-                    indices[g] += (blank - back) * weight[tile]
-                if ref_indices.shape[0] > 0:
-                    rg = ref_group[tile]
-                    if rg >= 0:
-                        ref_indices[rg] += (ref_cell[blank] - ref_cell[back]) * ref_weight[tile]
             blank = back
             continue
         d = trial[depth]
@@ -205,31 +191,15 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
         learned = 0
         if mode == MODE_LINEAR_CONFLICT:
             lc = linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
-        elif mode == MODE_PDB:
-            g = group_of[tile]
-            if g >= 0:
-                indices[g] += (blank - target) * weight[tile]
-            if ref_indices.shape[0] > 0:
-                rg = ref_group[tile]
-                if rg >= 0:
-                    ref_indices[rg] += (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
         elif mode == MODE_LEARNED:
             learned = learned_value(cells, key_slot, key_radix, learned_table)
-        h = heuristic_value(mode, md, lc, indices, ref_indices, tables, offsets, learned)
+        h = heuristic_value(mode, md, lc, learned)
         f = depth + 1 + h
         if f > bound:
             if f < st[2]:
                 st[2] = f
             cells[target] = tile
             cells[blank] = 0
-            if mode == MODE_PDB:
-                g = group_of[tile]
-                if g >= 0:
-                    indices[g] -= (blank - target) * weight[tile]
-                if ref_indices.shape[0] > 0:
-                    rg = ref_group[tile]
-                    if rg >= 0:
-                        ref_indices[rg] -= (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
             continue
         path[depth] = d
         depth += 1
@@ -250,44 +220,74 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
 
 @njit(cache=True, nogil=True)
 def ida_manhattan_run(cells, st, path, trial, md_stack, neighbors, manhattan, bound, quota):
-    """``ida_run`` for Manhattan distance alone: the same search, state layout, node counts and return codes, with
-    the heuristic switch and the pattern bookkeeping taken out and the counters kept in locals, which makes it
-    about three times faster on the 15-puzzle (bench/engine_speed.py). The tests check that both agree."""
+    """``ida_run`` for Manhattan distance alone: the same search, state layout (``trial`` aside), node counts and
+    return codes; the tests check that both agree. What makes it fast (bench/engine_speed.py): the counters live in
+    locals, each cell has its list of legal moves (no off-board tests), the parent is pruned by comparing cells, and
+    a move's change of Manhattan distance is one table lookup. ``trial[d]`` is an index into the blank's move list.
+    """
+    n = cells.shape[0]
+    count = np.zeros(n, dtype=np.int64)
+    move_to = np.zeros((n, 4), dtype=np.int64)
+    move_dir = np.zeros((n, 4), dtype=np.int64)
+    delta = np.zeros((n, n, 4), dtype=np.int64)  # [tile, blank cell, move] → change of the distance
+    for cell in range(n):
+        for d in range(4):
+            target = neighbors[cell, d]
+            if target >= 0:
+                i = count[cell]
+                move_to[cell, i] = target
+                move_dir[cell, i] = d
+                for tile in range(1, n):
+                    delta[tile, cell, i] = manhattan[tile, cell] - manhattan[tile, target]
+                count[cell] = i + 1
     depth = st[0]
     blank = st[1]
     least = st[2]
     expanded = st[3]
     generated = st[4]
     stop_at = expanded + quota
+    came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier, -1 at the root
+    came_from[0] = -1
+    cell = blank
+    for i in range(depth, 0, -1):
+        cell = neighbors[cell, INVERSE[path[i - 1]]]
+        came_from[i] = cell
     while True:
-        d = trial[depth]
-        if d == 4:
+        # the children of the node at ``depth``, in a tight loop until one is inside the bound
+        i = trial[depth]
+        moves = count[blank]
+        parent = came_from[depth]
+        base = md_stack[depth]
+        limit = bound - depth - 1  # a child is inside the bound when its distance is at most this
+        while i < moves:
+            target = move_to[blank, i]
+            i += 1
+            if target == parent:
+                continue
+            generated += 1
+            tile = cells[target]
+            md = base + delta[tile, blank, i - 1]
+            if md > limit:
+                if md + depth + 1 < least:
+                    least = md + depth + 1
+                continue
+            break
+        else:
             if depth == 0:
+                trial[depth] = i
                 st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
                 return ITERATION_DONE
             depth -= 1
-            back = neighbors[blank, INVERSE[path[depth]]]
-            tile = cells[back]
-            cells[blank] = tile
-            cells[back] = 0
-            blank = back
+            cells[blank] = cells[parent]
+            cells[parent] = 0
+            blank = parent
             continue
-        trial[depth] = d + 1
-        target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
-            continue
-        generated += 1
-        tile = cells[target]
-        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
-        f = depth + 1 + md
-        if f > bound:
-            if f < least:
-                least = f
-            continue
+        trial[depth] = i
         cells[blank] = tile
         cells[target] = 0
-        path[depth] = d
+        path[depth] = move_dir[blank, i - 1]
         depth += 1
+        came_from[depth] = blank
         blank = target
         md_stack[depth] = md
         if md == 0:
@@ -363,17 +363,37 @@ def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_
 
 
 @njit(cache=True, nogil=True)
-def ida_pdb_run(cells, st, path, trial, md_stack, neighbors, manhattan, tables, offsets, group_of, weight, indices,
-                ref_cell, ref_group, ref_weight, ref_indices, bound, quota):
-    """``ida_run`` for the additive pattern databases (h = max of MD, the database sum and its mirror): the same
-    search, counts and return codes, with the mode switch removed and the counters in locals."""
+def group_rank(where, g, size, radix):
+    """``rank_of_positions`` of group g's row of ``where`` (its tiles' cells, slot order)."""
+    rank = 0
+    for slot in range(size):
+        cell = where[g, slot]
+        digit = cell
+        for lower in range(slot):
+            if where[g, lower] < cell:
+                digit -= 1
+        rank += digit * radix[g, slot]
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, tables, offsets, radix, sizes,
+                group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, bound, quota):
+    """One IDA* iteration with additive pattern databases: h = max(MD, direct sum, mirrored sum). Same state layout,
+    counts and return codes as ``ida_run``.
+
+    ``where[g, s]`` is the cell of group g's tile s; ``ref_where`` the same for the mirror image (transposed cells,
+    tiles renamed). ``values[depth]`` holds every group's value at that depth, direct groups then mirrored ones, so
+    a move re-ranks only the moved tile's group (twice with the mirror). The readable reference is
+    ``PatternDatabase.value`` under ``engine.search.idastar_search``; the tests match them node for node.
+    """
+    groups = sizes.shape[0]
     depth = st[0]
     blank = st[1]
     least = st[2]
     expanded = st[3]
     generated = st[4]
     stop_at = expanded + quota
-    mirrored = ref_indices.shape[0] > 0
     while True:
         d = trial[depth]
         if d == 4:
@@ -385,13 +405,9 @@ def ida_pdb_run(cells, st, path, trial, md_stack, neighbors, manhattan, tables, 
             tile = cells[back]
             cells[blank] = tile
             cells[back] = 0
-            g = group_of[tile]
-            if g >= 0:
-                indices[g] += (blank - back) * weight[tile]
+            where[group_of[tile], slot_of[tile]] = blank
             if mirrored:
-                rg = ref_group[tile]
-                if rg >= 0:
-                    ref_indices[rg] += (ref_cell[blank] - ref_cell[back]) * ref_weight[tile]
+                ref_where[ref_group[tile], ref_slot[tile]] = ref_cell[blank]
             blank = back
             continue
         trial[depth] = d + 1
@@ -401,37 +417,47 @@ def ida_pdb_run(cells, st, path, trial, md_stack, neighbors, manhattan, tables, 
         generated += 1
         tile = cells[target]
         md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
+        # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below
+        # the least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a
+        # 577 MB table) are skipped. The counts, the cut and the next bound are those of the full h.
+        if md + depth + 1 > bound and md + depth + 1 >= least:
+            continue
         g = group_of[tile]
-        if g >= 0:
-            indices[g] += (blank - target) * weight[tile]
-        rg = -1
-        if mirrored:
-            rg = ref_group[tile]
-            if rg >= 0:
-                ref_indices[rg] += (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
-        h = 0
-        for k in range(indices.shape[0]):
-            h += tables[offsets[k] + indices[k]]
-        if mirrored:
-            r = 0
-            for k in range(ref_indices.shape[0]):
-                r += tables[offsets[k] + ref_indices[k]]
-            if r > h:
-                h = r
+        where[g, slot_of[tile]] = blank
+        value = np.int64(tables[offsets[g] + group_rank(where, g, sizes[g], radix)])
+        h = value - values[depth, g]
+        for j in range(groups):
+            h += values[depth, j]
         if md > h:
             h = md
+        rg = 0
+        ref_value = np.int64(0)
+        if mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
+            rg = ref_group[tile]
+            ref_where[rg, ref_slot[tile]] = ref_cell[blank]
+            ref_value = np.int64(tables[offsets[rg] + group_rank(ref_where, rg, sizes[rg], radix)])
+            r = ref_value - values[depth, groups + rg]
+            for j in range(groups):
+                r += values[depth, groups + j]
+            ref_where[rg, ref_slot[tile]] = ref_cell[target]
+            if r > h:
+                h = r
         f = depth + 1 + h
         if f > bound:
             if f < least:
                 least = f
-            if g >= 0:
-                indices[g] -= (blank - target) * weight[tile]
-            if rg >= 0:
-                ref_indices[rg] -= (ref_cell[blank] - ref_cell[target]) * ref_weight[tile]
+            where[g, slot_of[tile]] = target
             continue
+        if mirrored:
+            ref_where[rg, ref_slot[tile]] = ref_cell[blank]
         cells[blank] = tile
         cells[target] = 0
         path[depth] = d
+        for j in range(2 * groups):
+            values[depth + 1, j] = values[depth, j]
+        values[depth + 1, g] = value
+        if mirrored:
+            values[depth + 1, groups + rg] = ref_value
         depth += 1
         blank = target
         md_stack[depth] = md
@@ -483,6 +509,14 @@ def permutation_unrank(rank, n, out):
 
 
 @njit(cache=True, nogil=True)
+def blank_cell(cells):
+    for c in range(cells.shape[0]):
+        if cells[c] == 0:
+            return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
     """Expand every rank in ``frontier`` (all at ``depth``), writing unseen neighbours to ``out`` at depth + 1.
 
@@ -494,10 +528,7 @@ def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
     found = False
     for i in range(frontier.shape[0]):
         permutation_unrank(frontier[i], n, cells)
-        blank = 0
-        for c in range(n):
-            if cells[c] == 0:
-                blank = c
+        blank = blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:

@@ -8,7 +8,7 @@ from app import create_app
 @pytest.fixture
 def app(tmp_path, scheduler_address):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address})
+                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
     yield app
     app.extensions["jobs"].shutdown()
 

@@ -44,7 +44,7 @@ def fuzz_app(tmp_path_factory, scheduler_address):
     from app import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address,
+                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False,
                       "JOB_LIMITS": Limits(per_owner=1_000, queued=1_000)})
     yield app
     runner = app.extensions["jobs"]

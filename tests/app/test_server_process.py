@@ -55,7 +55,8 @@ class Server:
     def __init__(self, tmp_path: Path, extra_env: dict | None = None):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", **(extra_env or {})}
+        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", "PUZZLE_BUILD_TABLES": "0",
+               **(extra_env or {})}
         self.log = open(tmp_path / f"server-{self.port}.log", "w")
         env["PUZZLE_DATABASE"] = str(tmp_path / "jobs.sqlite")  # both servers of a test share it, nobody else
         self.process = subprocess.Popen([PYTHON, "-m", "app"], env=env, stdout=self.log, stderr=subprocess.STDOUT,

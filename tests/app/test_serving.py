@@ -183,3 +183,21 @@ def test_sync_mode_is_bounded(client):
     assert response.status_code == 200 and data["length"] == 31
     job = client.get("/api/jobs").get_json()["jobs"][0]
     assert job["params"]["max_seconds"] == 10.0
+
+
+def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_address):
+    from app import create_app
+    from engine.tiles.tables_catalogue import missing
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+                      "SCHEDULER": scheduler_address, "BUILD_TABLES": True})
+    runner = app.extensions["jobs"]
+    try:
+        [job] = runner.store.active(owner="server", kind="tables-build")
+        assert job["params"]["names"] == missing() and job["params"]["names"][0].startswith("pdb-663")
+        page = visitor(app).get("/play?size=4x4").get_data(as_text=True)
+        assert "pattern databases are being built" in page
+        assert "pattern databases are being built" not in visitor(app).get("/play?size=3x3").get_data(as_text=True)
+        runner.cancel(job["id"])
+    finally:
+        runner.shutdown()

@@ -20,7 +20,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 def live_server(tmp_path_factory, scheduler_address):
     """The app as ``make run`` serves it (waitress), its jobs on the session's Dask cluster."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("e2e") / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address})
+                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -60,3 +60,31 @@ def test_research_refuses_what_does_not_fit(capsys):
     assert code == 2 and "at most 12 cells" in err
     code, _, err = run(capsys, "research", "maxmd", "--n", "7", "--brute")
     assert code == 2 and "n from 1 to 6" in err
+
+
+def test_fast_solver_and_tables_list(capsys, tmp_path, monkeypatch):
+    from engine import store
+
+    code, out, _ = run(capsys, "solve", "--size", "5x5", "--solver", "fast", "--json",
+                       "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 0 23 24")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "solved" and data["extra"]["lower_bound"] <= data["length"]
+    monkeypatch.setattr(store, "_data_dir", tmp_path)
+    code, out, _ = run(capsys, "tables", "list", "--json")
+    rows = json.loads(out)["tables"]
+    assert code == 0 and [r["name"] for r in rows][:2] == ["pdb-663/blank-first", "pdb-663/blank-last"]
+    assert not any(r["built"] for r in rows)
+
+
+def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys, tmp_path, monkeypatch):
+    from engine import store
+    from engine.tiles import pdb
+
+    monkeypatch.setattr(store, "_data_dir", tmp_path)
+    monkeypatch.setattr(pdb, "_loaded", {})
+    code, out, _ = run(capsys, "solve", "--size", "4x4", "--goal", "blank-first",
+                       "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15", "--solver", "idastar", "--heuristic", "pdb", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["length"] == 3 and data["optimal"] is True
+    assert {"moves", "length", "optimal", "nodes_expanded", "seconds"} <= set(data)
+    assert data["heuristic"] == "linear-conflict" and "tables build" in data["message"]

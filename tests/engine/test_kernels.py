@@ -59,10 +59,8 @@ def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
 def one_iteration(kernel_name, board, goal, bound, quota):
     """One IDA* iteration at ``bound`` with a kernel, paused and resumed every ``quota`` expansions."""
     from engine.tiles import kernels
-    from engine.tiles.fast import heuristic_arrays
 
     tables = goal_tables(goal)
-    extra = heuristic_arrays(kernels.MODE_MANHATTAN, goal)
     cells = np.array(board.cells, dtype=np.int64)
     path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
     md_stack[0] = manhattan_sum(cells, tables.manhattan)
@@ -74,10 +72,8 @@ def one_iteration(kernel_name, board, goal, bound, quota):
         else:
             code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
                                    goal.rows, goal.cols, tables.goal_row, tables.goal_col, kernels.MODE_MANHATTAN,
-                                   extra["tables"], extra["offsets"], extra["group_of"], extra["weight"],
-                                   extra["indices"], extra["ref_cell"], extra["ref_group"], extra["ref_weight"],
-                                   extra["ref_indices"], extra["key_slot"], extra["key_radix"],
-                                   extra["learned_table"], bound, quota)
+                                   np.full(goal.size, -1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                                   np.zeros(1, dtype=np.uint8), bound, quota)
         if code != kernels.PAUSED:
             return code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []
 
@@ -114,7 +110,6 @@ def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
         md_stack[0] = manhattan_sum(cells, tables.manhattan)
         state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
         where = np.array([board.cells.index(t) for t in pattern.items], dtype=np.int64)
-        empty = np.zeros(0, dtype=np.int64)
         while True:
             if name == "special":
                 code = kernels.ida_learned_run(cells, state, path, trial, md_stack, tables.neighbors,
@@ -122,9 +117,6 @@ def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
             else:
                 code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors,
                                        tables.manhattan, 4, 4, tables.goal_row, tables.goal_col, kernels.MODE_LEARNED,
-                                       np.zeros(1, dtype=np.uint8), empty, np.full(16, -1, dtype=np.int64),
-                                       np.zeros(16, dtype=np.int64), empty.copy(), np.zeros(16, dtype=np.int64),
-                                       np.full(16, -1, dtype=np.int64), np.zeros(16, dtype=np.int64), empty.copy(),
                                        slot, radix, table, bound, quota)
             if code != kernels.PAUSED:
                 break
@@ -132,53 +124,40 @@ def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
     assert outcomes[0] == outcomes[1]
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**9), quota=st.sampled_from([5, 10**9]), mirrored=st.booleans())
-def test_the_pdb_kernel_is_the_general_kernel_specialised(seed, quota, mirrored):
-    """Random small 'databases' (two groups of two tiles) read the same way by both kernels give the same search."""
-    from engine.tiles import kernels
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9), heuristic=st.sampled_from(["manhattan", "linear-conflict"]),
+       shape=st.sampled_from([(3, 3), (2, 4), (3, 4), (4, 4), (2, 6)]),
+       convention=st.sampled_from(["blank-first", "blank-last"]))
+def test_compiled_astar_equals_the_readable_astar_node_for_node(seed, heuristic, shape, convention):
+    from engine.result import Watch
+    from engine.search import astar_search
+    from engine.tiles.astar import astar_fast
+
+    goal = goal_board(*shape, convention)
+    board = random_solvable(goal, seed) if shape[0] * shape[1] <= 9 else scramble(goal, 36, seed)[0]
+    fast = astar_fast(board, goal, heuristic, Watch())
+    reference = astar_search(SlidingTileProblem(board, goal, heuristic))
+    assert fast.moves == reference.moves
+    assert (fast.nodes_expanded, fast.nodes_generated, fast.peak_frontier) == (
+        reference.nodes_expanded, reference.nodes_generated, reference.peak_frontier)
+
+
+def test_compiled_astar_grows_its_arrays_and_keeps_its_budget():
+    from engine.result import Budget, Watch
+    from engine.tiles.astar import astar_fast
 
     goal = goal_board(4, 4, "blank-first")
-    board, _ = scramble(goal, 24, seed)
-    rng = np.random.default_rng(seed)
-    groups = [(1, 2), (5, 6)]
-    group_of, weight = np.full(16, -1, dtype=np.int64), np.zeros(16, dtype=np.int64)
-    for g, tiles in enumerate(groups):
-        for slot, tile in enumerate(tiles):
-            group_of[tile], weight[tile] = g, 16 ** slot
-    offsets = np.array([0, 256], dtype=np.int64)
-    tables_ = rng.integers(0, 4, 512).astype(np.uint8)
-    ref_cell = np.array([(c % 4) * 4 + c // 4 for c in range(16)], dtype=np.int64)  # the transpose
-    ref_group, ref_weight = (group_of.copy(), weight.copy()) if mirrored else (np.full(16, -1, dtype=np.int64),
-                                                                              np.zeros(16, dtype=np.int64))
-    tables = goal_tables(goal)
-    start = np.array(board.cells, dtype=np.int64)
-    md0 = manhattan_sum(start, tables.manhattan)
-    outcomes = []
-    for name in ("special", "general"):
-        cells = start.copy()
-        indices = np.zeros(2, dtype=np.int64)
-        kernels.pdb_indices(cells, group_of, weight, indices)
-        ref_indices = np.zeros(2 if mirrored else 0, dtype=np.int64)
-        for cell, tile in enumerate(board.cells):
-            if ref_group[tile] >= 0:
-                ref_indices[ref_group[tile]] += ref_cell[cell] * ref_weight[tile]
-        bound = md0 + 4
-        path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
-        md_stack[0] = md0
-        state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
-        while True:
-            if name == "special":
-                code = kernels.ida_pdb_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                           tables_, offsets, group_of, weight, indices, ref_cell, ref_group,
-                                           ref_weight, ref_indices, bound, quota)
-            else:
-                code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors,
-                                       tables.manhattan, 4, 4, tables.goal_row, tables.goal_col, kernels.MODE_PDB,
-                                       tables_, offsets, group_of, weight, indices, ref_cell, ref_group, ref_weight,
-                                       ref_indices, np.full(16, -1, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                                       np.zeros(1, dtype=np.uint8), bound, quota)
-            if code != kernels.PAUSED:
-                break
-        outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []))
-    assert outcomes[0] == outcomes[1]
+    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # Korf #1: far beyond the budget
+    result = astar_fast(board, goal, "manhattan", Watch(Budget(max_nodes=50_000)))
+    assert result.status == "budget_exhausted" and result.nodes_expanded == 50_000
+    assert result.peak_frontier > 4096  # past the first arrays' size
+
+
+def test_the_astar_solver_is_the_compiled_one_where_it_applies():
+    from engine.tiles.astar import supports
+
+    goal = goal_board(3, 3)
+    assert supports(goal, "manhattan") and supports(goal, "linear-conflict")
+    assert not supports(goal_board(4, 5), "manhattan") and not supports(goal_board(4, 4), "pdb-663")
+    result = solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal, "astar", "manhattan")
+    assert (result.length, result.nodes_expanded, result.nodes_generated) == (31, 6744, 17748)

@@ -123,3 +123,47 @@ def test_larger_boards_solve():
     board, _ = scramble(goal, 25, seed=3)
     result = solve(board, goal, "idastar", "linear-conflict")
     assert board.apply(result.moves) == goal and result.length <= 25
+
+
+@pytest.mark.parametrize("size", ["2x2", "2x3", "3x2", "2x6", "6x2", "3x3", "3x4", "4x4", "2x12", "4x5", "5x5", "3x6",
+                                  "5x6", "6x5", "6x6"])
+@pytest.mark.parametrize("convention", ["blank-first", "blank-last"])
+def test_fast_answers_random_boards_of_every_offered_size(size, convention):
+    from engine.tiles import parse_size
+
+    from engine.result import Watch
+    from engine.tiles.reduction import reduction_moves
+
+    goal = goal_board(*parse_size(size), convention)
+    for seed in range(3):
+        board = random_solvable(goal, seed)
+        result = solve(board, goal, "fast", None)
+        assert result.status == "solved" and board.apply(result.moves) == goal
+        assert result.extra["lower_bound"] <= result.length
+        if result.extra["method"].startswith("IDA*"):  # close to home: optimal
+            assert result.optimal and "optimal" in result.message
+        else:
+            assert str(result.extra["lower_bound"]) in result.message
+            assert result.optimal == (result.length == result.extra["lower_bound"])
+        assert board.apply(reduction_moves(board, goal, Watch())) == goal  # the reduction itself, on every size
+
+
+def test_fast_with_a_goal_whose_blank_is_in_the_middle():
+    goal = Board(5, 5, tuple(range(1, 13)) + (0,) + tuple(range(13, 25)))
+    board = random_solvable(goal, 4)
+    result = solve(board, goal, "fast", None)
+    assert result.status == "solved" and board.apply(result.moves) == goal
+
+
+def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
+    from engine.result import Watch
+    from engine.tiles.reduction import reduction_moves
+
+    assert solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)), GOAL_3x3, "fast", None).status == "unsolvable"
+    result = solve(GOAL_3x3, GOAL_3x3, "fast", None)
+    assert result.status == "solved" and result.length == 0 and result.optimal
+    goal = goal_board(6, 6, "blank-last")
+    board = goal.apply("UULDRD")
+    result = solve(board, goal, "fast", None)
+    assert result.optimal and board.apply(result.moves) == goal and result.length <= 6
+    assert reduction_moves(goal.apply("L"), goal, Watch()) == "R"  # placed lines are left alone

@@ -1,0 +1,155 @@
+"""The large tables built ahead of time, and the small API the CLI and the app use to see and build them.
+
+Every table lives in the one store (``engine.store``: ``$PUZZLE_DATA_DIR``, the app's instance folder, or
+``~/.cache/puzzle-playground``), so the CLI, the app and its workers share one copy. A solve never builds a table
+(engine/tiles/pdb.py ``resolve`` falls back and says which heuristic it used); tables are built by
+``python -m engine tables build``, by ``build()`` below, or by a job of kind ``tables-build``.
+
+Names are ``<grouping>/<goal>``: ``pdb-663/blank-first``, ``pdb-663/blank-last``, ``pdb-78/blank-first``,
+``pdb-78/blank-last``. ``build()`` builds them in that order, the quick 6-6-3 tables first (seconds each) so that
+``pdb`` has a database to use long before the 7-8 ones (minutes each) are done.
+
+API (plain data, JSON-ready):
+
+* ``status() -> list[dict]``: one entry per table: ``name``, ``label``, ``grouping``, ``goal`` (convention name),
+  ``built`` (bool), ``bytes`` (on disk, 0 if missing), ``expected_bytes``, ``build_seconds``, ``peak_bytes`` and
+  ``built_at`` (from the build, None if unknown), ``building`` (True while a process on this machine builds it:
+  a build leaves ``<table file>.building`` in the store with its process id, so the web process sees a build that a
+  worker process runs), ``build_started`` (when that build began, else None).
+* ``missing(names=None) -> list[str]``: the names (of ``names``, default all) that are not built.
+* ``build(names=None, progress=None, cancel=None) -> list[dict]``: builds the missing ones of ``names`` one after
+  another, each on every core; ``progress(fraction, info)`` gets the overall fraction and ``info["text"]``, a line
+  for people, plus ``info["table"]``; ``cancel`` is a ``threading.Event`` or a callable returning True to stop
+  (raises PuzzleError "… cancelled", the finished tables stay). Returns ``status()`` of ``names``. Unknown names
+  raise PuzzleError.
+* job kind ``tables-build`` (lane ``long``; registered through ``engine.registry``): params ``{"names": [...]}``
+  (optional; checked at submit time by ``check_build``) → ``{"built": [names built now], "tables": status()}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from engine import store
+from engine.errors import PuzzleError
+from engine.jobs import LONG, job_kind
+from engine.tiles import pdb
+from engine.tiles.board import Board, goal_board
+
+GOALS = ("blank-first", "blank-last")
+#: Build order: quick tables first.
+ORDER = ("pdb-663", "pdb-78")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    name: str
+    grouping: str
+    goal_name: str
+
+    @property
+    def goal(self) -> Board:
+        return goal_board(4, 4, self.goal_name)
+
+    @property
+    def label(self) -> str:
+        return f"{pdb.LABELS[self.grouping]}, goal {self.goal_name}"
+
+    @property
+    def expected_bytes(self) -> int:
+        return sum(math.perm(16, len(g)) for g in pdb.groups_of(self.grouping, self.goal))
+
+    @property
+    def artefact(self) -> str:
+        return pdb.artefact(self.grouping, self.goal)
+
+
+TABLES = tuple(TableSpec(f"{grouping}/{goal}", grouping, goal) for grouping in ORDER for goal in GOALS)
+_BY_NAME = {spec.name: spec for spec in TABLES}
+
+
+def _marker(spec: TableSpec):
+    return store.path_of(spec.artefact).with_suffix(".building")
+
+
+def _build_started(spec: TableSpec) -> float | None:
+    """When a live process began building ``spec``, or None (a marker left by a dead process is ignored)."""
+    try:
+        mark = json.loads(_marker(spec).read_text())
+        os.kill(int(mark["pid"]), 0)
+        return float(mark["started"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _specs(names) -> list[TableSpec]:
+    if names is None:
+        return list(TABLES)
+    unknown = [n for n in names if n not in _BY_NAME]
+    if unknown:
+        raise PuzzleError(f"unknown table {unknown[0]!r}: choose from {', '.join(_BY_NAME)}")
+    return [spec for spec in TABLES if spec.name in names]
+
+
+def status(names=None) -> list[dict]:
+    rows = []
+    for spec in _specs(names):
+        path = store.path_of(spec.artefact)
+        built = path.exists()
+        meta = store.meta(spec.artefact) if built else {}
+        started = None if built else _build_started(spec)
+        rows.append({"name": spec.name, "label": spec.label, "grouping": spec.grouping, "goal": spec.goal_name,
+                     "built": built, "bytes": path.stat().st_size if built else 0,
+                     "expected_bytes": spec.expected_bytes, "build_seconds": meta.get("build_seconds"),
+                     "peak_bytes": meta.get("peak_bytes"), "built_at": meta.get("built"),
+                     "building": started is not None, "build_started": started, "path": str(path)})
+    return rows
+
+
+def missing(names=None) -> list[str]:
+    return [spec.name for spec in _specs(names) if not pdb.is_built(spec.grouping, spec.goal)]
+
+
+def build(names=None, progress: Callable[[float | None, dict], None] | None = None, cancel=None) -> list[dict]:
+    specs = [spec for spec in _specs(names) if spec.name in missing(names)]
+    cancelled = cancel.is_set if hasattr(cancel, "is_set") else cancel
+    weights = [spec.expected_bytes for spec in specs]
+    done = 0
+    for spec, weight in zip(specs, weights):
+        def report(fraction, info, spec=spec, done=done, weight=weight):
+            if progress is not None:
+                progress((done + (fraction or 0.0) * weight) / sum(weights),
+                         {**info, "table": spec.name, "text": f"{spec.name}: {info.get('text', '')}"})
+
+        _marker(spec).write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
+        try:
+            pdb.build_database(spec.grouping, spec.goal, report, cancelled)
+        finally:
+            _marker(spec).unlink(missing_ok=True)
+        done += weight
+    return status(names)
+
+
+def check_build(params: dict) -> dict:
+    """A tables-build job's parameters: ``names``, a list of table names, or absent for every table."""
+    names = params.get("names")
+    if names is None:
+        return {}
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise PuzzleError('"names" must be a list of table names, e.g. ["pdb-78/blank-first"]')
+    _specs(names)
+    return {"names": names}
+
+
+@job_kind("tables-build", check=check_build, lane=LONG)
+def tables_build_job(params: dict, report, cancel) -> dict:
+    """Build the missing tables of ``params["names"]`` (default: every table) in the background."""
+    names = params.get("names")
+    before = set(missing(names))
+    tables = build(names, report, cancel)
+    return {"built": [row["name"] for row in tables if row["name"] in before and row["built"]], "tables": tables}
