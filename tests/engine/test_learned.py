@@ -211,7 +211,8 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     optima = None
     for p in result["points"]:
         o = p["overall"]
-        assert o["positions"] == 2 and o["with_optimum"] == 2 and 0 <= o["both_finished"] <= 2
+        # the optimum comes from the pattern database if it is built, else linear conflict, within the same budget
+        assert o["positions"] == 2 and 0 <= o["both_finished"] <= o["with_optimum"] <= 2
         assert o["never_shorter"] and [c["key"] for c in p["paper"]] == ["node_reduction", "time_reduction",
                                                                           "optimal_share"]
         if o["both_finished"]:
@@ -225,7 +226,7 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     monkeypatch.setattr(curve, "evaluate", lambda *a, **k: calls.append(k.get("heuristics")) or original(*a, **k))
     again = curve.m_curve((300,), count=2, seed=7, budget=budget)
     assert calls == [("learned",)]
-    assert again["points"][0]["overall"]["with_optimum"] == 2
+    assert again["points"][0]["overall"]["with_optimum"] == result["points"][0]["overall"]["with_optimum"]
 
 
 def test_the_curve_job_checks_its_parameters():
