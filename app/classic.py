@@ -146,7 +146,8 @@ def step_problem(data: dict):
         for name, node in (("start", start), ("goal", goal)):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
-        return GraphProblem(g.adjacency, start, goal), (lambda state: state), g
+        straight_line = data.get("heuristic", "straight-line") != "zero"
+        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line), (lambda state: state), g
     if kind != "tiles":
         raise PuzzleError("problem must be 'tiles' or 'graph'")
     rows, cols = parse_size(str(data.get("size", "3x3")))

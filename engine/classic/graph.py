@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.errors import PuzzleError
 
-MAX_NODES = 36
+MAX_NODES = 60  # the drawing page stops adding nodes here; the step-through names nodes by number, so any count works
 MAX_STEPS = 20_000  # events recorded for one run; a dense hand-drawn graph can have very many simple paths
 
 
