@@ -1,5 +1,8 @@
 // Puzzle Playground: boards, play by click / keys / swipe, and the animation player.
 // No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
+import { Stepper } from "./stepper.js";
+import { onReady, plural } from "./common.js";
+
 (function () {
   "use strict";
 
@@ -119,7 +122,7 @@
 
   // ---- The player: one or several boards along their move strings, all in step, driven by the shared Stepper.
   function Player(root, tracks) {  // tracks: [{view, start, moves, movesEl}]
-    const stepper = new window.PuzzleStepper(root);
+    const stepper = new Stepper(root);
     let current = 0;
     const total = Math.max(0, ...tracks.map((t) => t.moves.length));
     stepper.load(total, (k) => {
@@ -191,7 +194,7 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", () => { bind(document); bindForms(); });
+  onReady(() => { bind(document); bindForms(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
   document.addEventListener("htmx:afterSettle", () => bind(document));
 })();
