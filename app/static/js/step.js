@@ -511,6 +511,7 @@ function searchView(root) {
   }
 
   async function load() {
+    root.dataset.ready = "0";
     let data;
     try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); return; }
     panels.innerHTML = "";
