@@ -17,6 +17,7 @@ import { onReady, plural } from "./common.js";
       this.cols = +element.dataset.cols;
       this.goal = element.dataset.goal.split(",").map(Number);
       this.tiles = new Map();
+      this.interactive = Boolean(element.dataset.interactive);
       element.querySelectorAll(".tile").forEach((t) => this.tiles.set(+t.dataset.tile, t));
       element.style.aspectRatio = `${this.cols} / ${this.rows}`;
       this.listeners = [];
@@ -36,7 +37,13 @@ import { onReady, plural } from "./common.js";
         el.style.height = `${100 / this.rows}%`;
         el.style.transform = `translate(${c * 100}%, ${r * 100}%)`;
         el.classList.toggle("home", this.goal[cell] === tile);
+        if (this.interactive) el.setAttribute("aria-label", `${tile}: row ${r + 1}, column ${c + 1}${this.goal[cell] === tile ? ", home" : ""}`);
       });
+      if (!this.interactive) {  // a watched board is one image: its name is the position, row by row
+        const rows = [];
+        for (let r = 0; r < this.rows; r++) rows.push(this.cells.slice(r * this.cols, (r + 1) * this.cols).map((t) => t || "blank").join(" "));
+        this.el.setAttribute("aria-label", `${this.rows} by ${this.cols} puzzle: ${rows.join(", ")}`);
+      }
       this.el.dataset.tiles = this.cells.join(",");
       this.el.classList.toggle("solved", this.isSolved());
       this.listeners.forEach((f) => f(this));
@@ -79,9 +86,16 @@ import { onReady, plural } from "./common.js";
       window.history.replaceState(null, "", url);
       if (share) share.href = url.pathname + url.search;
       if (compare) compare.href = "/compare" + url.search;
-      if (status) status.textContent = view.isSolved() ? (count ? `Solved! in ${count} moves` : "Solved!") : "";
+      if (status) status.textContent = view.isSolved() ? (count ? `Solved in ${plural(count, "move")}!` : "Solved!") : "";
     });
-    const played = (n) => { count += n; if (counter) counter.textContent = count; view.draw(); };
+    // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
+    // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.
+    const played = (n) => {
+      if (view.player) detach(view.player);
+      count += n;
+      if (counter) counter.textContent = count;
+      view.draw();
+    };
     view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
 
     // A click on a tile in line with the blank slides the whole run of tiles between them.
@@ -118,6 +132,17 @@ import { onReady, plural } from "./common.js";
       if (view.move(move)) played(1);
     });
     view.draw();
+  }
+
+  function detach(stepper) {
+    stepper.pause();
+    const root = stepper.root;
+    root.querySelectorAll(".player-controls button, .player-controls input").forEach((el) => { el.disabled = true; });
+    root.dataset.stale = "1";
+    const note = root.querySelector(".stale-note");
+    if (note) note.hidden = false;
+    const main = viewOf(document.getElementById("board"));
+    main.player = null;
   }
 
   // ---- The player: one or several boards along their move strings, all in step, driven by the shared Stepper.
@@ -163,6 +188,9 @@ import { onReady, plural } from "./common.js";
       const start = res.dataset.start.split(",").map(Number);
       if (main.resetCount) main.resetCount();
       main.player = Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
+      // On a phone the form is far below the board: bring the board (and the player just under it) into view.
+      const top = main.el.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight / 2) main.el.scrollIntoView({ block: "start" });
       main.player.play();
     });
     root.querySelectorAll('[data-player="group"]').forEach((group) => {

@@ -383,17 +383,23 @@ class SearchPanel {
       if (id === this.currentId) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
       if (id === this.selected) cls.push("t-selected");
-      const g = svgEl("g", { class: cls.join(" "), "data-id": id, tabindex: "0", role: "button",
-        "aria-label": `${this.pathText(id)}, ${STATUS[state] || state}` });
+      const g = svgEl("g", { class: cls.join(" "), "data-id": id, tabindex: "0", role: "button" });
       g.appendChild(svgEl("circle", { cx, cy, r: 9 }));
       const label = svgEl("text", { x: cx, y: cy + 24 });
       label.textContent = this.label(id) + (folded.has(id) ? ` +${folded.get(id)}` : "");
       g.appendChild(label);
+      let value = "";
       if (this.usesH() && this.nodes[id].h !== null) {
         const f = svgEl("text", { x: cx, y: cy + 38, class: "t-f" });
-        f.textContent = `${this.trace.priority === "h" ? "h" : "f"} ${this.trace.priority === "h" ? this.nodes[id].h : this.f(id)}`;
+        value = `${this.trace.priority === "h" ? "h" : "f"} ${this.trace.priority === "h" ? this.nodes[id].h : this.f(id)}`;
+        f.textContent = value;
         g.appendChild(f);
       }
+      // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
+      // where the node is and what happened to it
+      const title = svgEl("title");
+      title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${folded.has(id) ? STATUS.folded : STATUS[state] || state}`;
+      g.prepend(title);
       nodes.appendChild(g);
     });
     this.svg.append(edges, nodes);
