@@ -86,7 +86,7 @@ import { onReady, plural } from "./common.js";
       window.history.replaceState(null, "", url);
       if (share) share.href = url.pathname + url.search;
       if (compare) compare.href = "/compare" + url.search;
-      if (status) status.textContent = view.isSolved() ? (count ? `Solved in ${plural(count, "move")}!` : "Solved!") : "";
+      if (status) status.textContent = view.isSolved() ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
     });
     // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
     // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.
