@@ -160,3 +160,14 @@ def test_phone_keeps_board_and_player_in_one_viewport(browser, live_server):
     assert abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_the_heuristic_on_the_board_follows_the_moves(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=2,1,3,4,5,6,7,0,8")
+    page.check("#show-h")
+    badges = page.locator("#board .h-badge")
+    expect(badges).to_have_count(8)
+    expect(page.locator("#h-summary")).to_contain_text("Manhattan distance 3")
+    expect(page.locator("#board .tile.h-conflict")).to_have_count(2)  # 2 and 1 swapped in their goal row
+    page.locator('#board .tile[data-tile="8"]').click()
+    expect(page.locator("#h-summary")).to_contain_text("Manhattan distance 2")

@@ -68,3 +68,20 @@ def test_the_problem_supplies_the_inverse_action():
     graph = GraphProblem(SEED_GRAPH.adjacency, 0, 6)
     for action in graph.actions(3):
         assert graph.result(graph.result(3, action), graph.inverse(3, action)) == 3
+
+
+def test_the_heuristic_breakdown_adds_up():
+    from engine.search.explain import explain
+    from engine.tiles import Board
+    from engine.tiles.heuristics import linear_conflicts
+
+    for seed in range(5):
+        board = scramble(GOAL, 20, seed)[0]
+        shown = explain(board, GOAL)
+        assert sum(shown["manhattan"]) == shown["manhattan_total"]
+        # every tile the heuristic charges for leaving its line is in at least one drawn pair
+        charged = linear_conflicts(board, GOAL)
+        assert (charged == 0) == (shown["conflicts"] == [])
+        assert shown["pdb"] is None  # 3×3 has no pattern database
+    swapped = Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0))  # 1 and 2 swapped in their goal row
+    assert explain(swapped, GOAL)["conflicts"] == [{"a": 2, "b": 1, "line": "row", "index": 0}]

@@ -2,6 +2,7 @@
 // No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
 import { Stepper } from "./stepper.js";
 import { onReady, plural } from "./common.js";
+import { breakdown, decorate, undecorate } from "./heuristics.js";
 
 (function () {
   "use strict";
@@ -97,6 +98,7 @@ import { onReady, plural } from "./common.js";
       view.draw();
     };
     view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
+    bindHeuristics(view);
 
     // A click on a tile in line with the blank slides the whole run of tiles between them.
     view.el.addEventListener("click", (event) => {
@@ -132,6 +134,22 @@ import { onReady, plural } from "./common.js";
       if (view.move(move)) played(1);
     });
     view.draw();
+  }
+
+  // "Show the heuristic": the engine's breakdown of h for the position on the board, redrawn after every move.
+  function bindHeuristics(view) {
+    const box = document.getElementById("show-h");
+    const summary = document.getElementById("h-summary");
+    if (!box) return;
+    const update = async () => {
+      if (!box.checked) { undecorate(view.tiles); if (summary) summary.innerHTML = ""; return; }
+      const cells = view.cells.slice();
+      let data;
+      try { data = await breakdown(`${view.rows}x${view.cols}`, view.goal.join(","), cells); } catch (e) { if (summary) summary.textContent = e.message; return; }
+      if (box.checked && cells.join() === view.cells.join()) decorate(cells, data, (t) => view.tiles.get(t), summary);
+    };
+    box.addEventListener("change", update);
+    view.listeners.push(update);
   }
 
   function detach(stepper) {

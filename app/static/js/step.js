@@ -5,6 +5,7 @@
 import { Stepper } from "./stepper.js";
 import { fetchJSON, html, onReady, plural, showError, svgEl } from "./common.js";
 import { GRAPH_KEY, GraphView, circle } from "./graph-view.js";
+import { breakdown, decorate } from "./heuristics.js";
 
 const COLLAPSE_AT = 120;  // visible nodes beyond which finished subtrees fold into one node (a click opens them)
 const DX = 48, DY = 66, PAD = 28;  // tree spacing in px at zoom 1: room for a 13 px label under every node
@@ -37,13 +38,24 @@ class SearchPanel {
     this.el.setAttribute("aria-label", t.title);
     this.el.appendChild(html("h2", "", t.title + (t.heuristic && t.heuristic !== "zero" && t.priority !== "g" &&
       !["bfs", "dfs", "ids", "bidirectional"].includes(t.algorithm) ? ` · h = ${t.heuristic}` : "")));
+    const main = html("div", "step-main");
+    const treeColumn = html("div", "step-tree");
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     this.stats = html("dl", "stats");
     top.append(this.current, this.stats);
-    this.el.appendChild(top);
+    main.appendChild(top);
+    if (this.problem.kind === "tiles") {
+      const show = html("label", "inline");
+      this.showH = html("input");
+      this.showH.type = "checkbox";
+      this.showH.addEventListener("change", () => this.render());
+      show.append(this.showH, document.createTextNode(" show h on the board: each tile's distance home, conflicts outlined"));
+      this.hSummary = html("div", "h-summary muted");
+      main.append(show, this.hSummary);
+    }
     this.caption = html("p", "caption");
-    this.el.appendChild(this.caption);
+    main.appendChild(this.caption);
 
     const code = html("div", "step-code");
     const left = html("div", "");
@@ -61,16 +73,17 @@ class SearchPanel {
     this.vars = html("dl", "vars");
     right.appendChild(this.vars);
     code.append(left, right);
-    this.el.appendChild(code);
+    main.appendChild(code);
 
     const kind = { queue: "Frontier: FIFO queue, front first", priority: `Frontier: priority queue, least ${t.priority} first`,
       stack: "Stack: the path from the current node back to the root", "two-queues": "Frontiers: the two queues, front first" }[t.frontier_kind];
-    this.el.appendChild(html("h3", "", kind));
+    main.appendChild(html("h3", "", kind));
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
-    this.el.append(this.frontier, this.frontierMore);
+    main.append(this.frontier, this.frontierMore);
+    this.el.append(main, treeColumn);
 
-    this.el.appendChild(html("h3", "", "Search tree"));
+    treeColumn.appendChild(html("h3", "", "Search tree"));
     const tools = html("div", "tree-tools");
     const button = (label, name, act) => {
       const b = html("button", "", label);
@@ -90,7 +103,7 @@ class SearchPanel {
     this.followBox.addEventListener("change", () => { this.follow = this.followBox.checked; this.drawTree(); });
     follow.append(this.followBox, document.createTextNode(" follow the current node"));
     tools.appendChild(follow);
-    this.el.appendChild(tools);
+    treeColumn.appendChild(tools);
 
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
@@ -103,19 +116,19 @@ class SearchPanel {
       li.append(key, document.createTextNode(text));
       legend.appendChild(li);
     });
-    this.el.appendChild(legend);
+    treeColumn.appendChild(legend);
 
     this.scroller = html("div", "tree-scroll");
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute("aria-label", "Search tree: drag or scroll to pan; click a node for its details");
     this.svg = svgEl("svg", { class: "tree", role: "group", "aria-label": "search tree" });
     this.scroller.appendChild(this.svg);
-    this.el.appendChild(this.scroller);
+    treeColumn.appendChild(this.scroller);
     this.bindPan();
     this.details = html("div", "node-details");
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
-    this.el.appendChild(this.details);
+    treeColumn.appendChild(this.details);
     container.appendChild(this.el);
   }
 
@@ -464,6 +477,14 @@ class SearchPanel {
     const rows = [];
     for (let r = 0; r < this.problem.rows; r++) rows.push(cells.slice(r * this.problem.cols, (r + 1) * this.problem.cols).map((v) => v || "blank").join(" "));
     grid.setAttribute("aria-label", `the current node's board: ${rows.join(", ")}`);
+    if (this.showH && this.showH.checked) {
+      const p = this.problem;
+      breakdown(`${p.rows}x${p.cols}`, p.goal.join(","), cells).then((data) => {
+        if (!grid.isConnected) return;  // the view moved on to another node meanwhile
+        const spans = [...grid.children];
+        decorate(cells, data, (t) => spans[cells.indexOf(t)], this.hSummary);
+      }).catch(() => {});
+    } else if (this.hSummary) this.hSummary.innerHTML = "";
     return grid;
   }
 
@@ -523,7 +544,7 @@ function searchView(root) {
     panels.innerHTML = "";
     const problem = data.problem === "graph"
       ? { kind: "graph", adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
-      : { kind: "tiles", rows: data.rows, cols: data.cols };
+      : { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal };
     const views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
