@@ -1,21 +1,29 @@
-"""Puzzle Playground's web app: an application factory, one blueprint per subject, one base layout."""
+"""Puzzle Playground's web app: an application factory, one blueprint per subject, one base layout.
+
+The web process renders pages and answers quick requests; every job runs in a Dask worker process
+(``engine.cluster``): a local cluster started here by default, or the cluster whose scheduler ``SCHEDULER`` (or the
+environment's ``PUZZLE_SCHEDULER``) names.
+"""
 
 from __future__ import annotations
 
 import atexit
 import os
-import threading
+import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from engine import store
+from engine import registry, store
+from engine.cluster import JobRunner, Limits, LocalWorkers, NotOwner, QuotaExceeded
 from engine.errors import PuzzleError
-from engine.jobs import JobRunner
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+OWNER_COOKIE = "pp_owner"
+#: Fetch metadata values of a request a page of this site sent (``none``: typed in the address bar, a bookmark).
+SAME_SITE_FETCH = ("same-origin", "none")
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -24,69 +32,100 @@ def create_app(config: dict | None = None) -> Flask:
         DATABASE=None,  # default: instance/jobs.sqlite
         DATA_DIR=None,  # default: the instance folder (pattern databases and tables live next to the database)
         MAX_CONTENT_LENGTH=64 * 1024,
-        JOB_WORKERS=os.cpu_count() or 2,
-        WARM_UP=True,  # load the numba kernels in the background at start
+        SCHEDULER=os.environ.get("PUZZLE_SCHEDULER") or None,  # None: start a local Dask cluster
+        LOCAL_WORKERS=LocalWorkers(),
+        JOB_LIMITS=Limits(),
     )
     if config:
         app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     database = app.config["DATABASE"] or os.path.join(app.instance_path, "jobs.sqlite")
-    store.set_data_dir(app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path)
+    data_dir = app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path
+    store.set_data_dir(data_dir)
+    registry.load_all()
 
-    import engine.bounds.jobs  # noqa: F401  (registers the research job kinds)
-    import engine.classic.jobs  # noqa: F401  (registers the classic-search job kinds)
-    import engine.learned.jobs  # noqa: F401  (registers the learned-heuristic job kinds)
-    import engine.rectout.jobs  # noqa: F401  (registers the Rectangle-out search)
-    import engine.solvers  # noqa: F401  (registers the solve job kinds)
-
-    app.extensions["jobs"] = runner = JobRunner(database, app.config["JOB_WORKERS"])
+    app.extensions["jobs"] = runner = JobRunner(database, scheduler=app.config["SCHEDULER"],
+                                                workers=app.config["LOCAL_WORKERS"],
+                                                limits=app.config["JOB_LIMITS"], data_dir=str(data_dir))
     atexit.register(runner.shutdown)
-    if app.config["WARM_UP"]:
-        threading.Thread(target=engine.solvers.warm_up, name="warm-up", daemon=True).start()
 
     from app import api, classic, jobs, learned, main, meta, play, rectout, research
 
-    app.register_blueprint(main.bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(jobs.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(research.bp)
-    app.register_blueprint(classic.bp)
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(learned.bp)
-    app.register_blueprint(rectout.bp)
+    for module in (main, play, jobs, api, research, classic, meta, learned, rectout):
+        app.register_blueprint(module.bp)
+
+    install_request_guards(app)
+    install_error_handlers(app)
+    return app
+
+
+def install_request_guards(app: Flask) -> None:
+    @app.before_request
+    def identify_and_check_origin():
+        g.owner = request.cookies.get(OWNER_COOKIE, "")
+        if len(g.owner) != 32 or not g.owner.isalnum():
+            g.owner, g.new_owner = secrets.token_hex(16), True
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
+            return refuse(403, "this request came from another site; open the playground's own page to do this")
+        return None
 
     @app.after_request
     def security_headers(response):
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
+        if g.get("new_owner"):
+            response.set_cookie(OWNER_COOKIE, g.owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax")
         return response
 
-    def wants_json() -> bool:
-        return request.path.startswith("/api/")
+
+def same_origin() -> bool:
+    """Whether a state-changing request comes from one of our own pages (or from a client that is no browser).
+
+    Browsers say where a request comes from (``Sec-Fetch-Site``; older ones only ``Origin``); a form on another site
+    posting here carries ``cross-site`` or a foreign origin. curl and API clients send neither and are let through:
+    they cannot ride on a visitor's cookie.
+    """
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site in SAME_SITE_FETCH
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return origin == request.host_url.rstrip("/")
+    return True
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def refuse(code: int, message: str):
+    if wants_json():
+        return jsonify(error=message), code
+    if request.headers.get("HX-Request"):
+        return render_template("partials/error.html", message=message), code
+    return render_template("error.html", code=code, message=message), code
+
+
+def install_error_handlers(app: Flask) -> None:
+    @app.errorhandler(QuotaExceeded)
+    def too_many(error: QuotaExceeded):
+        return refuse(429, str(error))
+
+    @app.errorhandler(NotOwner)
+    def not_owner(error: NotOwner):
+        return refuse(403, str(error))
 
     @app.errorhandler(PuzzleError)
     def bad_input(error: PuzzleError):
-        if wants_json():
-            return jsonify(error=str(error)), 400
-        return render_template("partials/error.html", message=str(error)), 400
+        return refuse(400, str(error))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         message = {413: "the request is too large (at most 64 KB)"}.get(error.code, error.description)
-        if wants_json():
-            return jsonify(error=message), error.code
-        if request.headers.get("HX-Request"):
-            return render_template("partials/error.html", message=message), error.code
-        return render_template("error.html", code=error.code, message=message), error.code
+        return refuse(error.code, message)
 
     @app.errorhandler(Exception)
     def internal_error(error: Exception):
         app.logger.exception("unhandled error")
-        message = "something went wrong on our side; the error has been logged"
-        if wants_json():
-            return jsonify(error=message), 500
-        return render_template("error.html", code=500, message=message), 500
-
-    return app
+        return refuse(500, "something went wrong on our side; the error has been logged")

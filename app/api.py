@@ -2,29 +2,66 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+import json
+
+from flask import Blueprint, jsonify, request
 
 from engine.errors import PuzzleError
+from engine.jobs import job_kinds
+from engine.params import depth
 from engine.tiles import check_solvable, goal_board, parse_goal, parse_size
 from engine.tiles.board import position_from
 from app.positions import new_position, solver_choices
-from app.solving import compare_request, runner, solve_request
+from app.solving import compare_request, job_accepted, owner, runner, solve_request, start_job
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+MAX_JSON_DEPTH = 16  # the deepest request we take nests four levels (a state's poses); 16 leaves room
+
+
 def json_body() -> dict:
-    """The request's JSON object, or a 400 that says what to send (every JSON endpoint reads its body here)."""
-    data = request.get_json(silent=True)
+    """The request's JSON object, or a 400 that says what to send (every JSON endpoint reads its body here).
+
+    Parsed here rather than by Flask so that NaN and Infinity (which Python's parser accepts) and deep nesting (which
+    exhausts its recursion) are refused with a message."""
+    if not request.is_json:
+        raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    try:
+        data = json.loads(request.get_data(cache=True), parse_constant=_refuse_constant, parse_float=_finite)
+    except PuzzleError:
+        raise
+    except RecursionError:
+        raise PuzzleError("the JSON nests too deeply") from None
+    except (ValueError, UnicodeDecodeError):
+        raise PuzzleError("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise PuzzleError("send a JSON object (Content-Type: application/json)")
+    if depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise PuzzleError(f"the JSON nests too deeply (at most {MAX_JSON_DEPTH} levels)")
     return data
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise PuzzleError(f"{text[:20]} is too large: send finite numbers")
+    return value
+
+
+def _refuse_constant(name: str):
+    raise PuzzleError(f"{name} is not a number this API accepts: send finite numbers")
 
 
 def _answer(answer):
     if answer.job_id:
-        return jsonify(job=answer.job_id, status="queued", url=url_for("api.job", job_id=answer.job_id)), 202
+        return job_accepted(answer.job_id, answer.reattached)
     return jsonify(answer.result)
+
+
+def public(job: dict) -> dict:
+    """A job as anyone may read it: everything but who owns it (a result can be shared by its id)."""
+    return {key: value for key, value in job.items() if key != "owner"}
 
 
 @bp.post("/solve")
@@ -37,20 +74,37 @@ def compare():
     return _answer(compare_request(json_body()))
 
 
+@bp.post("/jobs")
+def submit_job():
+    """Start any kind of job: ``{"kind": K, "params": {...}}`` → 202 with its id (an identical job of yours that is
+    still running is returned instead of a second one)."""
+    data = json_body()
+    job_id, reattached = start_job(data.get("kind"), data.get("params", {}))
+    return job_accepted(job_id, reattached)
+
+
+@bp.get("/jobs")
+def list_jobs():
+    """Your jobs (this browser's, or this address's without a cookie), newest first, and the kinds there are."""
+    return jsonify(jobs=[public(job) for job in runner().mine(owner())],
+                   kinds={name: {"lane": kind.lane if isinstance(kind.lane, str) else "by budget", "doc": kind.doc}
+                          for name, kind in sorted(job_kinds().items())})
+
+
 @bp.get("/jobs/<job_id>")
 def job(job_id: str):
     found = runner().get(job_id)
     if found is None:
         return jsonify(error=f"there is no job {job_id}"), 404
-    return jsonify(found)
+    return jsonify(public(found))
 
 
 @bp.post("/jobs/<job_id>/cancel")
 def cancel_job(job_id: str):
-    if runner().get(job_id) is None:
+    found = runner().cancel(job_id, owner())
+    if found is None:
         return jsonify(error=f"there is no job {job_id}"), 404
-    runner().cancel(job_id)
-    return jsonify(runner().wait(job_id, timeout=3.0))
+    return jsonify(public(found))
 
 
 @bp.post("/check")

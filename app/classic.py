@@ -12,6 +12,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
 from engine.errors import PuzzleError
+from engine.params import choice, integer
 from engine.search.explain import explain
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
@@ -19,7 +20,7 @@ from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_ti
 from engine.tiles.random import scramble
 from app.api import json_body
 from app.lessons import BY_SLUG, LESSONS
-from app.solving import runner
+from app.solving import job_fragment_for
 
 bp = Blueprint("classic", __name__)
 
@@ -27,16 +28,6 @@ STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make t
 STEP_BOARDS = ["3x3", "2x3", "2x4", "2x5", "2x6"]
 STEP_HEURISTICS = {"manhattan": "Manhattan distance", "linear-conflict": "linear conflict",
                    "misplaced": "misplaced tiles", "zero": "none (h = 0)"}
-
-
-def _int(value, name: str, low: int, high: int) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise PuzzleError(f"{name} must be a whole number") from None
-    if not low <= number <= high:
-        raise PuzzleError(f"{name} must be from {low} to {high} (got {number})")
-    return number
 
 
 @bp.get("/classic/")
@@ -48,7 +39,7 @@ def index():
 
 @bp.get("/classic/queens")
 def queens_page():
-    n = _int(request.args.get("n", 8), "N", 1, queens.JOB_LIMIT["bitmask"]) if request.args.get("n") else 8
+    n = integer(request.args, "n", 1, queens.JOB_LIMIT["bitmask"], 8)
     return render_template("classic/queens.html", n=n, methods=queens.METHODS, quick=queens.QUICK_LIMIT,
                            limits=queens.JOB_LIMIT, seed_counts=queens.SEED_COUNTS)
 
@@ -59,30 +50,30 @@ def queens_count():
     methods = [m for m in queens.METHODS if request.form.get(m)] or list(queens.METHODS)
     if all(n <= queens.QUICK_LIMIT[m] for m in methods):
         return render_template("classic/queens_results.html", result=queens_comparison(n, methods))
-    job_id = runner().submit("classic-queens", {"n": n, "methods": methods})
-    return render_template("partials/job.html", job_id=job_id, title=f"Counting {n} queens")
+    return job_fragment_for("classic-queens", {"n": n, "methods": methods}, f"Counting {n} queens")
 
 
 @bp.get("/api/classic/queens/steps")
 def queens_steps():
-    n = _int(request.args.get("n", 8), "N", 1, 12)
+    n = integer(request.args, "n", 1, 12, 8)
     events = queens.backtracking_steps(n, max_steps=20_000)
     return jsonify(n=n, events=events, solved=bool(events) and events[-1]["event"] == "solution")
 
 
 @bp.get("/api/classic/queens/count")
 def queens_count_api():
-    n = queens.check_n(request.args.get("n"), request.args.get("method", "bitmask"), job=False)
-    return jsonify(queens.count_solutions(n, request.args.get("method", "bitmask")))
+    method = choice(request.args, "method", queens.METHODS, "bitmask")
+    n = queens.check_n(request.args.get("n"), method, job=False)
+    return jsonify(queens.count_solutions(n, method))
 
 
 # ---- knight's tour ------------------------------------------------------------------------------------------------
 
 @bp.get("/classic/knights")
 def knights_page():
-    rows = _int(request.args.get("rows", 8), "rows", 1, knights.WARNSDORFF_MAX_SIDE)
-    cols = _int(request.args.get("cols", 8), "columns", 1, knights.WARNSDORFF_MAX_SIDE)
-    start = _int(request.args.get("start", 0), "start square", 0, rows * cols - 1)
+    rows = integer(request.args, "rows", 1, knights.WARNSDORFF_MAX_SIDE, 8)
+    cols = integer(request.args, "cols", 1, knights.WARNSDORFF_MAX_SIDE, 8)
+    start = integer(request.args, "start", 0, rows * cols - 1, 0)
     tour = knights.warnsdorff_tour(rows, cols, start)
     return render_template("classic/knights.html", tour=tour, rows=rows, cols=cols, start=start,
                            count_max=knights.COUNT_MAX_CELLS)
@@ -94,8 +85,8 @@ def knights_count():
                                             request.form.get("start", 0), knights.COUNT_MAX_CELLS)
     if rows * cols <= knights.QUICK_COUNT_CELLS:
         return render_template("classic/knights_count.html", result=knights.count_tours(rows, cols, start))
-    job_id = runner().submit("classic-knights", {"rows": rows, "cols": cols, "start": start})
-    return render_template("partials/job.html", job_id=job_id, title=f"Counting the tours of {rows}×{cols}")
+    return job_fragment_for("classic-knights", {"rows": rows, "cols": cols, "start": start},
+                            f"Counting the tours of {rows}×{cols}")
 
 
 @bp.get("/api/classic/knights/steps")
@@ -109,9 +100,9 @@ def knights_steps():
 
 @bp.get("/api/classic/knights/warnsdorff")
 def knights_warnsdorff():
-    rows = _int(request.args.get("rows", 8), "rows", 1, knights.WARNSDORFF_MAX_SIDE)
-    cols = _int(request.args.get("cols", 8), "columns", 1, knights.WARNSDORFF_MAX_SIDE)
-    return jsonify(knights.warnsdorff_tour(rows, cols, _int(request.args.get("start", 0), "start", 0, rows * cols - 1)))
+    rows = integer(request.args, "rows", 1, knights.WARNSDORFF_MAX_SIDE, 8)
+    cols = integer(request.args, "cols", 1, knights.WARNSDORFF_MAX_SIDE, 8)
+    return jsonify(knights.warnsdorff_tour(rows, cols, integer(request.args, "start", 0, rows * cols - 1, 0)))
 
 
 # ---- graph path search ----------------------------------------------------------------------------------------------
@@ -162,13 +153,14 @@ def step_problem(data: dict):
     if data.get("tiles") not in (None, ""):
         board = Board(rows, cols, parse_tiles(data["tiles"], rows, cols))
     else:  # no position given: a no-revisit scramble of the goal (default 4 moves, small enough to read)
-        moves = _int(data.get("scramble", 4), "scramble", 0, 30)
+        moves = integer(data, "scramble", 0, 30, 4)
         seed = data.get("seed")
         board = scramble(goal, moves, seed if isinstance(seed, int) else None)[0]
     verdict = check_solvable(board, goal)
     if not verdict.solvable:
         raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
-    return SlidingTileProblem(board, goal, data.get("heuristic", "manhattan")), (lambda s: list(s.cells)), None
+    heuristic = choice(data, "heuristic", tuple(STEP_HEURISTICS), "manhattan")
+    return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
 
 
 def _with_heuristic(problem, name: str):
@@ -217,7 +209,7 @@ def step_api():
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
         raise PuzzleError("algorithms must name one or two algorithms")
     problem, encode, g = step_problem(data)
-    limit = _int(data.get("depth_limit", 12), "depth limit", 1, 40)
+    limit = integer(data, "depth_limit", 1, 40, 12)
     traces = [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
               for name in names]
     answer = {"problem": data.get("problem", "tiles"), "traces": traces}

@@ -1,10 +1,11 @@
-"""Job progress fragments (htmx polls them every second) and the cancel button."""
+"""Job progress fragments (htmx polls them every second), the cancel button, and the list of your own jobs."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from app.solving import runner
+from engine.jobs import Status
+from app.solving import owner, runner
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -22,10 +23,11 @@ def job_fragment(job_id: str):
     job = runner().get(job_id)
     if job is None:
         abort(404, description=f"there is no job {job_id}")
-    if job["status"] == "done" and job["kind"] in RESULT_TEMPLATES:
+    if job["status"] == Status.DONE and job["kind"] in RESULT_TEMPLATES:
         result = job["result"]
         return render_template(RESULT_TEMPLATES[job["kind"]], result=result, data=result, job=job)
-    return render_template("partials/job.html", job=job, job_id=job_id, title=job["kind"].capitalize())
+    return render_template("partials/job.html", job=job, job_id=job_id, title=job["kind"].capitalize(),
+                           mine=job["owner"] == owner())
 
 
 @bp.get("/<job_id>")
@@ -35,6 +37,13 @@ def show(job_id: str):
 
 @bp.post("/<job_id>/cancel")
 def cancel(job_id: str):
-    runner().cancel(job_id)
-    runner().wait(job_id, timeout=3.0)
+    if runner().cancel(job_id, owner()) is None:
+        abort(404, description=f"there is no job {job_id}")
     return job_fragment(job_id)
+
+
+@bp.get("/mine")
+def mine():
+    """This browser's queued and running jobs, each with its live progress (shown again after a reload)."""
+    jobs = [job for job in runner().mine(owner(), limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
+    return render_template("partials/my_jobs.html", jobs=jobs)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from engine.errors import PuzzleError
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
-from engine.learned.train import VALUE_RULES, TrainingParams, check_params, trained_tables
+from engine.learned.train import VALUE_RULES, TrainingParams, trained_tables
 from engine.tiles import goal_board
-from app.solving import runner
+from app.solving import job_fragment_for, runner
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 
@@ -43,24 +42,11 @@ def index():
 def train():
     params = {k: v for k, v in request.form.items() if v != ""}
     params["allow_undo"] = bool(request.form.get("allow_undo"))
-    checked = check_params(params)  # a 400 now rather than a failed job
-    job_id = runner().submit("learned-train", {**params, "walks": checked.walks, "length": checked.length,
-                                               "tiles": list(checked.tiles)})
-    return render_template("partials/job.html", job_id=job_id, title=f"Training on {checked.walks:,} walks")
+    return job_fragment_for("learned-train", params, "Training")
 
 
 @bp.post("/evaluate")
 def evaluate():
     form = request.form
-    if not trained_tables(goal_board(4, 4, "blank-first")):
-        raise PuzzleError("train a table first")
-    try:
-        count = int(form.get("count", 50))
-    except ValueError:
-        raise PuzzleError("the number of positions must be a whole number") from None
-    if not 1 <= count <= MAX_POSITIONS:
-        raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
-    job_id = runner().submit("learned-evaluate", {"table": form.get("table", ""), "count": count,
-                                                  "seed": form.get("seed", 0),
-                                                  "max_seconds": form.get("max_seconds", 300)})
-    return render_template("partials/job.html", job_id=job_id, title=f"Solving {count} positions three ways")
+    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds") if form.get(k)}
+    return job_fragment_for("learned-evaluate", params, "Solving positions three ways")

@@ -9,7 +9,7 @@ from engine.errors import PuzzleError
 from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.search import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
-from app.solving import runner
+from app.solving import job_fragment_for, runner, start_job
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 
@@ -48,21 +48,15 @@ def run():
         raise PuzzleError("algorithm must be dpso or ga")
     if form.get("size", "4x4") not in SIZES:
         raise PuzzleError(f"size must be one of {', '.join(SIZES)}")
-    try:
-        depth = int(form.get("depth", 10))
-    except ValueError:
-        raise PuzzleError("the scramble depth must be a whole number") from None
-    if not 1 <= depth <= 100:
-        raise PuzzleError("the scramble depth must be from 1 to 100")
-    board, goal = scrambled_position({"size": form.get("size", "4x4"), "depth": depth,
-                                      "scramble_seed": form.get("scramble_seed") or 0})
+    board, goal = scrambled_position({"size": form.get("size", "4x4"), "depth": form.get("depth", 10),
+                                      "scramble_seed": form.get("scramble_seed")})
     names = ("particles", "w", "c1", "c2", "vmax", "iterations") if algorithm == "dpso" else (
         "population", "crossover", "mutation", "elites", "generations")
     params = {k: form[k] for k in names + ("seed",) if form.get(k)}
     params_from(DPSOParams if algorithm == "dpso" else GAParams, params)  # bad values are a 400 now, not a failed job
-    job_id = runner().submit("solve", {"size": board.size_name, "goal": "blank-last", "tiles": list(board.cells),
-                                       "solver": algorithm, "heuristic": "", "params": params,
-                                       "max_nodes": 2_000_000_000, "max_seconds": 900})
+    job_id, _ = start_job("solve", {"size": board.size_name, "goal": "blank-last", "tiles": list(board.cells),
+                                    "solver": algorithm, "heuristic": "", "params": params,
+                                    "max_nodes": 2_000_000_000, "max_seconds": 900})
     return render_template("meta/run.html", board=board, goal=goal, job_id=job_id, algorithm=algorithm)
 
 
@@ -71,5 +65,4 @@ def experiment():
     size = FULL_EXPERIMENT if request.form.get("full") else QUICK_EXPERIMENT
     params = {**size, **{k: request.form[k] for k in ("trials", "iterations", "generations", "depths", "seed")
                          if request.form.get(k)}}
-    job_id = runner().submit("meta-experiment", params)
-    return render_template("partials/job.html", job_id=job_id, title="Running the experiment")
+    return job_fragment_for("meta-experiment", params, "Running the experiment")

@@ -7,7 +7,8 @@ from werkzeug.datastructures import MultiDict
 
 from engine.errors import PuzzleError
 from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
-from app.solving import MAX_COMPARE, compare_request, solve_request
+from engine.solvers import MAX_COMPARE
+from app.solving import compare_request, solve_request
 
 bp = Blueprint("play", __name__)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from engine.errors import PuzzleError
 from engine.solvers import SOLVERS
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
-from engine.tiles.random import random_solvable, scramble
+from engine.params import flag, integer
+from engine.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
 
 PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
 GOALS = [("blank-last", "blank last: 1 2 … 0"), ("blank-first", "blank first: 0 1 2 …")]
@@ -59,15 +60,11 @@ def read_position(args) -> PagePosition:
 
 def new_position(args, goal: Board) -> Board | None:
     """A fresh random or scrambled position if the URL asks for one (``random=1`` or ``scramble=k``)."""
-    seed = args.get("seed", type=int)
-    if args.get("random"):
+    seed = integer(args, "seed", 0, 2**63 - 1, None)
+    if flag(args, "random", False):
         return random_solvable(goal, seed)
     if args.get("scramble"):
-        try:
-            moves = int(args["scramble"])
-        except ValueError:
-            raise PuzzleError("scramble takes a number of moves") from None
-        return scramble(goal, moves, seed)[0]
+        return scramble(goal, integer(args, "scramble", 0, MAX_SCRAMBLE), seed)[0]
     return None
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import math
 
-from flask import Blueprint, jsonify, render_template, request, url_for
+from flask import Blueprint, jsonify, render_template, request
 
 from engine.errors import PuzzleError
+from engine.params import integer, number
 from engine.rectout import moves
-from engine.rectout.jobs import MAX_SECONDS, MAX_STATES, search_params
+from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
 from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, TARGET, THICKNESS, is_out,
                                    start_state, state_from)
 from app.api import json_body
-from app.solving import runner
+from app.solving import job_accepted, job_fragment_for, start_job
 
 bp = Blueprint("rectout", __name__)
 
@@ -35,27 +36,11 @@ def _offsets(text: str | None) -> tuple[float, ...]:
 
 
 def _piece(data: dict, name: str = "piece") -> int:
-    try:
-        piece = int(data[name])
-    except KeyError:
-        raise PuzzleError(f"say which plate moves: {name} 0..3 (3 is the target)") from None
-    except (TypeError, ValueError):
-        raise PuzzleError(f"{name} must be a whole number from 0 to 3") from None
-    if not 0 <= piece < PLATES:
-        raise PuzzleError(f"{name} must be from 0 to 3 (3 is the target)")
-    return piece
+    return integer(data, name, 0, PLATES - 1)
 
 
 def _number(data: dict, name: str) -> float:
-    try:
-        value = float(data[name])
-    except KeyError:
-        raise PuzzleError(f"missing field {name!r}") from None
-    except (TypeError, ValueError):
-        raise PuzzleError(f"{name} must be a number") from None
-    if not math.isfinite(value):
-        raise PuzzleError(f"{name} must be a finite number")
-    return value
+    return number(data, name, -1e6, 1e6)
 
 
 def _answer(state, pieces: tuple[int, ...], poses, moved: float):
@@ -126,11 +111,7 @@ def turn():
 @bp.post("/api/rectout/solve")
 def solve():
     """Start the feature-point A* from a state; answers a job id to poll at /api/jobs/<id>."""
-    data = json_body()
-    checked = search_params(data)  # a 400 now rather than a failed job
-    params = {**data, "state": [list(p) for p in checked["state"]], "dedupe": checked["dedupe"]}
-    job_id = runner().submit("rectout-solve", params)
-    return jsonify(job=job_id, status="queued", url=url_for("api.job", job_id=job_id)), 202
+    return job_accepted(*start_job("rectout-solve", json_body()))
 
 
 @bp.post("/rectout/solve")
@@ -144,7 +125,4 @@ def solve_form():
     params = {"state": state, "max_states": form.get("max_states", 20_000),
               "max_seconds": form.get("max_seconds", 300), "dedupe": bool(form.get("dedupe")),
               "weight": form.get("weight", 1)}
-    checked = search_params(params)
-    params.update(state=[list(p) for p in checked["state"]], dedupe=checked["dedupe"])
-    job_id = runner().submit("rectout-solve", params)
-    return render_template("partials/job.html", job_id=job_id, title="Searching feature points")
+    return job_fragment_for("rectout-solve", params, "Searching feature points")

@@ -7,7 +7,7 @@ from flask import Blueprint, render_template, request
 from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
 from engine.errors import PuzzleError
-from app.solving import runner
+from app.solving import job_fragment_for, runner
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 
@@ -43,9 +43,6 @@ def start(name: str):
     if name == "bfs":
         rows, _, cols = params.pop("board", "2x3").partition("x")
         params.update(rows=rows, cols=cols)
-        if params["rows"] + "x" + params["cols"] not in BFS_BOARDS:
+        if f"{rows}x{cols}" not in BFS_BOARDS:
             raise PuzzleError("choose one of the boards listed: a full search is offered for at most 12 cells")
-    if name == "maxmd" and params.get("method") == "brute" and int(params.get("n", 0) or 0) > 6:
-        raise PuzzleError("the brute force is offered for n ≤ 6 ((2n)! arrangements); use the exact method")
-    job_id = runner().submit(KINDS[name], params)
-    return render_template("partials/job.html", job_id=job_id, title="Computing")
+    return job_fragment_for(KINDS[name], params, "Computing")

@@ -1,104 +1,85 @@
-"""How the web answers a solve: directly when it is quick, as a background job when it is not.
+"""Starting jobs from requests, and how the web answers a solve or a compare.
 
-Policy: run the solver with a short budget (QUICK); if it finishes, answer at once; if it runs out of that budget and
-the caller allowed more, start a job with the caller's budget (the search restarts there, wasting at most QUICK).
-A pattern database that is not built yet always means a job (its build takes about 40 s and reports progress).
+Every solve and compare is a job on the interactive lane (a Dask worker process, never this one). The request waits
+a moment for it: a quick solve (most 8-puzzle and 2×n positions, many 15-puzzle ones) answers at once with the
+result; a longer one answers 202 with the job's id and goes on in the background, with no work thrown away.
+
+``mode``: ``auto`` (the default: wait up to ``AUTO_WAIT``), ``job`` (answer 202 at once) or ``sync`` (wait for the
+answer; the budget is capped at ``SYNC_MAX_SECONDS`` so that no request holds a connection longer).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app
+from flask import current_app, g, jsonify, render_template, request, url_for
 
-from engine.errors import PuzzleError
-from engine.jobs import JobRunner
-from engine.result import BUDGET_EXHAUSTED, Budget
-from engine.tiles.solvability import require_solvable
-from engine.solvers import budget_from, check_request, solve, warm_up
-from engine.tiles.board import position_from
-from engine.tiles.pdb import is_ready
+from engine.cluster import JobRunner
+from engine.jobs import FINISHED, Status
+from engine.params import choice, number
+from engine.solvers import MAX_REQUEST_SECONDS
 
-QUICK = Budget(max_nodes=5_000_000, max_seconds=1.0)
-DEFAULT = Budget(max_nodes=2_000_000_000, max_seconds=120.0)
-COMPARE_DEFAULT = Budget(max_nodes=300_000_000, max_seconds=20.0)
-MAX_COMPARE = 4
+AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id
+SYNC_MAX_SECONDS = 10.0
+SYNC_SLACK = 2.0  # seconds beyond the budget a sync request waits (the job may queue briefly)
+OWNER_COOKIE = "pp_owner"
 
 
 @dataclass
 class Answer:
     result: dict | None = None
     job_id: str | None = None
+    reattached: bool = False
 
 
 def runner() -> JobRunner:
     return current_app.extensions["jobs"]
 
 
+def owner() -> str:
+    """Who is asking: the browser's cookie (set on its first visit), else the client's address (curl, scripts)."""
+    return g.get("owner") or f"ip:{request.remote_addr}"
+
+
+def start_job(kind: str, params: dict) -> tuple[str, bool]:
+    """Submit a job for the current browser: (job id, reattached to an identical running job)."""
+    return runner().submit(kind, params, owner())
+
+
+def job_accepted(job_id: str, reattached: bool = False):
+    """The API's 202 for a started job."""
+    return jsonify(job=job_id, status=str(Status.QUEUED), reattached=reattached,
+                   url=url_for("api.job", job_id=job_id)), 202
+
+
+def job_fragment_for(kind: str, params: dict, title: str):
+    """Start a job from a page's form and answer its progress fragment (htmx polls it until the result shows)."""
+    job_id, reattached = start_job(kind, params)
+    return render_template("partials/job.html", job_id=job_id, title=title, reattached=reattached)
+
+
+def _run(kind: str, params: dict) -> Answer:
+    mode = choice(params, "mode", ("auto", "job", "sync"), "auto")
+    if mode == "sync":
+        seconds = number(params, "max_seconds", 0.001, MAX_REQUEST_SECONDS, SYNC_MAX_SECONDS)
+        params = {**params, "max_seconds": min(seconds, SYNC_MAX_SECONDS)}
+    job_id, reattached = start_job(kind, {k: v for k, v in params.items() if k != "mode"})
+    if mode == "job":
+        return Answer(job_id=job_id, reattached=reattached)
+    wait = AUTO_WAIT if mode == "auto" else SYNC_MAX_SECONDS + SYNC_SLACK
+    job = runner().wait(job_id, timeout=wait)
+    if job is not None and job["status"] in FINISHED:
+        if job["status"] == Status.DONE:
+            return Answer(result=job["result"])
+        return Answer(result={"status": str(job["status"]), "message": job["error"] or str(job["status"]),
+                              "job": job_id})
+    return Answer(job_id=job_id, reattached=reattached)
+
+
 def solve_request(params: dict) -> Answer:
-    board, goal = position_from(params)
-    require_solvable(board, goal)  # over the web an unsolvable position is bad input: a 400 with the parity argument
-    solver, heuristic = params.get("solver", "idastar"), params.get("heuristic", "manhattan")
-    if params.get("params") is not None and not isinstance(params["params"], dict):
-        raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
-    budget = budget_from(params, DEFAULT)
-    mode = params.get("mode", "auto")
-    if mode not in ("auto", "job", "sync"):
-        raise PuzzleError("mode must be auto, job or sync")
-    needs_build = heuristic == "pdb" and (board.rows, board.cols) == (4, 4) and not is_ready(goal)
-    if mode == "job" or (needs_build and mode == "auto"):
-        check_request(board, solver, heuristic)  # bad input is a 400 now, not a failed job later
-        return Answer(job_id=runner().submit("solve", _job_params(params, budget)))
-    warm_up()  # a cold numba cache must not eat the quick budget (once per install)
-    quick = budget if mode == "sync" else Budget(min(budget.max_nodes, QUICK.max_nodes),
-                                                 min(budget.max_seconds, QUICK.max_seconds))
-    result = solve(board, goal, solver, heuristic, quick, params=params.get("params"))
-    if result.status == BUDGET_EXHAUSTED and mode == "auto" and (quick.max_nodes, quick.max_seconds) != (
-            budget.max_nodes, budget.max_seconds):
-        return Answer(job_id=runner().submit("solve", _job_params(params, budget)))
-    return Answer(result={"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells),
-                          **result.to_dict()})
-
-
-def _job_params(params: dict, budget: Budget) -> dict:
-    keep = {k: params[k] for k in ("size", "goal", "tiles", "solver", "heuristic", "params") if k in params}
-    return {**keep, "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
-
-
-def compare_entries(params: dict) -> list[dict]:
-    entries = params.get("solvers")
-    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COMPARE:
-        raise PuzzleError(f"pick between 2 and {MAX_COMPARE} solvers to compare")
-    clean = []
-    for entry in entries:
-        if isinstance(entry, str):
-            solver, _, heuristic = entry.partition(":")
-            entry = {"solver": solver, "heuristic": heuristic}
-        if not isinstance(entry, dict) or "solver" not in entry:
-            raise PuzzleError("each compared solver is {\"solver\": ..., \"heuristic\": ...} or \"solver:heuristic\"")
-        clean.append({"solver": str(entry["solver"]), "heuristic": str(entry.get("heuristic") or "")})
-    return clean
+    return _run("solve", params)
 
 
 def compare_request(params: dict) -> Answer:
-    """Run every chosen solver on the same position, each within its own budget; as a job unless all are quick."""
-    board, goal = position_from(params)
-    require_solvable(board, goal)
-    entries = compare_entries(params)
-    budget = budget_from(params, COMPARE_DEFAULT)
-    for entry in entries:  # validate every entry before any work
-        entry["heuristic"] = check_request(board, entry["solver"], entry["heuristic"] or None)[1]
-    warm_up()
-    quick = Budget(min(budget.max_nodes, QUICK.max_nodes), min(budget.max_seconds, QUICK.max_seconds))
-    pdb_pending = any(e["heuristic"] == "pdb" for e in entries) and not is_ready(goal)
-    if params.get("mode") != "job" and not pdb_pending:
-        results = [solve(board, goal, e["solver"], e["heuristic"], quick) for e in entries]
-        if all(r.status != BUDGET_EXHAUSTED for r in results) or quick == budget:
-            return Answer(result=_compare_payload(board, goal, [r.to_dict() for r in results]))
-    keep = {k: params[k] for k in ("size", "goal", "tiles") if k in params}
-    return Answer(job_id=runner().submit("compare", {**keep, "solvers": entries, "max_nodes": budget.max_nodes,
-                                                     "max_seconds": budget.max_seconds}))
-
-
-def _compare_payload(board, goal, results: list[dict]) -> dict:
-    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results}
+    """Every chosen solver on the same position, each within its own budget."""
+    return _run("compare", params)

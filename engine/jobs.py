@@ -1,42 +1,103 @@
-"""Background jobs: run, report progress, cancel, persist (DESIGN.md, "Jobs").
+"""Background jobs: the registry of job kinds and the SQLite rows that record them.
 
-A job has an id, a kind, parameters, a status (queued, running, done, failed, cancelled, interrupted), progress
-(a fraction, or None when unknown, plus an info dict such as nodes and a line of text), a result and timestamps.
-Rows live in SQLite; live progress is kept in memory and written through at most twice a second. A job that was
-queued or running when the process stopped is marked ``interrupted`` at the next start, never shown as running.
+A job has an id, a kind, parameters, an owner (the browser that asked for it), a lane, a status (``Status``),
+progress (a fraction, or None when unknown, plus an info dict such as nodes and a line of text), a result, the address
+of the worker that ran it and timestamps. Where the work runs is ``engine.cluster``'s business (Dask worker
+processes); this module only knows what a kind is and what a row holds.
 
-Job functions are registered by kind: ``fn(params, report, cancel) -> dict``. ``report(fraction, info)`` records
-progress; ``cancel`` is a threading.Event the function must poll (every engine search does, between chunks).
+A kind is registered by its subject with ``@job_kind``: ``run(params, report, cancel) -> dict`` does the work (``report
+(fraction, info)`` records progress; ``cancel`` is a ``threading.Event`` the function polls between chunks), and
+``check(params) -> params`` validates and normalises the parameters when the job is submitted, so bad input is a 400
+then and never a failed job later. ``lane`` says which workers may run it: ``interactive`` (solves a person is
+waiting for; never queued behind long work) or ``long`` (research, experiments, training, counts).
 """
 
 from __future__ import annotations
 
+import enum
 import json
-import os
 import sqlite3
 import threading
 import time
-import uuid
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import PuzzleError
 
 JobFunction = Callable[[dict, Callable[[float | None, dict], None], threading.Event], dict]
-_KINDS: dict[str, JobFunction] = {}
-FINISHED = ("done", "failed", "cancelled", "interrupted")
+CheckFunction = Callable[[dict], dict]
 
 
-def job_kind(name: str) -> Callable[[JobFunction], JobFunction]:
-    """Decorator: register a function as the runner of jobs of kind ``name``."""
+class Status(str, enum.Enum):
+    """A job's status. A str, so rows, JSON and templates compare it with plain strings."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"  # queued or running when the server stopped
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED, Status.INTERRUPTED)
+INTERACTIVE, LONG = "interactive", "long"
+LANES = (INTERACTIVE, LONG)
+
+
+@dataclass(frozen=True)
+class JobKind:
+    name: str
+    run: JobFunction
+    check: CheckFunction
+    lane: str | Callable[[dict], str]
+    doc: str
+
+    def lane_for(self, params: dict) -> str:
+        return self.lane(params) if callable(self.lane) else self.lane
+
+
+_KINDS: dict[str, JobKind] = {}
+
+
+def _no_check(params: dict) -> dict:
+    return params
+
+
+def job_kind(name: str, *, check: CheckFunction | None = None,
+             lane: str | Callable[[dict], str] = LONG) -> Callable[[JobFunction], JobFunction]:
+    """Decorator: register ``function`` as the runner of jobs of kind ``name``."""
+    if not callable(lane) and lane not in LANES:
+        raise ValueError(f"lane must be one of {LANES}")
+
     def register(function: JobFunction) -> JobFunction:
-        _KINDS[name] = function
+        doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        _KINDS[name] = JobKind(name, function, check or _no_check, lane, doc)
         return function
     return register
 
 
-def known_kinds() -> tuple[str, ...]:
-    return tuple(_KINDS)
+def job_kinds() -> dict[str, JobKind]:
+    """Every registered kind (``engine.registry.load_all()`` registers them all)."""
+    return dict(_KINDS)
+
+
+def checked(kind: str, params: object) -> tuple[JobKind, dict]:
+    """The kind and its validated parameters, or a PuzzleError that says what is wrong."""
+    if not isinstance(kind, str) or kind not in _KINDS:
+        shown = kind if isinstance(kind, str) and len(kind) < 40 else type(kind).__name__
+        raise PuzzleError(f"unknown job kind {shown!r}: choose one of {', '.join(sorted(_KINDS))}")
+    if not isinstance(params, dict):
+        raise PuzzleError('"params" must be an object')
+    job = _KINDS[kind]
+    clean = job.check(dict(params))
+    try:
+        json.dumps(clean, allow_nan=False)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"the parameters of a {kind} job must be plain JSON values") from None
+    return job, clean
 
 
 SCHEMA = """
@@ -46,142 +107,118 @@ CREATE TABLE IF NOT EXISTS jobs (
     created REAL NOT NULL, started REAL, finished REAL
 )
 """
+#: Columns added after the first schema; an older database gets them on open.
+ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT"}
 
 
-class JobRunner:
-    def __init__(self, db_path: str, workers: int | None = None):
-        self.db_path = db_path
-        self._lock = threading.Lock()
-        self._live: dict[str, dict] = {}
-        self._cancel: dict[str, threading.Event] = {}
-        self._pool = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2, thread_name_prefix="job")
+class JobStore:
+    """The job rows in SQLite (WAL, so page reads never wait for the writer)."""
+
+    def __init__(self, path: str):
+        self.path = path
         with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
             db.execute(SCHEMA)
-            db.execute("UPDATE jobs SET status = 'interrupted', finished = ? WHERE status IN ('queued', 'running')",
-                       (time.time(),))
+            present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
+            for column, spec in ADDED_COLUMNS.items():
+                if column not in present:
+                    db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
+            db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
+            db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.db_path, timeout=30)
+        db = sqlite3.connect(self.path, timeout=30)
         db.row_factory = sqlite3.Row
         return db
 
-    def submit(self, kind: str, params: dict) -> str:
-        if kind not in _KINDS:
-            raise PuzzleError(f"unknown job kind {kind!r}")
-        job_id = uuid.uuid4().hex[:12]
+    def _write(self, sql: str, args: tuple) -> None:
         with self._connect() as db:
-            db.execute("INSERT INTO jobs (id, kind, params, status, created) VALUES (?, ?, ?, 'queued', ?)",
-                       (job_id, kind, json.dumps(params), time.time()))
-        cancel = threading.Event()
-        with self._lock:
-            self._cancel[job_id] = cancel
-            self._live[job_id] = {"fraction": 0.0, "info": {}, "written": 0.0}
-        self._pool.submit(self._run, job_id, kind, params, cancel)
-        return job_id
+            db.execute(sql, args)
 
-    def _run(self, job_id: str, kind: str, params: dict, cancel: threading.Event) -> None:
-        if cancel.is_set():
-            self._finish(job_id, "cancelled", None, None)
-            return
+    def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str) -> None:
+        self._write("INSERT INTO jobs (id, kind, params, status, created, owner, lane) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, kind, canonical(params), Status.QUEUED.value, time.time(), owner, lane))
+
+    def started(self, job_id: str, worker: str, when: float) -> None:
+        self._write("UPDATE jobs SET status = ?, started = ?, worker = ? WHERE id = ? AND status = ?",
+                    (Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
+
+    def progress(self, job_id: str, fraction: float | None, info: dict) -> None:
+        self._write("UPDATE jobs SET fraction = ?, info = ? WHERE id = ? AND status IN (?, ?)",
+                    (fraction, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
+
+    def finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
+               info: dict | None = None) -> bool:
+        """Record the end of a job once; False if it had already ended (the first ending wins)."""
         with self._connect() as db:
-            db.execute("UPDATE jobs SET status = 'running', started = ? WHERE id = ?", (time.time(), job_id))
+            cursor = db.execute(
+                "UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, "
+                "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info) "
+                "WHERE id = ? AND status IN (?, ?)",
+                (status.value, json.dumps(result) if result is not None else None, error, time.time(),
+                 status == Status.DONE, json.dumps(info) if info is not None else None, job_id,
+                 Status.QUEUED.value, Status.RUNNING.value))
+            return cursor.rowcount == 1
 
-        def report(fraction: float | None, info: dict) -> None:
-            now = time.time()
-            with self._lock:
-                live = self._live[job_id]
-                live["fraction"], live["info"] = fraction, info
-                due = now - live["written"] >= 0.5
-                if due:
-                    live["written"] = now
-            if due:
-                with self._connect() as db:
-                    db.execute("UPDATE jobs SET fraction = ?, info = ? WHERE id = ?",
-                               (fraction, json.dumps(info), job_id))
-
-        try:
-            result = _KINDS[kind](params, report, cancel)
-        except PuzzleError as exc:
-            self._finish(job_id, "cancelled" if cancel.is_set() else "failed", None, str(exc))
-        except Exception as exc:  # a bug in a job must not take the worker down; it is shown as failed
-            self._finish(job_id, "failed", None, f"internal error: {type(exc).__name__}: {exc}")
-        else:
-            status = "cancelled" if cancel.is_set() or result.get("status") == "cancelled" else "done"
-            self._finish(job_id, status, result, None)
-
-    def _finish(self, job_id: str, status: str, result: dict | None, error: str | None) -> None:
-        with self._lock:
-            live = self._live.pop(job_id, {})
-            self._cancel.pop(job_id, None)
+    def interrupt_unfinished(self) -> int:
+        """Mark every job left queued or running by a server that stopped; returns how many."""
         with self._connect() as db:
-            db.execute("UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, fraction = ?, info = ? "
-                       "WHERE id = ?", (status, json.dumps(result) if result is not None else None, error,
-                                        time.time(), 1.0 if status == "done" else live.get("fraction"),
-                                        json.dumps(live.get("info", {})), job_id))
-
-    def cancel(self, job_id: str) -> bool:
-        """Ask a job to stop; True if it was queued or running."""
-        with self._lock:
-            event = self._cancel.get(job_id)
-        if event is None:
-            return False
-        event.set()
-        return True
+            return db.execute("UPDATE jobs SET status = ?, finished = ? WHERE status IN (?, ?)",
+                              (Status.INTERRUPTED.value, time.time(), Status.QUEUED.value,
+                               Status.RUNNING.value)).rowcount
 
     def get(self, job_id: str) -> dict | None:
         with self._connect() as db:
             row = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        if row is None:
-            return None
-        job = {key: row[key] for key in row.keys()}
-        job["params"] = json.loads(job["params"])
-        job["info"] = json.loads(job["info"] or "{}")
-        job["result"] = json.loads(job["result"]) if job["result"] else None
-        with self._lock:
-            live = self._live.get(job_id)
-            if live is not None and job["status"] not in FINISHED:
-                job["fraction"], job["info"] = live["fraction"], live["info"]
-        end = job["finished"] or time.time()
-        job["elapsed"] = end - job["started"] if job["started"] else 0.0
-        return job
+        return None if row is None else _job(row)
 
-    def latest(self, kind: str, status: str = "done", where: Callable[[dict], bool] | None = None) -> dict | None:
-        """The newest job of ``kind`` with ``status`` whose params pass ``where`` (stored results reused)."""
+    def select(self, where: str, args: tuple, limit: int = 200) -> list[dict]:
         with self._connect() as db:
-            ids = [r["id"] for r in db.execute(
-                "SELECT id FROM jobs WHERE kind = ? AND status = ? ORDER BY created DESC LIMIT 200", (kind, status))]
-        for job_id in ids:
-            job = self.get(job_id)
-            if job and (where is None or where(job["params"])):
+            rows = db.execute(f"SELECT * FROM jobs WHERE {where} ORDER BY created DESC LIMIT ?", (*args, limit))
+            return [_job(row) for row in rows]
+
+    def active(self, owner: str | None = None, kind: str | None = None, params: dict | None = None) -> list[dict]:
+        """Queued and running jobs, optionally of one owner, kind and exact parameters."""
+        where, args = "status IN (?, ?)", [Status.QUEUED.value, Status.RUNNING.value]
+        for column, value in (("owner", owner), ("kind", kind),
+                              ("params", canonical(params) if params is not None else None)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                args.append(value)
+        return self.select(where, tuple(args), limit=1000)
+
+    def count_queued(self) -> int:
+        with self._connect() as db:
+            return db.execute("SELECT COUNT(*) FROM jobs WHERE status = ?", (Status.QUEUED.value,)).fetchone()[0]
+
+    def latest(self, kind: str, where: Callable[[dict], bool] | None = None) -> dict | None:
+        """The newest finished-and-done job of ``kind`` whose params pass ``where`` (stored results reused)."""
+        for job in self.select("kind = ? AND status = ?", (kind, Status.DONE.value)):
+            if where is None or where(job["params"]):
                 return job
         return None
 
     def newest_by(self, kind: str, key: Callable[[dict], object]) -> list[dict]:
-        """The newest finished job of ``kind`` for each distinct ``key(params)``, newest first (stored results that
-        pages show without recomputing)."""
-        with self._connect() as db:
-            ids = [r["id"] for r in db.execute("SELECT id FROM jobs WHERE kind = ? AND status = 'done' "
-                                               "ORDER BY created DESC LIMIT 500", (kind,))]
+        """The newest done job of ``kind`` for each distinct ``key(params)``, newest first."""
         seen, jobs = set(), []
-        for job_id in ids:
-            job = self.get(job_id)
-            if job is not None and key(job["params"]) not in seen:
+        for job in self.select("kind = ? AND status = ?", (kind, Status.DONE.value), limit=500):
+            if key(job["params"]) not in seen:
                 seen.add(key(job["params"]))
                 jobs.append(job)
         return jobs
 
-    def wait(self, job_id: str, timeout: float = 60.0) -> dict | None:
-        """Block until the job finishes (for tests and the CLI)."""
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            job = self.get(job_id)
-            if job is None or job["status"] in FINISHED:
-                return job
-            time.sleep(0.05)
-        return self.get(job_id)
 
-    def shutdown(self) -> None:
-        with self._lock:
-            for event in self._cancel.values():
-                event.set()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+def canonical(params: dict) -> str:
+    """The parameters as one JSON text, keys sorted, so equal parameters compare equal in SQL."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+def _job(row: sqlite3.Row) -> dict:
+    job = {key: row[key] for key in row.keys()}
+    job["params"] = json.loads(job["params"])
+    job["info"] = json.loads(job["info"] or "{}")
+    job["result"] = json.loads(job["result"]) if job["result"] else None
+    end = job["finished"] or time.time()
+    job["elapsed"] = end - job["started"] if job["started"] else 0.0
+    job["waited"] = (job["started"] or end) - job["created"]
+    return job

@@ -18,14 +18,15 @@ from typing import Callable
 import numpy as np
 
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine import params as params_reader
+from engine.jobs import INTERACTIVE, LONG, job_kind
 from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
 from engine.search.algorithms import astar_search
 from engine.search.problem import SlidingTileProblem
 from engine.tiles import kernels
 from engine.tiles.board import Board, position_from
 from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
-from engine.tiles.solvability import check_solvable
+from engine.tiles.solvability import check_solvable, require_solvable
 
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
@@ -65,9 +66,12 @@ def _table(board: Board, goal: Board, heuristic: str, watch: Watch, options: dic
 
 class SolverInfo:
     def __init__(self, name: str, label: str, function: SolverFunction, heuristics: tuple[str, ...],
-                 max_cells: int, optimal: bool, description: str):
+                 max_cells: int, optimal: bool, description: str,
+                 check_options: Callable[[dict], object] | None = None):
         self.name, self.label, self.function = name, label, function
         self.heuristics, self.max_cells, self.optimal, self.description = heuristics, max_cells, optimal, description
+        #: validates the solver's own options (the API's "params"), raising PuzzleError; None: it takes none
+        self.check_options = check_options
 
     def supports(self, board: Board) -> bool:
         return board.size <= self.max_cells
@@ -105,8 +109,11 @@ register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERF
 
 def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:
     """Validate a solver and heuristic for a board, without searching; returns the solver and the heuristic to use."""
-    if solver not in SOLVERS:
-        raise PuzzleError(f"unknown solver {solver!r}: choose one of {', '.join(SOLVERS)}")
+    if not isinstance(solver, str) or solver not in SOLVERS:
+        shown = repr(solver) if isinstance(solver, str) and len(solver) <= 40 else "that"
+        raise PuzzleError(f"unknown solver {shown}: choose one of {', '.join(SOLVERS)}")
+    if heuristic is not None and not isinstance(heuristic, str):
+        raise PuzzleError("the heuristic must be a name such as manhattan")
     info = SOLVERS[solver]
     if not info.supports(board):
         raise PuzzleError(f"{info.label} is offered for boards of at most {info.max_cells} cells; "
@@ -144,30 +151,80 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
 MAX_REQUEST_NODES = 20_000_000_000
 MAX_REQUEST_SECONDS = 900.0
+#: A solve or compare with at most this many seconds in all runs on the interactive lane; a longer one is long work.
+INTERACTIVE_SECONDS = 120.0
 
 
-def budget_from(params: dict, default: Budget | None = None) -> Budget:
+def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
     default = default or Budget()
-    try:
-        nodes = int(params.get("max_nodes", default.max_nodes))
-        seconds = float(params.get("max_seconds", default.max_seconds))
-    except (TypeError, ValueError):
-        raise PuzzleError("max_nodes and max_seconds must be numbers") from None
-    if nodes <= 0 or seconds <= 0:
-        raise PuzzleError("max_nodes and max_seconds must be positive")
-    return Budget(min(nodes, MAX_REQUEST_NODES), min(seconds, MAX_REQUEST_SECONDS))
+    return Budget(params_reader.integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
+                                                                                     MAX_REQUEST_NODES)),
+                  params_reader.number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
+                                                                                      max_seconds)))
 
 
-@job_kind("solve")
-def solve_job(params: dict, report, cancel) -> dict:
-    """A solve as a background job: the same parameters and answer as the API's ``POST /api/solve``."""
+def _name(params: dict, key: str, default: str) -> str:
+    """A solver or heuristic name: text, or the default when absent (a list or object is refused by name)."""
+    return params_reader.text(params, key, 40, default)
+
+
+def check_solve(params: dict) -> dict:
+    """The solve job's parameters, validated: position, solvability, solver and heuristic, budget, options."""
     board, goal = position_from(params)
-    result = solve(board, goal, params.get("solver", "idastar"), params.get("heuristic", "manhattan"),
-                   budget_from(params), report, cancel, params=params.get("params"))
+    require_solvable(board, goal)
+    info, heuristic = check_request(board, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
+    options = params.get("params")
+    if options is not None and not isinstance(options, dict):
+        raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
+    if info.check_options is not None:
+        info.check_options(options or {})
+    budget = budget_from(params, Budget(2_000_000_000, 120.0))
+    clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
+             "heuristic": heuristic, "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+    if options:
+        clean["params"] = options
+    return clean
+
+
+def check_compare(params: dict) -> dict:
+    """The compare job's parameters: 2 to 4 solvers on one position, each validated, one budget for each."""
+    board, goal = position_from(params)
+    require_solvable(board, goal)
+    entries = params.get("solvers")
+    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COMPARE:
+        raise PuzzleError(f"pick between 2 and {MAX_COMPARE} solvers to compare")
+    clean = []
+    for entry in entries:
+        if isinstance(entry, str):
+            solver, _, heuristic = entry.partition(":")
+            entry = {"solver": solver, "heuristic": heuristic}
+        if not isinstance(entry, dict) or not isinstance(entry.get("solver"), str):
+            raise PuzzleError('each compared solver is {"solver": ..., "heuristic": ...} or "solver:heuristic"')
+        info, heuristic = check_request(board, entry["solver"], _name(entry, "heuristic", "") or None)
+        clean.append({"solver": info.name, "heuristic": heuristic})
+    budget = budget_from(params, Budget(300_000_000, 20.0))
+    return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
+            "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+
+
+MAX_COMPARE = 4
+
+
+def solve_lane(params: dict) -> str:
+    runs = len(params.get("solvers", [None]))
+    return INTERACTIVE if runs * params["max_seconds"] <= INTERACTIVE_SECONDS else LONG
+
+
+@job_kind("solve", check=check_solve, lane=solve_lane)
+def solve_job(params: dict, report, cancel) -> dict:
+    """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
+    board, goal = position_from(params)
+    result = solve(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
+                   params=params.get("params"))
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
 
 
-@job_kind("compare")
+@job_kind("compare", check=check_compare, lane=solve_lane)
 def compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one position, one after another, each within the same budget."""
     board, goal = position_from(params)
@@ -180,7 +237,7 @@ def compare_job(params: dict, report, cancel) -> dict:
                    {**info, "text": f"{name} ({number + 1} of {len(entries)}): {info.get('text', '')}"})
 
         progress(0.0, {})
-        results.append(solve(board, goal, entry["solver"], entry.get("heuristic") or None, budget, progress,
+        results.append(solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
                              cancel).to_dict())
         if cancel.is_set():
             break

@@ -1,4 +1,5 @@
-"""Shared fixtures. Large artefacts (pattern databases, distance tables) go to one directory reused across runs."""
+"""Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
+instances. Large artefacts (pattern databases, distance tables) go to one directory reused across runs."""
 
 from __future__ import annotations
 
@@ -24,3 +25,19 @@ def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
 @pytest.fixture(scope="session")
 def korf() -> list[tuple[int, int, tuple[int, ...]]]:
     return korf_instances()
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """The embedded cluster's shape at its smallest: one long-lane worker and one interactive worker."""
+    from engine.cluster import LocalWorkers, start_local_cluster
+
+    cluster = start_local_cluster(LocalWorkers(long=1, interactive=1, interactive_threads=2), memory_limit=2**30,
+                                  env={"PUZZLE_DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
+    yield cluster
+    cluster.close(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def scheduler_address(dask_cluster) -> str:
+    return dask_cluster.scheduler_address

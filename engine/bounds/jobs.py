@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from engine.bounds.fullbfs import full_bfs
-from engine.bounds.maxmd import max_md_brute, max_md_exact, pattern_best
-from engine.bounds.subproblem import solve_subproblem
+from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS, full_bfs
+from engine.bounds.maxmd import BRUTE_MAX_N, EXACT_MAX_N, max_md_brute, max_md_exact, pattern_best
+from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, solve_subproblem, state_count
 from engine.bounds.table import bounds_table
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
-from engine.result import Watch
+from engine.params import choice, flag, integer
+from engine.result import Budget, Watch
 
 #: Paper values for the Research page: Table 3 (k = 1) and Table 5.
 PAPER_F = {1: {1: 1, 2: 6, 3: 20, 4: 27, 5: 36, 6: 45, 100: 891}, 2: {2: 6, 3: 21, 4: 35, 5: 48, 6: 61, 7: 74},
@@ -18,56 +19,83 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
                      7: "24 min 24 s", 8: "4 d 7 h 43 min"}
 
 
-def _int(params: dict, key: str, low: int, high: int) -> int:
-    try:
-        value = int(params[key])
-    except (KeyError, TypeError, ValueError):
-        raise PuzzleError(f"{key} must be a whole number from {low} to {high}") from None
-    if not low <= value <= high:
-        raise PuzzleError(f"{key} must be from {low} to {high} (got {value})")
-    return value
+def check_bfs(params: dict) -> dict:
+    rows, cols = integer(params, "rows", 1, 12), integer(params, "cols", 1, 12)
+    if rows * cols > FULL_BFS_MAX_CELLS:
+        raise PuzzleError(f"a full breadth-first search is offered for at most {FULL_BFS_MAX_CELLS} cells "
+                          f"({rows}x{cols} has {rows * cols})")
+    return {"rows": rows, "cols": cols}
 
 
-@job_kind("research-bfs")
+@job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
-    rows, cols = _int(params, "rows", 1, 12), _int(params, "cols", 1, 12)
-    return full_bfs(rows, cols, Watch(cancel=cancel, progress=report))
+    """Every position of a small board by breadth-first search: diameter, histogram, hardest positions."""
+    return full_bfs(params["rows"], params["cols"], Watch(cancel=cancel, progress=report))
 
 
-@job_kind("research-maxmd")
+def check_max_md(params: dict) -> dict:
+    method = choice(params, "method", ("exact", "brute"), "exact")
+    n = integer(params, "n", 1, BRUTE_MAX_N if method == "brute" else EXACT_MAX_N)
+    return {"n": n, "method": method}
+
+
+@job_kind("research-maxmd", check=check_max_md)
 def max_md_job(params: dict, report, cancel) -> dict:
-    n = _int(params, "n", 1, 100)
-    if params.get("method") == "brute":
+    """The largest Manhattan distance of a solvable 2×n position, by brute force or the exact method."""
+    n = params["n"]
+    if params["method"] == "brute":
         report(None, {"text": f"enumerating all {2 * n}! arrangements on every core"})
         result = max_md_brute(n)
     else:
         result = max_md_exact(n)
-    return {**result, "method": params.get("method", "exact"), "pattern": pattern_best(n)["position"]}
+    return {**result, "method": params["method"], "pattern": pattern_best(n)["position"]}
 
 
-@job_kind("research-subproblem")
+def check_subproblem(params: dict) -> dict:
+    n, k = integer(params, "n", 1, 200), integer(params, "k", 1, 4)
+    if k > n:
+        raise PuzzleError(f"k (the distinguished columns) must be at most n (got k = {k}, n = {n})")
+    if state_count(n, k) > SUBPROBLEM_MAX_STATES:
+        raise PuzzleError(f"the {k}-column sub-problem of 2×{n} has {state_count(n, k):,} states; at most "
+                          f"{SUBPROBLEM_MAX_STATES:,} fit: choose a smaller n or k")
+    return {"n": n, "k": k, "blank_home": flag(params, "blank_home", True)}
+
+
+@job_kind("research-subproblem", check=check_subproblem)
 def subproblem_job(params: dict, report, cancel) -> dict:
-    n, k = _int(params, "n", 1, 200), _int(params, "k", 1, 4)
-    blank_home = str(params.get("blank_home", True)).lower() not in ("false", "0", "no", "")
-    return solve_subproblem(n, k, Watch(cancel=cancel, progress=report), blank_home=blank_home)
+    """The k-column sub-problem of 2×n solved by breadth-first search from its goals: f_k(n) and a hardest state."""
+    return solve_subproblem(params["n"], params["k"], Watch(cancel=cancel, progress=report),
+                            blank_home=params["blank_home"])
 
 
-@job_kind("research-tables")
+def check_tables(params: dict) -> dict:
+    return {"k3_max": integer(params, "k3_max", 7, 9, 7)}
+
+
+@job_kind("research-tables", check=check_tables)
 def tables_job(params: dict, report, cancel) -> dict:
     """Tables 3 and 5 of the paper in one go: every (n, k) the paper lists, with the paper's value beside ours."""
     wanted = [(n, k) for k, values in PAPER_F.items() for n in values]
-    extra = [(n, 3) for n in range(8, _int(params, "k3_max", 7, 9) + 1)]
+    extra = [(n, 3) for n in range(8, params["k3_max"] + 1)]
     rows = []
+    watch = Watch(Budget(max_nodes=10**12, max_seconds=3_600), cancel=cancel)  # cancel only: no budget cut
     for index, (n, k) in enumerate(wanted + extra):
         if cancel.is_set():
             return {"status": "cancelled"}
         report(index / len(wanted + extra), {"nodes": index, "text": f"k = {k}, n = {n}"})
-        result = solve_subproblem(n, k)
+        result = solve_subproblem(n, k, watch)
+        if result.get("status") == "cancelled":
+            return {"status": "cancelled"}
         rows.append({"n": n, "k": k, "f": result["f"], "paper": PAPER_F.get(k, {}).get(n),
                      "seconds": round(result["seconds"], 3), "states": result["states"]})
     return {"status": "done", "rows": rows}
 
 
-@job_kind("research-bounds")
+def check_bounds(params: dict) -> dict:
+    return {"n_max": integer(params, "n_max", 4, 40, 12)}
+
+
+@job_kind("research-bounds", check=check_bounds)
 def bounds_job(params: dict, report, cancel) -> dict:
-    return bounds_table(_int(params, "n_max", 4, 40), progress=report, cancel=cancel)
+    """The bounds table of 2×n: lower bound, exact diameters, the paper's and our upper bounds."""
+    return bounds_table(params["n_max"], progress=report, cancel=cancel)

@@ -12,12 +12,21 @@ step-through view:
 
 from __future__ import annotations
 
+import collections
+import itertools
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
+from engine.params import integer, number
 
 MAX_NODES = 60  # the drawing page stops adding nodes here; the step-through names nodes by number, so any count works
 MAX_STEPS = 20_000  # events recorded for one run; a dense hand-drawn graph can have very many simple paths
+#: Partial paths one run may hold in its stack or queue. Breadth-first on a dense graph grows its queue about ten
+#: times faster than it consumes it; past this the run stops, as it does past MAX_STEPS.
+MAX_PENDING = 50_000
+#: How much of the stack or queue a step records: the end the search takes from next. A step that copied the whole
+#: queue made one breadth-first run on a complete graph of 12 nodes grow the server by gigabytes.
+PENDING_SHOWN = 14
 
 
 @dataclass(frozen=True)
@@ -41,18 +50,14 @@ SEED_GRAPH = Graph(((1, 2), (0, 2, 3), (0, 1, 4), (1, 4, 5), (2, 3, 6), (3,), (4
 
 def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
     """Build a graph from a node count and an edge list (as sent by the drawing page), validating both."""
-    try:
-        count = int(nodes)
-    except (TypeError, ValueError):
-        raise PuzzleError("the number of nodes must be a whole number") from None
-    if not 1 <= count <= MAX_NODES:
-        raise PuzzleError(f"a graph here has 1 to {MAX_NODES} nodes (got {count})")
-    if not isinstance(edges, list):
+    count = integer({"nodes": nodes}, "nodes", 1, MAX_NODES)
+    if not isinstance(edges, list) or len(edges) > MAX_NODES * (MAX_NODES - 1) // 2:
         raise PuzzleError("edges must be a list of [a, b] pairs")
     neighbours: list[list[int]] = [[] for _ in range(count)]
     for edge in edges:
-        if not (isinstance(edge, (list, tuple)) and len(edge) == 2 and all(isinstance(v, int) for v in edge)):
-            raise PuzzleError(f"an edge must be a pair of node numbers, got {edge!r}")
+        if not (isinstance(edge, (list, tuple)) and len(edge) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in edge)):
+            raise PuzzleError("an edge must be a pair of node numbers, such as [0, 1]")
         a, b = edge
         if not (0 <= a < count and 0 <= b < count):
             raise PuzzleError(f"edge {a}–{b} names a node that does not exist (nodes are 0 to {count - 1})")
@@ -63,10 +68,9 @@ def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
             neighbours[b].append(a)
     drawn: tuple = ()
     if isinstance(positions, list) and len(positions) == count:
-        try:
-            drawn = tuple((float(x), float(y)) for x, y in positions)
-        except (TypeError, ValueError):
-            raise PuzzleError("node positions must be [x, y] pairs") from None
+        if not all(isinstance(p, list) and len(p) == 2 for p in positions):
+            raise PuzzleError("node positions must be [x, y] pairs")
+        drawn = tuple((number({"x": x}, "x", -1e6, 1e6), number({"y": y}, "y", -1e6, 1e6)) for x, y in positions)
     return Graph(tuple(tuple(sorted(n)) for n in neighbours), drawn)
 
 
@@ -79,16 +83,19 @@ def _check_ends(graph: Graph, start: int, goal: int) -> None:
 class _Recorder:
     """Collects the steps of one run: what happened, the path in hand, the stack or queue, paths found so far."""
 
-    def __init__(self):
+    def __init__(self, takes_from_front: bool):
         self.steps: list[dict] = []
         self.paths: list[list[int]] = []
+        self.takes_from_front = takes_from_front
 
     def __call__(self, event: str, path: list[int], pending: list[list[int]], **extra) -> None:
-        if len(self.steps) >= MAX_STEPS:
+        if len(self.steps) >= MAX_STEPS or len(pending) > MAX_PENDING:
             raise _Full
         if event == "found":
             self.paths.append(list(path))
-        self.steps.append({"event": event, "path": list(path), "pending": [list(p) for p in pending], **extra})
+        shown = itertools.islice(pending, PENDING_SHOWN) if self.takes_from_front else pending[-PENDING_SHOWN:]
+        self.steps.append({"event": event, "path": list(path), "pending": [list(p) for p in shown],
+                           "pending_total": len(pending), **extra})
 
 
 class _Full(Exception):
@@ -109,9 +116,9 @@ def depth_first_paths(graph: Graph, start: int, goal: int, record: _Recorder) ->
 
 
 def breadth_first_paths(graph: Graph, start: int, goal: int, record: _Recorder) -> None:
-    queue = [[start]]
+    queue = collections.deque([[start]])
     while queue:
-        path = queue.pop(0)
+        path = queue.popleft()
         record("visit", path, queue)
         if path[-1] == goal:
             record("found", path, queue)
@@ -142,10 +149,10 @@ STRATEGIES = {"dfs": depth_first_paths, "bfs": breadth_first_paths, "ids": itera
 
 def search_paths(graph: Graph, start: int, goal: int, strategy: str) -> dict:
     """Run one strategy; return the paths in the order found and every step."""
-    if strategy not in STRATEGIES:
-        raise PuzzleError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise PuzzleError(f"unknown strategy: choose one of {', '.join(STRATEGIES)}")
     _check_ends(graph, start, goal)
-    record = _Recorder()
+    record = _Recorder(takes_from_front=strategy == "bfs")
     complete = True
     try:
         STRATEGIES[strategy](graph, start, goal, record)
@@ -156,5 +163,6 @@ def search_paths(graph: Graph, start: int, goal: int, strategy: str) -> dict:
     if not record.paths and complete:
         result["message"] = f"there is no path from {start} to {goal}: they are not connected"
     elif not complete:
-        result["message"] = f"stopped after {MAX_STEPS:,} steps; the graph has more paths than are listed"
+        result["message"] = (f"stopped after {len(record.steps):,} steps (at most {MAX_STEPS:,} steps and "
+                             f"{MAX_PENDING:,} paths waiting); the graph has more paths than are listed")
     return result

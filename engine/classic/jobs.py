@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.classic import knights, queens
+from engine.errors import PuzzleError
 from engine.jobs import job_kind
 
 
@@ -26,13 +27,27 @@ def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> d
     return {"status": "done", "n": n, "rows": rows, "seed": queens.SEED_COUNTS.get(n)}
 
 
-@job_kind("classic-queens")
+def check_queens(params: dict) -> dict:
+    methods = params.get("methods", list(queens.METHODS))
+    if not isinstance(methods, list) or not methods or not all(isinstance(m, str) and m in queens.METHODS
+                                                               for m in methods):
+        raise PuzzleError(f"methods must be a list of {', '.join(queens.METHODS)}")
+    return {"n": queens.check_n(params.get("n"), "bitmask"), "methods": [m for m in queens.METHODS if m in methods]}
+
+
+@job_kind("classic-queens", check=check_queens)
 def queens_job(params: dict, report, cancel) -> dict:
-    n = queens.check_n(params.get("n"), "bitmask")
-    return queens_comparison(n, [m for m in queens.METHODS if m in params.get("methods", queens.METHODS)],
-                             report, cancel)
+    """Count the solutions of N queens by each chosen method (seed 004: pruning pays)."""
+    return queens_comparison(params["n"], params["methods"], report, cancel)
 
 
-@job_kind("classic-knights")
+def check_knights(params: dict) -> dict:
+    rows, cols, start = knights.check_board(params.get("rows"), params.get("cols"), params.get("start", 0),
+                                            knights.COUNT_MAX_CELLS)
+    return {"rows": rows, "cols": cols, "start": start}
+
+
+@job_kind("classic-knights", check=check_knights)
 def knights_job(params: dict, report, cancel) -> dict:
-    return knights.count_tours(params.get("rows"), params.get("cols"), params.get("start", 0), report, cancel)
+    """Count every open knight's tour from a square by backtracking."""
+    return knights.count_tours(params["rows"], params["cols"], params["start"], report, cancel)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
+from engine.params import integer
 
 JUMPS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 COUNT_MAX_CELLS = 36      # 6×6: the count is a background job; beyond that it would run for days
@@ -20,18 +21,12 @@ WARNSDORFF_MAX_SIDE = 30
 
 
 def check_board(rows: object, cols: object, start: object, max_cells: int, max_side: int = 30) -> tuple[int, int, int]:
-    try:
-        rows, cols, start = int(rows), int(cols), int(start)
-    except (TypeError, ValueError):
-        raise PuzzleError("rows, columns and the start square must be whole numbers") from None
-    if not (1 <= rows <= max_side and 1 <= cols <= max_side):
-        raise PuzzleError(f"rows and columns must be from 1 to {max_side}")
+    values = {"rows": rows, "columns": cols, "start square": start}
+    rows, cols = integer(values, "rows", 1, max_side), integer(values, "columns", 1, max_side)
     if rows * cols > max_cells:
         raise PuzzleError(f"this is offered for boards of at most {max_cells} squares ({rows}×{cols} has "
                           f"{rows * cols})")
-    if not 0 <= start < rows * cols:
-        raise PuzzleError(f"the start square must be from 0 to {rows * cols - 1} (row-major)")
-    return rows, cols, start
+    return rows, cols, integer(values, "start square", 0, rows * cols - 1)
 
 
 def jump_table(rows: int, cols: int) -> np.ndarray:
@@ -44,16 +39,18 @@ def jump_table(rows: int, cols: int) -> np.ndarray:
     return table
 
 
-@njit(cache=True)
-def count_tours_from(jumps, visited, path, depth, cells):
-    """Count the tours that extend ``path[:depth]`` (its squares already marked in ``visited``). (tours, nodes)"""
-    trial = np.zeros(cells + 1, dtype=np.int64)
-    base = depth
+@njit(cache=True, nogil=True)
+def count_tours_from(jumps, visited, path, trial, cursor, base, cells, max_nodes):
+    """Count the tours that extend ``path[:base]``, resuming from the saved search (``path``, ``visited``,
+    ``trial[d]``: the next jump to try at depth d, ``cursor[0]``: the depth) and stopping after ``max_nodes`` jumps.
+    Returns (tours, nodes, finished); a count of 6×6 runs for many minutes, so the driver calls it in slices."""
+    depth = cursor[0]
     tours = 0
     nodes = 0
-    if depth == cells:
-        return 1, 1
     while depth >= base:
+        if nodes >= max_nodes:
+            cursor[0] = depth
+            return tours, nodes, False
         here = path[depth - 1]
         if trial[depth] == 8:
             trial[depth] = 0
@@ -72,7 +69,11 @@ def count_tours_from(jumps, visited, path, depth, cells):
         visited[nxt] = True
         path[depth] = nxt
         depth += 1
-    return tours, nodes
+    cursor[0] = depth
+    return tours, nodes, True
+
+
+SLICE_NODES = 1 << 22
 
 
 def count_tours_reference(rows: int, cols: int, start: int) -> int:
@@ -107,18 +108,27 @@ def count_tours(rows: int, cols: int, start: int = 0, progress=None, cancel=None
             if len(prefixes[0]) < cells else prefixes
     tours = nodes = 0
     for index, prefix in enumerate(prefixes):
-        if cancel is not None and cancel.is_set():
-            return {"status": "cancelled", "rows": rows, "cols": cols, "start": start}
-        if progress:
-            progress(index / len(prefixes), {"nodes": nodes, "text": f"{tours:,} tours so far"})
         visited = np.zeros(cells, dtype=np.bool_)
         path = np.zeros(cells, dtype=np.int64)
         for depth, square in enumerate(prefix):
             visited[square] = True
             path[depth] = square
-        found, visited_nodes = count_tours_from(jumps, visited, path, len(prefix), cells)
-        tours += int(found)
-        nodes += int(visited_nodes) + len(prefix)
+        nodes += len(prefix)
+        if len(prefix) == cells:
+            tours += 1
+            continue
+        trial = np.zeros(cells + 1, dtype=np.int64)
+        cursor = np.array([len(prefix)], dtype=np.int64)
+        finished = False
+        while not finished:
+            if cancel is not None and cancel.is_set():
+                return {"status": "cancelled", "rows": rows, "cols": cols, "start": start}
+            found, visited_nodes, finished = count_tours_from(jumps, visited, path, trial, cursor, len(prefix),
+                                                              cells, SLICE_NODES)
+            tours += int(found)
+            nodes += int(visited_nodes)
+            if progress:
+                progress(index / len(prefixes), {"nodes": nodes, "text": f"{tours:,} tours so far"})
     if cells == 1:
         tours = 1
     return {"status": "done", "rows": rows, "cols": cols, "start": start, "tours": tours, "nodes": nodes,

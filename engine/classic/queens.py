@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
+from engine.params import integer
 
 METHODS = ("generate-and-test", "backtracking", "bitmask")
 #: Largest N offered per method: answered at once / as a background job. Generate and test grows as N!.
@@ -34,19 +35,14 @@ SEED_SECONDS = {"generate-and-test": {8: 0.06, 9: 0.21, 10: 2.19, 11: 22.05},
 
 
 def check_n(n: object, method: str = "bitmask", job: bool = True) -> int:
-    if method not in METHODS:
-        raise PuzzleError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    try:
-        n = int(n)
-    except (TypeError, ValueError):
-        raise PuzzleError("N must be a whole number") from None
+    if not isinstance(method, str) or method not in METHODS:
+        raise PuzzleError(f"unknown method: choose one of {', '.join(METHODS)}")
     limit = (JOB_LIMIT if job else QUICK_LIMIT)[method]
-    if n < 1:
-        raise PuzzleError("N must be at least 1 (one queen on a 1×1 board)")
-    if n > limit:
-        more = "" if job else f"; up to {JOB_LIMIT[method]} as a background job"
-        raise PuzzleError(f"{method} is offered for N up to {limit}{more}")
-    return n
+    more = "" if job or limit == JOB_LIMIT[method] else f" (up to {JOB_LIMIT[method]} as a background job)"
+    try:
+        return integer({"N": n}, "N", 1, limit)
+    except PuzzleError as error:
+        raise PuzzleError(f"{error} for {method}{more}") from None
 
 
 # ---- readable references ------------------------------------------------------------------------------------------
@@ -113,20 +109,23 @@ def backtracking_steps(n: int, max_steps: int = 5000, solutions_wanted: int = 1)
 
 
 # ---- numba kernels: count the solutions with the first queen in column ``first`` --------------------------------
+#
+# Each kernel resumes a search from the state it saved in its arrays and stops after ``max_nodes`` nodes, returning
+# (solutions, nodes, finished): a count of N = 18 runs for minutes, and between slices the driver reports progress
+# and honours cancel. ``nogil`` lets a second job, or the worker's cancel watcher, run beside it.
 
-@njit(cache=True)
-def count_generate_and_test(n, first):
-    """Every permutation starting with ``first`` (the rest in lexicographic order), diagonals tested. (count, nodes)"""
-    perm = np.empty(n, dtype=np.int64)
-    perm[0] = first
-    k = 1
-    for c in range(n):
-        if c != first:
-            perm[k] = c
-            k += 1
+SLICE_NODES = 1 << 22  # a few tens of milliseconds of any kernel
+
+
+@njit(cache=True, nogil=True)
+def count_generate_and_test(n, perm, cursor, max_nodes):
+    """Permutations of ``perm[1:]`` in lexicographic order from the current one, diagonals tested.
+    ``cursor[0]`` is 1 once the last permutation has been tested."""
     count = 0
     nodes = 0
-    while True:
+    while cursor[0] == 0:
+        if nodes >= max_nodes:
+            return count, nodes, False
         nodes += 1
         ok = True
         for a in range(n):
@@ -138,12 +137,12 @@ def count_generate_and_test(n, first):
                 break
         if ok:
             count += 1
-        # next permutation of perm[1:]
-        i = n - 2
+        i = n - 2  # next permutation of perm[1:]
         while i >= 1 and perm[i] >= perm[i + 1]:
             i -= 1
         if i < 1:
-            return count, nodes
+            cursor[0] = 1
+            break
         j = n - 1
         while perm[j] <= perm[i]:
             j -= 1
@@ -153,19 +152,20 @@ def count_generate_and_test(n, first):
             perm[lo], perm[hi] = perm[hi], perm[lo]
             lo += 1
             hi -= 1
+    return count, nodes, True
 
 
-@njit(cache=True)
-def count_backtracking(n, first):
-    """Row by row; each square is tested against the queens above. (count, squares tested)"""
-    columns = np.full(n, -1, dtype=np.int64)
-    columns[0] = first
-    if n == 1:
-        return 1, 1
+@njit(cache=True, nogil=True)
+def count_backtracking(n, columns, cursor, max_nodes):
+    """Row by row; each square is tested against the queens above. ``columns`` holds the queens placed (-1: none
+    yet in that row) and ``cursor[0]`` the row being filled (0 when the search is over)."""
     count = 0
-    nodes = 1
-    row = 1
+    nodes = 0
+    row = cursor[0]
     while row >= 1:
+        if nodes >= max_nodes:
+            cursor[0] = row
+            return count, nodes, False
         columns[row] += 1
         if columns[row] >= n:
             columns[row] = -1
@@ -183,28 +183,22 @@ def count_backtracking(n, first):
                 count += 1
             else:
                 row += 1
-    return count, nodes
+    cursor[0] = row
+    return count, nodes, True
 
 
-@njit(cache=True)
-def count_bitmask(n, first):
-    """Attacked columns and diagonals as bit sets; only safe squares are visited. (count, queens placed)"""
+@njit(cache=True, nogil=True)
+def count_bitmask(n, free, cols, left, right, cursor, max_nodes):
+    """Attacked columns and diagonals as bit sets per row; only safe squares are visited. ``free[row]`` holds the
+    squares of that row still to try, ``cursor[0]`` the row (0 when the search is over)."""
     full = (1 << n) - 1
-    cols = np.zeros(n + 1, dtype=np.int64)
-    left = np.zeros(n + 1, dtype=np.int64)
-    right = np.zeros(n + 1, dtype=np.int64)
-    free = np.zeros(n + 1, dtype=np.int64)
-    bit = 1 << first
-    if n == 1:
-        return 1, 1
-    cols[1] = bit
-    left[1] = (bit << 1) & full
-    right[1] = bit >> 1
-    free[1] = full & ~(cols[1] | left[1] | right[1])
     count = 0
-    nodes = 1
-    row = 1
+    nodes = 0
+    row = cursor[0]
     while row >= 1:
+        if nodes >= max_nodes:
+            cursor[0] = row
+            return count, nodes, False
         if free[row] == 0:
             row -= 1
             continue
@@ -219,27 +213,51 @@ def count_bitmask(n, first):
         right[row + 1] = (right[row] | bit) >> 1
         free[row + 1] = full & ~(cols[row + 1] | left[row + 1] | right[row + 1])
         row += 1
-    return count, nodes
+    cursor[0] = row
+    return count, nodes, True
 
 
-KERNELS = {"generate-and-test": count_generate_and_test, "backtracking": count_backtracking, "bitmask": count_bitmask}
+def _first_queen_search(n: int, method: str, first: int):
+    """The kernel's arguments for the subtree whose first-row queen stands in column ``first``."""
+    cursor = np.zeros(1, dtype=np.int64)
+    if method == "generate-and-test":
+        perm = np.array([first] + [c for c in range(n) if c != first], dtype=np.int64)
+        return count_generate_and_test, (n, perm, cursor)
+    if method == "backtracking":
+        columns = np.full(n, -1, dtype=np.int64)
+        columns[0] = first
+        cursor[0] = 1 if n > 1 else 0
+        return count_backtracking, (n, columns, cursor)
+    full = (1 << n) - 1
+    free, cols, left, right = (np.zeros(n + 1, dtype=np.int64) for _ in range(4))
+    bit = 1 << first
+    cols[1], left[1], right[1] = bit, (bit << 1) & full, bit >> 1
+    free[1] = full & ~(cols[1] | left[1] | right[1])
+    cursor[0] = 1 if n > 1 else 0
+    return count_bitmask, (n, free, cols, left, right, cursor)
 
 
 def count_solutions(n: int, method: str, progress=None, cancel=None) -> dict:
-    """Count every solution of N queens by one method, column of the first queen by column (progress, cancel)."""
+    """Count every solution of N queens by one method, column of the first queen by column, in slices of
+    ``SLICE_NODES`` nodes (progress and cancel between slices)."""
     n = check_n(n, method)
-    kernel = KERNELS[method]
     count = nodes = 0
     start = time.perf_counter()
     for first in range(n):
-        if cancel is not None and cancel.is_set():
-            return {"status": "cancelled", "n": n, "method": method}
-        if progress:
-            progress(first / n, {"nodes": nodes, "text": f"first queen in column {first + 1} of {n}: "
-                                                          f"{count:,} solutions so far"})
-        found, visited = kernel(n, first)
-        count += int(found)
-        nodes += int(visited)
+        kernel, state = _first_queen_search(n, method, first)
+        if method != "generate-and-test":
+            nodes += 1  # the first-row queen itself
+            count += n == 1
+        finished = False
+        while not finished:
+            if cancel is not None and cancel.is_set():
+                return {"status": "cancelled", "n": n, "method": method}
+            found, visited, finished = kernel(*state, SLICE_NODES)
+            count += int(found)
+            nodes += int(visited)
+            if progress:
+                progress(first / n, {"nodes": nodes, "text": f"first queen in column {first + 1} of {n}: "
+                                                              f"{count:,} solutions so far"})
     return {"status": "done", "n": n, "method": method, "solutions": count, "nodes": nodes,
             "seconds": time.perf_counter() - start, "seed": SEED_COUNTS.get(n),
             "seed_seconds": SEED_SECONDS.get(method, {}).get(n)}

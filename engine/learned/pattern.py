@@ -43,7 +43,7 @@ class Pattern:
 def pattern_for(tiles: object = DEFAULT_TILES, cells: int = 16) -> Pattern:
     try:
         chosen = tuple(sorted({int(t) for t in (tiles.replace(",", " ").split() if isinstance(tiles, str) else tiles)}))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PuzzleError("the pattern's tiles must be numbers, e.g. 10 11 12 13 14 15") from None
     if not chosen or any(not 1 <= t < cells for t in chosen):
         raise PuzzleError(f"the pattern's tiles must be from 1 to {cells - 1}")

@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from engine import store
+from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.fastrandom import generator, next_random
 from engine.learned.pattern import DEFAULT_TILES, Pattern, pattern_for
@@ -151,20 +152,12 @@ class LearnedTable:
 
 
 def check_params(values: dict) -> TrainingParams:
-    try:
-        walks = int(values.get("walks", TrainingParams.walks))
-        length = int(values.get("length", TrainingParams.length))
-        seed = int(values.get("seed", 0) or 0)
-    except (TypeError, ValueError):
-        raise PuzzleError("walks, length and seed must be whole numbers") from None
-    if not 1 <= walks <= MAX_WALKS:
-        raise PuzzleError(f"walks (M) must be from 1 to {MAX_WALKS:,}")
-    if not 1 <= length <= 254:
-        raise PuzzleError("the walk length (N) must be from 1 to 254 (counts are stored in one byte)")
-    rule = values.get("value_rule", "at-min-steps")
-    if rule not in VALUE_RULES:
-        raise PuzzleError(f"value_rule must be one of {', '.join(VALUE_RULES)}")
-    undo = str(values.get("allow_undo", False)).lower() in ("1", "true", "yes", "on")
+    walks = params_reader.integer(values, "walks", 1, MAX_WALKS, TrainingParams.walks)
+    # counts are stored in one byte
+    length = params_reader.integer(values, "length", 1, 254, TrainingParams.length)
+    seed = params_reader.integer(values, "seed", 0, 2**63 - 1, 0)
+    rule = params_reader.choice(values, "value_rule", VALUE_RULES, "at-min-steps")
+    undo = params_reader.flag(values, "allow_undo", False)
     return TrainingParams(walks, length, pattern_for(values.get("tiles", DEFAULT_TILES)).tiles, rule, undo, seed)
 
 

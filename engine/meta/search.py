@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.fastrandom import generator, next_random
 from engine.meta import kernels
@@ -66,17 +67,13 @@ def params_from(kind: type, values: dict) -> DPSOParams | GAParams:
         if name not in values or values[name] in (None, ""):
             continue
         if name == "encoding":
-            if values[name] not in ENCODINGS:
+            if not isinstance(values[name], str) or values[name] not in ENCODINGS:
                 raise PuzzleError(f"encoding must be one of {', '.join(ENCODINGS)}")
             params.encoding = values[name]
             continue
         low, high = LIMITS[name]
-        try:
-            value = type(low)(values[name]) if isinstance(low, float) else int(values[name])
-        except (TypeError, ValueError):
-            raise PuzzleError(f"{name} must be a number") from None
-        if not low <= value <= high:
-            raise PuzzleError(f"{name} must be from {low} to {high} (got {value})")
+        read = params_reader.number if isinstance(low, float) else params_reader.integer
+        value = read(values, name, low, high)
         setattr(params, name, value)
     if isinstance(params, GAParams) and params.elites >= params.population:
         raise PuzzleError("elites must be fewer than the population")

@@ -8,13 +8,14 @@ since no solution can be shorter. Parameters come in ``options["params"]`` (the 
 
 from __future__ import annotations
 
+from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.meta.experiment import DEPTHS, run_experiment
 from engine.meta.search import DPSOParams, GAParams, MetaRun, params_from, run_dpso, run_ga
 from engine.result import BUDGET_EXHAUSTED, CANCELLED, SOLVED, SolveResult, Watch
 from engine.solvers import SolverInfo, register_solver
-from engine.tiles import goal_board
+from engine.tiles import goal_board, parse_size
 from engine.tiles.board import Board, position_from
 from engine.tiles.random import scramble
 
@@ -65,31 +66,43 @@ def _solver(algorithm: str):
 
 
 register_solver(SolverInfo("dpso", "DPSO (binary particle swarm)", _solver("dpso"), ("",), 36, False,
-                           "Seed 001's swarm over 2-bit move codes; finds a solution, rarely the shortest."))
+                           "Seed 001's swarm over 2-bit move codes; finds a solution, rarely the shortest.",
+                           check_options=lambda values: params_from(DPSOParams, values)))
 register_solver(SolverInfo("ga", "Genetic algorithm", _solver("ga"), ("",), 36, False,
-                           "Seed 001's GA over the same encoding: roulette, two-point crossover, 3 elites."))
+                           "Seed 001's GA over the same encoding: roulette, two-point crossover, 3 elites.",
+                           check_options=lambda values: params_from(GAParams, values)))
 
 
-@job_kind("meta-experiment")
-def experiment_job(params: dict, report, cancel) -> dict:
+def check_experiment(params: dict) -> dict:
+    """The experiment's parameters, validated at submission: depths, trials, run lengths, seed."""
     depths = params.get("depths") or list(DEPTHS)
-    try:
-        depths = [int(d) for d in (depths.replace(",", " ").split() if isinstance(depths, str) else depths)]
-        trials = int(params.get("trials", 30))
-    except (TypeError, ValueError):
-        raise PuzzleError("depths must be numbers such as 10 20 30, and trials a number") from None
+    if isinstance(depths, str):
+        depths = depths.replace(",", " ").split()
+    if not isinstance(depths, list) or not 1 <= len(depths) <= 10:
+        raise PuzzleError("depths must be 1 to 10 scramble depths such as 10 20 30")
+    depths = [params_reader.integer({"depth": d}, "depth", 1, 100) for d in depths]
     dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
                                     "particles": params.get("particles"), "vmax": params.get("vmax")})
     ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
-    return run_experiment(depths, trials, dpso, ga, int(params.get("seed", 0) or 0), report, cancel)
+    return {"depths": depths, "trials": params_reader.integer(params, "trials", 1, 100, 30),
+            "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
+            "generations": ga.generations, "seed": params_reader.integer(params, "seed", 0, 2**31 - 1, 0)}
+
+
+@job_kind("meta-experiment", check=check_experiment)
+def experiment_job(params: dict, report, cancel) -> dict:
+    """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
+    dpso = params_from(DPSOParams, {k: params[k] for k in ("iterations", "particles", "vmax")})
+    ga = params_from(GAParams, {"generations": params["generations"]})
+    return run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel)
 
 
 def scrambled_position(params: dict) -> tuple[Board, Board]:
     """The position of a Metaheuristics-page run: the given tiles, or a no-revisit scramble of the goal."""
     if params.get("tiles"):
         return position_from(params)
-    size = str(params.get("size", "4x4"))
-    rows, _, cols = size.partition("x")
-    goal = goal_board(int(rows), int(cols), params.get("goal", "blank-last"))
-    board, _ = scramble(goal, int(params.get("depth", 10)), int(params.get("scramble_seed", 0) or 0))
+    rows, cols = parse_size(params_reader.text(params, "size", 10, "4x4"))
+    goal = goal_board(rows, cols, params_reader.choice(params, "goal", ("blank-last", "blank-first"), "blank-last"))
+    board, _ = scramble(goal, params_reader.integer(params, "depth", 1, 100, 10),
+                        params_reader.integer(params, "scramble_seed", 0, 2**31 - 1, 0))
     return board, goal

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.errors import PuzzleError
 from engine.jobs import job_kind
+from engine.params import flag, integer, number
 from engine.rectout.puzzle import state_from
 from engine.rectout.search import solve
 from engine.result import Budget
@@ -13,26 +13,16 @@ MAX_SECONDS = 1_800
 
 
 def search_params(params: dict) -> dict:
-    """Checked search settings: the state, the budget, duplicate detection, the weight."""
-    try:
-        states = int(params.get("max_states", 20_000))
-        seconds = float(params.get("max_seconds", 300))
-        weight = float(params.get("weight", 1.0))
-    except (TypeError, ValueError):
-        raise PuzzleError("max_states, max_seconds and weight must be numbers") from None
-    if not 1 <= states <= MAX_STATES:
-        raise PuzzleError(f"max_states must be from 1 to {MAX_STATES:,}")
-    if not 1 <= seconds <= MAX_SECONDS:
-        raise PuzzleError(f"max_seconds must be from 1 to {MAX_SECONDS:,}")
-    if not 1 <= weight <= 100:
-        raise PuzzleError("weight must be from 1 (A*) to 100")
-    dedupe = str(params.get("dedupe", True)).lower() not in ("0", "false", "no", "off")
-    return {"state": state_from(params.get("state")), "budget": Budget(max_nodes=states, max_seconds=seconds),
-            "dedupe": dedupe, "weight": weight}
+    """Checked search settings, as JSON values: the state, the budget, duplicate detection, the weight."""
+    return {"state": [list(pose) for pose in state_from(params.get("state"))],
+            "max_states": integer(params, "max_states", 1, MAX_STATES, 20_000),
+            "max_seconds": number(params, "max_seconds", 1, MAX_SECONDS, 300.0),
+            "dedupe": flag(params, "dedupe", True),
+            "weight": number(params, "weight", 1, 100, 1.0)}
 
 
-@job_kind("rectout-solve")
+@job_kind("rectout-solve", check=search_params)
 def solve_job(params: dict, report, cancel) -> dict:
-    checked = search_params(params)
-    return solve(checked["state"], checked["budget"], dedupe=checked["dedupe"], weight=checked["weight"],
-                 progress=report, cancel=cancel).to_dict()
+    """The feature-point A* from a Rectangle-out position (seed 003)."""
+    return solve(state_from(params["state"]), Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]),
+                 dedupe=params["dedupe"], weight=params["weight"], progress=report, cancel=cancel).to_dict()

@@ -69,7 +69,7 @@ def state_from(data: object) -> State:
             raise PuzzleError("each pose is [x, y, angle] (cm, cm, radians)")
         try:
             values = tuple(float(v) for v in pose)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise PuzzleError("a pose's x, y and angle must be numbers") from None
         if not all(math.isfinite(v) for v in values) or max(abs(values[0]), abs(values[1])) > 100:
             raise PuzzleError("a pose must be finite numbers near the box")

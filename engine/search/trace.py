@@ -156,7 +156,7 @@ def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, d
     pseudocode = PSEUDOCODE[algorithm]
     lines = {event: i for i, (_, event) in enumerate(pseudocode) if event}
     record = _Recorder(encode, lines)
-    budget = Budget(max_nodes=max_expansions, max_seconds=20)
+    budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     run = {
         "bfs": lambda: breadth_first_search(problem, budget, trace=record),
         "dfs": lambda: depth_first_search(problem, depth_limit, budget, trace=record),

@@ -106,9 +106,10 @@ def check_size(rows: int, cols: int, min_side: int = 2) -> None:
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"3x3"`` → (3, 3). Accepts x, X, × or * between the numbers."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX×*]\s*(\d+)\s*", str(text))
+    match = re.fullmatch(r"\s*([0-9]{1,4})\s*[xX×*]\s*([0-9]{1,4})\s*", text) if isinstance(text, str) else None
     if not match:
-        raise PuzzleError(f"size {text!r} is not of the form RxC, for example 3x3 or 2x5")
+        shown = repr(text) if isinstance(text, str) and len(text) <= 20 else "this"
+        raise PuzzleError(f"size {shown} is not of the form RxC, for example 3x3 or 2x5")
     rows, cols = int(match.group(1)), int(match.group(2))
     check_size(rows, cols)
     return rows, cols
@@ -153,8 +154,11 @@ def parse_tiles(value: object, rows: int, cols: int) -> tuple[int, ...]:
         flat.extend(item if isinstance(item, (list, tuple)) else [item])
     tiles = []
     for item in flat:
-        if isinstance(item, bool) or not (isinstance(item, int) or (isinstance(item, str) and item.isdigit())):
-            raise PuzzleError(f"{item!r} is not a tile number")
+        # ASCII digits only: str.isdigit() accepts "¹" and "٣", which int() then refuses or misreads
+        if isinstance(item, bool) or not (isinstance(item, int) or (isinstance(item, str)
+                                                                     and re.fullmatch(r"[0-9]{1,4}", item))):
+            shown = repr(item) if len(repr(item)) <= 20 else f"{repr(item)[:20]}…"
+            raise PuzzleError(f"{shown} is not a tile number")
         tiles.append(int(item))
     validate_cells(tuple(tiles), size)
     return tuple(tiles)

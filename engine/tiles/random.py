@@ -26,6 +26,13 @@ def random_solvable(goal: Board, seed: int | None = None) -> Board:
     return board
 
 
+#: The longest scramble offered; longer walks on small boards trap themselves and restart for a long time, and a
+#: random position (``random_solvable``) is the better tool beyond this.
+MAX_SCRAMBLE = 500
+#: Blank moves tried over all restarts before giving up (a bound on the time one request can take).
+MAX_SCRAMBLE_STEPS = 200_000
+
+
 def scramble(goal: Board, moves: int, seed: int | None = None, max_restarts: int = 1000) -> tuple[Board, str]:
     """Seed 001's generator: ``moves`` random blank moves from the goal, never entering a position already visited
     in this scramble. Returns the position and the scramble's move string (its optimum can be shorter).
@@ -35,10 +42,13 @@ def scramble(goal: Board, moves: int, seed: int | None = None, max_restarts: int
     """
     if moves < 0:
         raise PuzzleError("a scramble needs a non-negative number of moves")
-    if moves > 10_000:
-        raise PuzzleError("a scramble of more than 10,000 moves is not offered; use a random position instead")
+    if moves > MAX_SCRAMBLE:
+        raise PuzzleError(f"a scramble of more than {MAX_SCRAMBLE} moves is not offered; use a random position instead")
     rng = _random.Random(seed)
+    steps = 0
     for _ in range(max_restarts):
+        if steps > MAX_SCRAMBLE_STEPS:
+            break
         board, path, visited = goal, [], {goal.cells}
         while len(path) < moves:
             options = [m for m in MOVES
@@ -49,6 +59,7 @@ def scramble(goal: Board, moves: int, seed: int | None = None, max_restarts: int
             board = board.move(move)
             visited.add(board.cells)
             path.append(move)
+        steps += len(path)
         if len(path) == moves:
             return board, "".join(path)
     raise PuzzleError(f"could not make a {moves}-move scramble without revisiting a position")

@@ -6,9 +6,9 @@ from app import create_app
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, scheduler_address):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
+                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address})
     yield app
     app.extensions["jobs"].shutdown()
 
@@ -16,3 +16,4 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+

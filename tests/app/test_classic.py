@@ -1,10 +1,4 @@
-import re
-
-
-def job_id(response):
-    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
-
-
+from tests.support.pages import job_id
 def test_classic_pages_render(client):
     for url, text in [("/classic/", "N queens"), ("/classic/queens", "pruning pays"), ("/step", "Step through"),
                       ("/classic/knights", "Warnsdorff"), ("/classic/graph", "Every path")]:

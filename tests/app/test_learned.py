@@ -1,10 +1,4 @@
-import re
-
-
-def job_id(response):
-    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
-
-
+from tests.support.pages import job_id
 def test_train_then_solve_with_v_then_evaluate(client, app):
     assert client.get("/learned/").status_code == 200
     response = client.post("/learned/evaluate", data={"count": "2"})

@@ -1,10 +1,4 @@
-import re
-
-
-def job_id(response):
-    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
-
-
+from tests.support.pages import job_id
 def test_meta_page_draws_the_cycles(client):
     html = client.get("/meta/").get_data(as_text=True)
     assert html.count('class="cycle c') == 2 and "Run the experiment" in html

@@ -1,10 +1,10 @@
-import re
+from tests.support.pages import job_id
 
 
 def start(client, name, data):
     response = client.post(f"/research/start/{name}", data=data)
     assert response.status_code == 200
-    return re.search(r'data-job="([0-9a-f]+)"', response.get_data(as_text=True)).group(1)
+    return job_id(response)
 
 
 def test_research_page_renders_the_max_md_table(client):

@@ -42,10 +42,12 @@ def test_queens_steps_end_on_a_solution():
 
 
 def test_queens_bad_input():
-    with pytest.raises(PuzzleError, match="at least 1"):
+    with pytest.raises(PuzzleError, match="from 1 to 18"):
         queens.check_n(0)
-    with pytest.raises(PuzzleError, match="up to 18"):
+    with pytest.raises(PuzzleError, match="from 1 to 18"):
         queens.check_n(40)
+    with pytest.raises(PuzzleError, match="whole number"):
+        queens.check_n("¹")
     with pytest.raises(PuzzleError, match="background job"):
         queens.check_n(16, "bitmask", job=False)
     with pytest.raises(PuzzleError, match="whole number"):
@@ -100,7 +102,7 @@ def test_seed_graph_paths():
 
 def test_graph_steps_show_the_stack_and_queue():
     steps = graph.search_paths(graph.SEED_GRAPH, 0, 6, "bfs")["steps"]
-    assert steps[0] == {"event": "visit", "path": [0], "pending": []}
+    assert steps[0] == {"event": "visit", "path": [0], "pending": [], "pending_total": 0}
     assert steps[1]["pending"] == [[0, 1], [0, 2]]
 
 
@@ -114,3 +116,17 @@ def test_graph_bad_input():
         graph.graph_from(0, [])
     with pytest.raises(PuzzleError, match="start must be"):
         graph.search_paths(g, 9, 0, "bfs")
+
+
+def test_breadth_first_on_a_complete_graph_stays_bounded():
+    """A complete graph of 12 nodes has about 10^8 simple paths: the run stops at its limits, each step records only
+    the front of the queue, and the queue's true length is reported beside it."""
+    nodes = 12
+    complete = graph.graph_from(nodes, [[a, b] for a in range(nodes) for b in range(a + 1, nodes)])
+    result = graph.search_paths(complete, 0, nodes - 1, "bfs")
+    assert not result["complete"] and "stopped after" in result["message"]
+    assert len(result["steps"]) <= graph.MAX_STEPS
+    assert max(len(step["pending"]) for step in result["steps"]) == graph.PENDING_SHOWN
+    assert max(step["pending_total"] for step in result["steps"]) > graph.PENDING_SHOWN
+    front = result["steps"][1]
+    assert front["pending"][0] == [0, 1] and front["pending_total"] == nodes - 1

@@ -37,7 +37,10 @@ function pathsView(root) {
       pending.innerHTML = "";
       const shown = s ? (strategy === "bfs" ? s.pending : s.pending.slice().reverse()) : [];
       shown.slice(0, 14).forEach((p) => pending.appendChild(html("li", "", arrow(p))));
-      if (shown.length > 14) pending.appendChild(html("li", "muted more", `… ${shown.length - 14} more`));
+      const total = s ? (s.pending_total ?? shown.length) : 0;
+      if (total > Math.min(shown.length, 14)) {
+        pending.appendChild(html("li", "muted more", `… and ${total - Math.min(shown.length, 14)} more`));
+      }
       found.innerHTML = "";
       steps.slice(0, k).filter((x) => x.event === "found").forEach((x) => found.appendChild(html("li", "", arrow(x.path))));
       root.dataset.found = found.children.length;

@@ -1,0 +1,136 @@
+"""What runs inside a Dask worker process: one job, with its progress, cancel and memory watch.
+
+``run_job`` is the task the web process submits. It reports progress as Dask events (topic ``TOPIC``), which the
+scheduler forwards to the web process; it learns of a cancel from a Dask ``Event`` named after the job; it watches its
+own process's memory and stops a job that grows past its limit. The job function itself keeps the plain contract of
+``engine.jobs``: ``run(params, report, cancel)`` with a ``threading.Event``.
+
+``dask_setup`` is the worker preload (``dask worker --preload engine.worker``): it lowers the scheduling priority of
+long-lane workers, so the web server and the interactive lane keep the CPU when both compete, and warms the numba
+kernels so the first job does not pay for loading them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+TOPIC = "puzzle-jobs"
+#: How often a job's progress may cross to the web process.
+PROGRESS_INTERVAL = 0.25
+#: Long-lane workers run at this nice level (0 = normal priority; the interactive lane and the web server stay at 0).
+LONG_LANE_NICE = 10
+
+
+def cancel_event_name(job_id: str) -> str:
+    return f"puzzle-cancel-{job_id}"
+
+
+class MemoryLimitExceeded(Exception):
+    """The job grew past its memory limit and was stopped."""
+
+
+def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: str | None) -> dict:
+    """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late)."""
+    from distributed import Event, get_worker
+
+    from engine import registry, store
+    from engine.errors import PuzzleError
+    from engine.jobs import job_kinds
+
+    worker = get_worker()
+    if data_dir and os.path.isdir(data_dir):
+        store.set_data_dir(data_dir)
+    registry.load_all()
+    send = _sender(worker, job_id)
+    send({"event": "started", "worker": worker.address, "time": time.time()})
+
+    cancel = threading.Event()
+    finished = threading.Event()
+    watch = _Watchers(Event(cancel_event_name(job_id)), cancel, finished, memory_limit, send)
+    watch.start()
+    last = [0.0]
+
+    def report(fraction: float | None, info: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_INTERVAL:
+            last[0] = now
+            send({"event": "progress", "fraction": fraction, "info": info})
+
+    try:
+        result = job_kinds()[kind].run(params, report, cancel)
+    finally:
+        finished.set()
+    if watch.memory_exceeded:
+        raise MemoryLimitExceeded(
+            f"this job went over its memory limit ({memory_limit / 2**30:.1f} GB) and was stopped; "
+            "try smaller parameters")
+    if cancel.is_set():
+        raise PuzzleError("cancelled")
+    return result
+
+
+def _sender(worker, job_id: str):
+    def send(message: dict) -> None:
+        worker.log_event(TOPIC, {"job": job_id, **message})
+    return send
+
+
+class _Watchers:
+    """Two threads beside the job: one waits for the cancel event, one samples the process's memory."""
+
+    MEMORY_SAMPLE = 0.1  # seconds
+    GRACE = 2.0  # seconds a job over its memory limit has to stop before the process ends itself
+
+    def __init__(self, remote_cancel, cancel: threading.Event, finished: threading.Event, memory_limit: int, send):
+        self.remote_cancel, self.cancel, self.finished = remote_cancel, cancel, finished
+        self.memory_limit, self.send = memory_limit, send
+        self.memory_exceeded = False
+
+    def start(self) -> None:
+        threading.Thread(target=self._wait_for_cancel, daemon=True, name="job-cancel").start()
+        if self.memory_limit > 0:
+            threading.Thread(target=self._watch_memory, daemon=True, name="job-memory").start()
+
+    def _wait_for_cancel(self) -> None:
+        while not self.finished.is_set():
+            try:
+                if self.remote_cancel.wait(timeout=0.5):
+                    self.cancel.set()
+                    return
+            except Exception:  # the scheduler went away: nobody can ask for a cancel any more
+                if self.finished.wait(0.5):
+                    return
+
+    def _watch_memory(self) -> None:
+        import psutil
+
+        process = psutil.Process()
+        baseline = process.memory_info().rss
+        while not self.finished.wait(self.MEMORY_SAMPLE):
+            if process.memory_info().rss - baseline > self.memory_limit:
+                self.memory_exceeded = True
+                self.send({"event": "memory", "limit": self.memory_limit})
+                self.cancel.set()
+                if not self.finished.wait(self.GRACE):
+                    os._exit(70)  # the job ignores cancel: end the process, its nanny starts a fresh one
+                return
+
+
+def dask_setup(worker) -> None:
+    """Worker preload: lower the long lane's priority and warm the kernels."""
+    if "long" in (worker.state.total_resources or {}):
+        try:
+            os.nice(LONG_LANE_NICE - os.nice(0))
+        except OSError:
+            pass
+    threading.Thread(target=_warm_up, daemon=True, name="warm-up").start()
+
+
+def _warm_up() -> None:
+    from engine import registry
+    from engine.solvers import warm_up
+
+    registry.load_all()
+    warm_up()
