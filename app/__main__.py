@@ -1,8 +1,8 @@
-"""``python -m app``: start the playground on its embedded defaults (SQLite job store, in-process jobs)."""
+"""``python -m app``: serve the playground on its embedded defaults (SQLite job store, a local Dask cluster)."""
 
-import os
+import sys
 
-from app import create_app
+from app.serve import main
 
-app = create_app()
-app.run(host=os.environ.get("HOST", "127.0.0.1"), port=int(os.environ.get("PORT", "5000")), threaded=True)
+if __name__ == "__main__":  # worker processes are spawned and import this module again: start only once
+    sys.exit(main())

@@ -87,7 +87,7 @@ def submit_job():
 def list_jobs():
     """Your jobs (this browser's, or this address's without a cookie), newest first, and the kinds there are."""
     return jsonify(jobs=[public(job) for job in runner().mine(owner())],
-                   kinds={name: {"lane": kind.lane if isinstance(kind.lane, str) else "by budget", "doc": kind.doc}
+                   kinds={name: {"lane": kind.lane_label, "doc": kind.doc}
                           for name, kind in sorted(job_kinds().items())})
 
 

@@ -173,7 +173,20 @@ def build_parser() -> argparse.ArgumentParser:
     for q in research.choices.values():
         q.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_research)
+    p = sub.add_parser("jobs", help="the kinds of background job, their lane and what each does")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_jobs)
     return parser
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from engine import registry
+    from engine.jobs import job_kinds
+
+    registry.load_all()
+    kinds = {name: {"lane": kind.lane_label, "doc": kind.doc} for name, kind in sorted(job_kinds().items())}
+    _emit(kinds, args.json, "\n".join(f"{name:22} {k['lane']:12} {k['doc']}" for name, k in kinds.items()))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

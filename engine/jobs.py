@@ -58,6 +58,10 @@ class JobKind:
     def lane_for(self, params: dict) -> str:
         return self.lane(params) if callable(self.lane) else self.lane
 
+    @property
+    def lane_label(self) -> str:
+        return "by budget" if callable(self.lane) else self.lane
+
 
 _KINDS: dict[str, JobKind] = {}
 

@@ -12,10 +12,12 @@ kernels so the first job does not pay for loading them.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
 
+log = logging.getLogger(__name__)
 TOPIC = "puzzle-jobs"
 #: How often a job's progress may cross to the web process.
 PROGRESS_INTERVAL = 0.25
@@ -33,10 +35,9 @@ class MemoryLimitExceeded(Exception):
 
 def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: str | None) -> dict:
     """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late)."""
-    from distributed import Event, get_worker
+    from distributed import Event, get_client, get_worker
 
     from engine import registry, store
-    from engine.errors import PuzzleError
     from engine.jobs import job_kinds
 
     worker = get_worker()
@@ -48,7 +49,8 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
 
     cancel = threading.Event()
     finished = threading.Event()
-    watch = _Watchers(Event(cancel_event_name(job_id)), cancel, finished, memory_limit, send)
+    # The event is bound to the worker's client here, in the task's thread: the watcher thread has no worker context
+    watch = _Watchers(Event(cancel_event_name(job_id), client=get_client()), cancel, finished, memory_limit, send)
     watch.start()
     last = [0.0]
 
@@ -66,9 +68,7 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
         raise MemoryLimitExceeded(
             f"this job went over its memory limit ({memory_limit / 2**30:.1f} GB) and was stopped; "
             "try smaller parameters")
-    if cancel.is_set():
-        raise PuzzleError("cancelled")
-    return result
+    return result  # cancelled or not: the web process knows whether it asked, and a partial result is worth keeping
 
 
 def _sender(worker, job_id: str):
@@ -99,7 +99,8 @@ class _Watchers:
                 if self.remote_cancel.wait(timeout=0.5):
                     self.cancel.set()
                     return
-            except Exception:  # the scheduler went away: nobody can ask for a cancel any more
+            except Exception as error:  # the scheduler went away: nobody can ask for a cancel any more
+                log.warning("cannot watch for cancel: %r", error)
                 if self.finished.wait(0.5):
                     return
 

@@ -25,7 +25,7 @@ def test_solve_answers_the_cli_json(client):
     ({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 8, 7, 0]}, 400, "unsolvable"),
     ({"size": "3x3", "tiles": SEED_004, "solver": "magic"}, 400, "unknown solver"),
     ({"size": "3x3", "tiles": SEED_004, "heuristic": "pdb"}, 400, "4x4 puzzle only"),
-    ({"size": "3x3", "tiles": SEED_004, "max_seconds": "soon"}, 400, "must be numbers"),
+    ({"size": "3x3", "tiles": SEED_004, "max_seconds": "soon"}, 400, "max_seconds must be a number"),
     ({"tiles": SEED_004}, 400, "missing field 'size'"),
     ({"size": "3x3"}, 400, "missing field 'tiles'"),
     ([1, 2], 400, "JSON object"),

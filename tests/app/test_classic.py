@@ -22,7 +22,7 @@ def test_queens_comparison_answers_at_once_and_as_a_job(client, app):
 def test_queens_steps_and_bad_n(client):
     data = client.get("/api/classic/queens/steps?n=8").get_json()
     assert data["solved"] and data["events"][-1]["columns"] == [0, 4, 7, 5, 2, 6, 1, 3]
-    for n, message in [("0", "at least 1"), ("40", "up to 18"), ("x", "whole number")]:
+    for n, message in [("0", "from 1 to 18"), ("40", "from 1 to 18"), ("x", "whole number"), ("¹", "whole number")]:
         response = client.post("/classic/queens/count", data={"n": n})
         assert response.status_code == 400 and message in response.get_data(as_text=True)
     response = client.get("/api/classic/queens/count?n=40&method=bitmask")

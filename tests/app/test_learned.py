@@ -21,8 +21,9 @@ def test_train_then_solve_with_v_then_evaluate(client, app):
 
 
 def test_bad_learned_requests(client):
-    for data, message in [({"walks": "0"}, "walks (M)"), ({"tiles": "a b"}, "must be numbers"),
-                          ({"value_rule": "max"}, "value_rule")]:
+    for data, message in [({"walks": "0"}, "walks must be a whole number from 1"), ({}, "walks is missing"),
+                          ({"walks": "100", "tiles": "a b"}, "must be numbers"),
+                          ({"walks": "100", "value_rule": "max"}, "value_rule")]:
         response = client.post("/learned/train", data=data)
         assert response.status_code == 400 and message in response.get_data(as_text=True)
     response = client.post("/learned/evaluate", data={"count": "0"})

@@ -22,7 +22,7 @@ def test_the_api_takes_metaheuristic_parameters(client):
     data = client.post("/api/solve", json=body).get_json()
     assert data["status"] == "solved" and data["moves"] == "RR" and data["extra"]["params"]["generations"] == 200
     response = client.post("/api/solve", json={**body, "params": {"mutation": 7}})
-    assert response.status_code == 400 and "mutation must be from 0.0 to 1.0" in response.get_json()["error"]
+    assert response.status_code == 400 and "mutation must be a number from 0.0 to 1.0" in response.get_json()["error"]
     response = client.post("/api/solve", json={**body, "params": [1, 2]})
     assert response.status_code == 400 and "must be an object" in response.get_json()["error"]
 
@@ -38,6 +38,6 @@ def test_a_small_experiment_runs_and_is_shown(client, app):
 
 def test_bad_meta_requests(client):
     for data, message in [({"algorithm": "ant"}, "dpso or ga"), ({"size": "9x9"}, "size must be one of"),
-                          ({"depth": "0"}, "from 1 to 100"), ({"particles": "1"}, "particles must be from 2")]:
+                          ({"depth": "0"}, "from 1 to 100"), ({"particles": "1"}, "particles must be a whole number from 2")]:
         response = client.post("/meta/run", data=data)
         assert response.status_code == 400 and message in response.get_data(as_text=True), data

@@ -59,7 +59,9 @@ def test_an_unsolvable_position_stays_with_the_parity_argument_and_no_solve(clie
     ("/play?size=3x3&tiles=1,2,3", "expected 9 numbers"),
     ("/play?size=3x3&tiles=1,2,3,4,5,6,8,7,0", "unsolvable"),
     ("/play?size=3x3&goal=sideways", "unknown goal"),
-    ("/play?size=3x3&scramble=lots", "scramble takes a number"),
+    ("/play?size=3x3&scramble=lots", "scramble must be a whole number"),
+    ("/play?size=3x3&scramble=10000", "scramble must be a whole number from 0 to 500"),
+    ("/play?size=3x3&tiles=1,2,3,4,5,6,7,%C2%B9,0", "is not a tile number"),
 ])
 def test_bad_positions_show_a_message_not_a_500(client, url, message):
     response = client.get(url)

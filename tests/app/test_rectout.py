@@ -51,12 +51,12 @@ def test_two_plates_turn_together_by_hand(client):
     same = client.post("/api/rectout/turn", json={**body, "partner": 1})
     assert same.status_code == 400 and "another plate" in same.get_json()["error"]
     far = client.post("/api/rectout/turn", json={**body, "partner": 7})
-    assert far.status_code == 400 and "partner must be from 0 to 3" in far.get_json()["error"]
+    assert far.status_code == 400 and "partner must be a whole number from 0 to 3" in far.get_json()["error"]
 
 
 @pytest.mark.parametrize("body, message", [
-    ({"state": START, "piece": 3, "dx": 1}, "missing field 'dy'"),
-    ({"state": START, "piece": 9, "dx": 1, "dy": 0}, "piece must be from 0 to 3"),
+    ({"state": START, "piece": 3, "dx": 1}, "dy is missing"),
+    ({"state": START, "piece": 9, "dx": 1, "dy": 0}, "piece must be a whole number from 0 to 3"),
     ({"state": START[:2], "piece": 0, "dx": 1, "dy": 0}, "a state is 4 poses"),
     ({"state": [START[0], START[0], START[2], START[3]], "piece": 0, "dx": 1, "dy": 0}, "overlap"),
     ({"state": START, "piece": 0, "dx": "far", "dy": 0}, "dx must be a number"),
