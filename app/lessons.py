@@ -18,6 +18,10 @@ class Slide:
     request: dict = field(default_factory=dict)
     step: object = 0
 
+    def __post_init__(self):
+        if isinstance(self.text, str):  # one paragraph written without the tuple's trailing comma
+            object.__setattr__(self, "text", (self.text,))
+
 
 @dataclass(frozen=True)
 class Lesson:
