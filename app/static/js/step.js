@@ -27,6 +27,7 @@ class SearchPanel {
     this.zoom = 1;
     this.follow = true;
     this.selected = null;
+    this.pending = false;
     this.build(container);
     this.resetState();
   }
@@ -157,6 +158,13 @@ class SearchPanel {
       const node = event.target.closest("[data-id]");
       if (node && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); this.select(+node.dataset.id); }
     });
+  }
+
+  // Playback can apply several steps between two frames: draw the tree once per frame, not once per step.
+  scheduleTree() {
+    if (this.pending) return;
+    this.pending = true;
+    window.requestAnimationFrame(() => { this.pending = false; this.drawTree(); });
   }
 
   setFollow(on) { this.follow = on; this.followBox.checked = on; }
@@ -299,7 +307,7 @@ class SearchPanel {
     });
     const more = frontierIds.length - FRONTIER_SHOWN;
     this.frontierMore.textContent = more > 0 ? `… and ${more} more` : frontierIds.length ? "" : "(empty)";
-    this.drawTree();
+    this.scheduleTree();
   }
 
   doneText() {
@@ -336,20 +344,29 @@ class SearchPanel {
     }
   }
 
-  // Which nodes to draw: every node the search has touched, except that past COLLAPSE_AT nodes a subtree with
-  // nothing left to do (no frontier node, not on the current path) folds into its root, unless a click opened it.
+  // Which nodes to draw: every node the search has touched, except that past COLLAPSE_AT nodes (a projector cannot
+  // show more) a subtree with nothing left to do (no frontier node, not on the current path) folds into its root,
+  // and dropped or cut-off leaves fold into their parent's count, unless a click opened that node.
   visibleTree() {
     const live = new Set();
-    const mark = (id) => { for (let a = id; a !== null && !live.has(a); a = this.nodes[a].parent) live.add(a); };
+    const mark = (id) => { for (let a = id; a !== null && a !== undefined && !live.has(a); a = this.nodes[a].parent) live.add(a); };
     if (this.currentId !== null) mark(this.currentId);
+    if (this.lastEvent && this.lastEvent.node !== undefined) mark(this.lastEvent.node);
+    if (this.selected !== null) mark(this.selected);
     this.status.forEach((s, id) => { if (s === "frontier" || s === "goal") mark(id); });
     const fold = this.status.size > COLLAPSE_AT;
     const kids = new Map();
     const folded = new Map();
     const count = (id) => this.children[id].filter((c) => this.status.has(c)).reduce((s, c) => s + 1 + count(c), 0);
     const walk = (id) => {
-      const visible = this.children[id].filter((c) => this.status.has(c));
-      if (fold && visible.length && !live.has(id) && !this.opened.has(id)) { folded.set(id, count(id)); kids.set(id, []); return; }
+      let visible = this.children[id].filter((c) => this.status.has(c));
+      const open = this.opened.has(id);
+      if (fold && !open && visible.length && !live.has(id)) { folded.set(id, count(id)); kids.set(id, []); return; }
+      if (fold && !open) {
+        const dead = visible.filter((c) => !live.has(c) && !this.children[c].some((g) => this.status.has(g)) &&
+          (this.status.get(c) === "duplicate" || this.status.get(c) === "pruned"));
+        if (dead.length) { folded.set(id, dead.length); visible = visible.filter((c) => !dead.includes(c)); }
+      }
       kids.set(id, visible);
       visible.forEach(walk);
     };
@@ -392,7 +409,8 @@ class SearchPanel {
         edges.appendChild(svgEl("line", { x1: px, y1: py, x2: cx, y2: cy, class: onPath.has(id) ? "t-path" : "" }));
       }
       const state = this.status.get(id);
-      const cls = [`t-${folded.has(id) ? "folded" : state}`];
+      const wholly = folded.has(id) && !kids.get(id).length;  // else only its dropped leaves are folded
+      const cls = [`t-${wholly ? "folded" : state}`];
       if (id === this.currentId) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
       if (id === this.selected) cls.push("t-selected");
@@ -411,7 +429,8 @@ class SearchPanel {
       // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
       // where the node is and what happened to it
       const title = svgEl("title");
-      title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${folded.has(id) ? STATUS.folded : STATUS[state] || state}`;
+      title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
+        (folded.has(id) && !wholly ? ` (${plural(folded.get(id), "dropped child")} folded; click to show)` : "");
       g.prepend(title);
       nodes.appendChild(g);
     });
