@@ -50,3 +50,17 @@ def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_serve
         axe_page.click('#step-stepper [data-act="forward"]')
     axe_page.locator(".tree-scroll [data-id]").first.click()
     assert serious(axe_page) == []
+
+
+def test_no_page_is_wider_than_a_phone(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    wide = {}
+    for path in PAGES:
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    context.close()
+    assert wide == {}
