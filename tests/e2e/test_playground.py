@@ -19,6 +19,7 @@ def test_slide_by_click_and_keyboard_until_solved(page, live_server):
     expect(page.locator("#status")).to_have_text("")
     page.locator('#board .tile[data-tile="5"]').click()  # the tile right of the blank: the blank moves R
     expect(page.locator("#move-count")).to_have_text("1")
+    expect(page.locator("#announcer")).to_have_text("Slid left")  # told to screen readers too
     assert tiles(page) == "1,2,3,4,5,0,7,8,6"
     page.keyboard.press("ArrowUp")  # the tile below the blank slides up: the blank moves D
     expect(page.locator("#move-count")).to_have_text("2")

@@ -9,6 +9,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
 
   const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
   const INVERSE = { U: "D", D: "U", L: "R", R: "L" };
+  const SLID = { U: "down", D: "up", L: "right", R: "left" };  // the tile goes where the blank came from
 
   // ---- A drawn board: tiles positioned by transform so every move slides. ------------------------------------
   class BoardView {
@@ -91,11 +92,14 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     });
     // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
     // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.
-    const played = (n) => {
+    const played = (n, move) => {
       if (view.player) detach(view.player);
       count += n;
       if (counter) counter.textContent = count;
       view.draw();
+      // said to screen readers: a tile moving is otherwise silent (the focused tile's new place is in its name)
+      const region = document.getElementById("announcer");
+      if (region && move) region.textContent = `${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`;
     };
     view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
     bindHeuristics(view);
@@ -111,7 +115,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       else if (tc === bc) { move = tr > br ? "D" : "U"; steps = Math.abs(tr - br); }
       if (!move) return;
       for (let i = 0; i < steps; i++) view.move(move);
-      played(steps);
+      played(steps, move);
     });
     // Arrow keys slide a tile into the blank: the blank moves the opposite way.
     const keyMove = { ArrowUp: "D", ArrowDown: "U", ArrowLeft: "R", ArrowRight: "L" };
@@ -120,7 +124,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       const tag = (event.target.tagName || "").toLowerCase();
       if (!move || view.locked || ["input", "select", "textarea"].includes(tag)) return;
       event.preventDefault();
-      if (view.move(move)) played(1);
+      if (view.move(move)) played(1, move);
     });
     // A swipe moves the tile in the swipe's direction.
     let touch = null;
@@ -131,7 +135,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       touch = null;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
       const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "L" : "R") : (dy > 0 ? "U" : "D");
-      if (view.move(move)) played(1);
+      if (view.move(move)) played(1, move);
     });
     view.draw();
   }
