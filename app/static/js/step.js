@@ -313,8 +313,9 @@ class SearchPanel {
   doneText() {
     const r = this.trace.result;
     if (r.status === "solved") {
-      const last = this.trace.steps[this.trace.steps.length - 1];
-      const path = last && last.event === "goal" ? this.pathText(last.node) : "";
+      // the result's own moves: for bidirectional search they join the two half-paths
+      const path = this.problem.kind === "graph" ? [this.problem.start, ...r.moves.split(" ").filter(Boolean)].join(" → ")
+        : r.moves || "already at the goal";
       return `Done: ${plural(r.length, "move")} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
         (r.optimal ? " A shortest path." : " Not necessarily a shortest path.");
     }
