@@ -60,6 +60,11 @@ class Watch:
         self.progress = progress
         self.start = time.perf_counter()
 
+    @classmethod
+    def cancel_only(cls, cancel: threading.Event | None, progress: Progress | None = None) -> Watch:
+        """No budget, only cancel: for work whose size was checked when it was submitted (a research table)."""
+        return cls(Budget(max_nodes=2**62, max_seconds=float("inf")), cancel, progress)
+
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start

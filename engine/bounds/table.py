@@ -17,6 +17,7 @@ from typing import Callable
 
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact
 from engine.bounds.subproblem import MAX_STATES, solve_subproblem, state_count
+from engine.result import Watch
 
 #: Seed 000, Table 1 (row m = 2): known diameters of 2×n, the larger ones from the literature.
 KNOWN_DIAMETERS = {1: 1, 2: 6, 3: 21, 4: 36, 5: 55, 6: 80, 7: 108, 8: 140}
@@ -52,14 +53,20 @@ def bounds_table(n_max: int = 20, k_limits: dict[int, int] | None = None, progre
             if state_count(n, k) <= MAX_STATES]
     f_paper: dict[int, int] = {}
     f_star: dict[tuple[int, int], int] = {}
+    watch = Watch.cancel_only(cancel)
     for index, (n, k) in enumerate(jobs):
         if cancel is not None and cancel.is_set():
             return {"status": "cancelled"}
         if progress:
             progress(index / (len(jobs) + 1), {"nodes": index, "text": f"sub-problem k={k}, n={n}"})
-        f_star[(n, k)] = solve_subproblem(n, k, blank_home=False)["f"]
+        results = [solve_subproblem(n, k, watch, blank_home=False)]
         if k == 1 and n >= 4:
-            f_paper[n] = solve_subproblem(n, 1, blank_home=True)["f"]
+            results.append(solve_subproblem(n, 1, watch, blank_home=True))
+        if any(r.get("status") == "cancelled" for r in results):
+            return {"status": "cancelled"}
+        f_star[(n, k)] = results[0]["f"]
+        if len(results) == 2:
+            f_paper[n] = results[1]["f"]
     paper = paper_upper_bounds(n_max, lambda n: f_paper[n])
     ours = improved_upper_bounds(n_max, f_star)
     rows = []

@@ -38,6 +38,7 @@ def test_a_small_experiment_runs_and_is_shown(client, app):
 
 def test_bad_meta_requests(client):
     for data, message in [({"algorithm": "ant"}, "dpso or ga"), ({"size": "9x9"}, "size must be one of"),
-                          ({"depth": "0"}, "from 1 to 100"), ({"particles": "1"}, "particles must be a whole number from 2")]:
+                          ({"depth": "0"}, "from 1 to 100"),
+                          ({"particles": "1"}, "particles must be a whole number from 2")]:
         response = client.post("/meta/run", data=data)
         assert response.status_code == 400 and message in response.get_data(as_text=True), data

@@ -1,0 +1,184 @@
+"""Serving a class: the job API, limits per browser, ownership, cross-site requests, and no 500 from bad input."""
+
+import time
+
+import pytest
+
+from tests.support.pages import job_id
+
+SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+EIGHTEEN_QUEENS = {"n": 18, "methods": ["bitmask"]}  # minutes of work: it is still running when we look
+
+
+def wait_until(predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.05)
+
+
+def status(client, job: str) -> str:
+    return client.get(f"/api/jobs/{job}").get_json()["status"]
+
+
+def test_one_job_api_for_every_kind(client, app):
+    response = client.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 8}})
+    assert response.status_code == 202
+    body = response.get_json()
+    assert body["status"] == "queued" and body["url"] == f"/api/jobs/{body['job']}"
+    job = app.extensions["jobs"].wait(body["job"], timeout=120)
+    assert job["status"] == "done" and job["result"]["max_md"] == 75  # seed 000's Table 2, n = 8
+    listed = client.get("/api/jobs").get_json()
+    assert [j["id"] for j in listed["jobs"]] == [body["job"]]
+    assert listed["kinds"]["research-bfs"]["lane"] == "long" and listed["kinds"]["solve"]["lane"] == "by budget"
+    shown = client.get(f"/api/jobs/{body['job']}").get_json()
+    assert "owner" not in shown and shown["worker"].startswith("tcp://127.0.0.1:")
+
+
+@pytest.mark.parametrize("kind, params, message", [
+    ("solve", {"size": "3x3", "tiles": SEED_004, "solver": ["bfs"]}, "solver must be text"),
+    ("compare", {"size": "3x3", "tiles": SEED_004, "solvers": ["bfs"]}, "between 2 and 4"),
+    ("classic-queens", {"n": 19}, "N must be a whole number from 1 to 18"),
+    ("classic-knights", {"rows": 7, "cols": 7}, "at most 36 squares"),
+    ("research-bfs", {"rows": 4, "cols": 4}, "at most 12 cells"),
+    ("research-maxmd", {"n": 7, "method": "brute"}, "n must be a whole number from 1 to 6"),
+    ("research-subproblem", {"n": 30, "k": 4}, "states"),
+    ("research-tables", {"k3_max": 12}, "k3_max must be a whole number from 7 to 9"),
+    ("research-bounds", {"n_max": 1000}, "n_max must be a whole number from 4 to 40"),
+    ("rectout-solve", {"state": [[0, 0, 0]]}, "a state is 4 poses"),
+    ("meta-experiment", {"trials": 1000}, "trials must be a whole number from 1 to 100"),
+    ("learned-train", {}, "walks is missing"),
+    ("learned-evaluate", {"count": 10**9}, None),
+    ("no-such-kind", {}, "unknown job kind"),
+])
+def test_every_kind_checks_its_parameters_when_submitted(client, kind, params, message):
+    response = client.post("/api/jobs", json={"kind": kind, "params": params})
+    assert response.status_code == 400
+    if message:
+        assert message in response.get_json()["error"]
+    assert client.get("/api/jobs").get_json()["jobs"] == []  # nothing was queued
+
+
+def test_limits_per_browser_answer_429(app):
+    student = app.test_client()
+    started = [student.post("/api/jobs", json={"kind": "classic-queens",
+                                               "params": {"n": 18, "methods": [m]}}).get_json()["job"]
+               for m in ("backtracking", "bitmask", "generate-and-test")]
+    started.append(student.post("/api/jobs", json={"kind": "research-bounds", "params": {}}).get_json()["job"])
+    refused = student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}})
+    assert refused.status_code == 429 and "cancel one" in refused.get_json()["error"]
+    page = student.post("/research/start/maxmd", data={"n": "3"})  # the page says the same, as a fragment
+    assert page.status_code == 429 and "wait for one to finish" in page.get_data(as_text=True)
+    neighbour = app.test_client()
+    assert neighbour.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}}).status_code == 202
+    for job in started:
+        assert student.post(f"/api/jobs/{job}/cancel").status_code == 200
+
+
+def test_only_the_browser_that_started_a_job_can_cancel_it(app):
+    owner, other = app.test_client(), app.test_client()
+    job = owner.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}).get_json()["job"]
+    refused = other.post(f"/api/jobs/{job}/cancel")
+    assert refused.status_code == 403 and "only the browser that started" in refused.get_json()["error"]
+    assert other.post(f"/jobs/{job}/cancel").status_code == 403
+    assert other.get(f"/api/jobs/{job}").status_code == 200  # reading a result by its id stays open
+    assert "Cancel</button>" not in other.get(f"/jobs/{job}").get_data(as_text=True)
+    assert owner.post(f"/api/jobs/{job}/cancel").get_json()["status"] in ("cancelled", "running")
+
+
+def test_a_running_count_is_cancelled_by_the_job_itself(client, app):
+    job = job_id(client.post("/classic/queens/count", data={"n": "18", "bitmask": "on"}))
+    wait_until(lambda: status(client, job) == "running")
+    wait_until(lambda: client.get(f"/api/jobs/{job}").get_json()["info"].get("nodes", 0) > 0)
+    html = client.post(f"/jobs/{job}/cancel").get_data(as_text=True)
+    final = app.extensions["jobs"].wait(job, timeout=30)
+    assert final["status"] == "cancelled" and final["error"] is None  # no worker had to be replaced
+    assert "cancelled" in html
+
+
+def test_a_solve_does_not_wait_behind_long_jobs(client, app):
+    long_job = client.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}).get_json()["job"]
+    wait_until(lambda: status(client, long_job) == "running")
+    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "job"})
+    solved = app.extensions["jobs"].wait(response.get_json()["job"], timeout=60)
+    assert solved["status"] == "done" and solved["result"]["length"] == 31
+    assert solved["lane"] == "interactive" and status(client, long_job) == "running"
+    client.post(f"/api/jobs/{long_job}/cancel")
+
+
+def test_pages_reattach_to_a_running_job_and_list_it_after_a_reload(client):
+    first = job_id(client.post("/classic/queens/count", data={"n": "18", "bitmask": "on"}))
+    again = client.post("/classic/queens/count", data={"n": "18", "bitmask": "on"})
+    assert job_id(again) == first and "You already had this running" in again.get_data(as_text=True)
+    mine = client.get("/jobs/mine").get_data(as_text=True)
+    assert "Your running jobs" in mine and f'data-job="{first}"' in mine
+    client.post(f"/jobs/{first}/cancel")
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "https://elsewhere.example"}, {"Sec-Fetch-Site": "cross-site"},
+                                     {"Sec-Fetch-Site": "same-site", "Origin": "https://sub.localhost"}])
+def test_a_cross_site_request_is_refused(client, headers):
+    for url, data in [("/classic/queens/count", {"n": "8"}), ("/meta/experiment", {"trials": "1"})]:
+        response = client.post(url, data=data, headers=headers)
+        assert response.status_code == 403 and "another site" in response.get_data(as_text=True)
+    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004}, headers=headers)
+    assert response.status_code == 403
+    assert client.get("/api/jobs").get_json()["jobs"] == []
+
+
+@pytest.mark.parametrize("headers", [{}, {"Sec-Fetch-Site": "same-origin"}, {"Origin": "http://localhost"},
+                                     {"Sec-Fetch-Site": "none"}])
+def test_our_pages_and_api_clients_get_through(client, headers):
+    response = client.post("/classic/queens/count", data={"n": "6"}, headers=headers)
+    assert response.status_code == 200 and "4" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("method, url, body", [
+    # 1. Infinity and 1e999 reaching int()
+    ("post", "/api/solve", {"size": "3x3", "tiles": SEED_004, "max_nodes": "Infinity"}),
+    ("post", "/api/compare", {"size": "3x3", "tiles": SEED_004, "solvers": ["bfs", "idastar"], "max_nodes": 1e300}),
+    ("post", "/api/rectout/slide", {"state": [[6.5, 1.22, 0], [6.5, 3.66, 0], [6.5, 6.1, 0], [6.5, 8.54, 1e308]],
+                                    "piece": 0, "dx": 1, "dy": 0}),
+    ("post", "/api/step", {"problem": "tiles", "size": "3x3", "scramble": 1e300}),
+    ("post", "/api/classic/paths", {"nodes": 1e300, "edges": []}),
+    # 3. names sent as lists or objects
+    ("post", "/api/solve", {"size": "3x3", "tiles": SEED_004, "solver": {"a": 1}}),
+    ("post", "/api/classic/paths", {"strategy": ["bfs"]}),
+    ("post", "/api/step", {"algorithms": [["bfs"]]}),
+    # 8. NaN as a budget
+    ("post", "/api/solve", {"size": "3x3", "tiles": SEED_004, "max_seconds": "NaN"}),
+])
+def test_values_that_used_to_answer_500_are_400(client, method, url, body):
+    response = getattr(client, method)(url, json=body)
+    assert response.status_code == 400, response.get_data(as_text=True)[:300]
+
+
+def test_raw_json_constants_and_deep_nesting_are_400(client):
+    for raw in ('{"size": "3x3", "tiles": [8,6,7,2,5,4,3,0,1], "max_nodes": Infinity}',
+                '{"size": "3x3", "tiles": [8,6,7,2,5,4,3,0,1], "max_seconds": NaN}',
+                '{"size": "3x3", "tiles": [8,6,7,2,5,4,3,0,1], "max_nodes": 1e999}',
+                '{"a": ' + "[" * 20_000 + "]" * 20_000 + "}"):
+        response = client.post("/api/solve", data=raw, content_type="application/json")
+        assert response.status_code == 400, raw[:80]
+
+
+@pytest.mark.parametrize("method, url, data", [
+    ("get", "/play?size=3x3&tiles=1,2,3,4,5,6,7,%C2%B9,0", None),  # 2. superscript digits
+    ("post", "/research/start/maxmd", {"n": "abc"}),  # 5.
+    ("post", "/meta/run", {"scramble_seed": "abc"}),  # 6.
+    ("post", "/classic/knights/count", {"rows": "1"}),  # 7.
+    ("post", "/meta/experiment", {"trials": "lots"}),  # 9. checked at submission, not inside the job
+    ("get", "/api/position?size=3x3&scramble=10000", None),  # took a minute: now refused at once
+])
+def test_form_and_query_values_that_used_to_fail_are_400(client, method, url, data):
+    response = getattr(client, method)(url, data=data) if data is not None else getattr(client, method)(url)
+    assert response.status_code == 400, response.get_data(as_text=True)[:300]
+    assert client.get("/api/jobs").get_json()["jobs"] == []
+
+
+def test_sync_mode_is_bounded(client):
+    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "sync", "max_seconds": 900})
+    data = response.get_json()
+    assert response.status_code == 200 and data["length"] == 31
+    job = client.get("/api/jobs").get_json()["jobs"][0]
+    assert job["params"]["max_seconds"] == 10.0
