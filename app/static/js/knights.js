@@ -8,10 +8,15 @@ function knightsView(root) {
   const board = root.querySelector('[data-role="board"]');
   const caption = root.querySelector('[data-role="caption"]');
   const form = document.getElementById("knights-watch");
+  let latest = 0;
   async function load() {
+    // as on the queens page: only the newest request's answer is shown
+    const mine = ++latest;
+    root.dataset.loaded = "0";
     const q = new URLSearchParams(new FormData(form));
     let data;
     try { data = await fetchJSON(`${root.dataset.url}?${q}`); } catch (e) { caption.textContent = e.message; return; }
+    if (mine !== latest) return;
     const squares = chessboard(board, data.rows, data.cols);
     const events = data.events;
     stepper.load(events.length, (k) => {

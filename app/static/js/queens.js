@@ -8,9 +8,14 @@ function queensView(root) {
   const board = root.querySelector('[data-role="board"]');
   const caption = root.querySelector('[data-role="caption"]');
   const form = document.getElementById("queens-watch");
+  let latest = 0;
   async function load(n) {
+    // The page loads N = 8 at once; a Show pressed before that answer arrives must win, so an older answer is dropped.
+    const mine = ++latest;
+    root.dataset.loaded = "0";
     let data;
     try { data = await fetchJSON(`${root.dataset.url}?n=${n}`); } catch (e) { caption.textContent = e.message; return; }
+    if (mine !== latest) return;
     const squares = chessboard(board, n, n);
     const events = data.events;
     root.dataset.solved = "0";

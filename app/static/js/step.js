@@ -557,10 +557,13 @@ function searchView(root) {
     return body;
   }
 
+  let latest = 0;
   async function load() {
+    const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
     let data;
     try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); return; }
+    if (mine !== latest) return;
     panels.innerHTML = "";
     const problem = data.problem === "graph"
       ? { kind: "graph", adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
