@@ -29,7 +29,7 @@ SAME_SITE_FETCH = ("same-origin", "none")
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.update(
-        DATABASE=None,  # default: instance/jobs.sqlite
+        DATABASE=os.environ.get("PUZZLE_DATABASE") or None,  # default: instance/jobs.sqlite
         DATA_DIR=None,  # default: the instance folder (pattern databases and tables live next to the database)
         MAX_CONTENT_LENGTH=64 * 1024,
         SCHEDULER=os.environ.get("PUZZLE_SCHEDULER") or None,  # None: start a local Dask cluster
@@ -62,9 +62,11 @@ def create_app(config: dict | None = None) -> Flask:
 def install_request_guards(app: Flask) -> None:
     @app.before_request
     def identify_and_check_origin():
-        g.owner = request.cookies.get(OWNER_COOKIE, "")
-        if len(g.owner) != 32 or not g.owner.isalnum():
-            g.owner, g.new_owner = secrets.token_hex(16), True
+        cookie = request.cookies.get(OWNER_COOKIE, "")
+        if len(cookie) == 32 and cookie.isalnum():
+            g.owner = cookie
+        else:  # no cookie yet: this request is the client address's (as curl's always are); the next is the cookie's
+            g.new_owner = secrets.token_hex(16)
         if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
             return refuse(403, "this request came from another site; open the playground's own page to do this")
         return None
@@ -75,7 +77,7 @@ def install_request_guards(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         if g.get("new_owner"):
-            response.set_cookie(OWNER_COOKIE, g.owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax")
+            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax")
         return response
 
 

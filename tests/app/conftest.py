@@ -13,7 +13,15 @@ def app(tmp_path, scheduler_address):
     app.extensions["jobs"].shutdown()
 
 
+def visitor(app):
+    """A browser that has opened the home page, so it holds its owner cookie (as every real visitor does before it
+    can press a button); requests without the cookie belong to the client's address, as curl's do."""
+    client = app.test_client()
+    client.get("/")
+    return client
+
+
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    return visitor(app)
 

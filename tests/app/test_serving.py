@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from tests.app.conftest import visitor
 from tests.support.pages import job_id
 
 SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
@@ -60,7 +61,7 @@ def test_every_kind_checks_its_parameters_when_submitted(client, kind, params, m
 
 
 def test_limits_per_browser_answer_429(app):
-    student = app.test_client()
+    student = visitor(app)
     started = [student.post("/api/jobs", json={"kind": "classic-queens",
                                                "params": {"n": 18, "methods": [m]}}).get_json()["job"]
                for m in ("backtracking", "bitmask", "generate-and-test")]
@@ -69,14 +70,14 @@ def test_limits_per_browser_answer_429(app):
     assert refused.status_code == 429 and "cancel one" in refused.get_json()["error"]
     page = student.post("/research/start/maxmd", data={"n": "3"})  # the page says the same, as a fragment
     assert page.status_code == 429 and "wait for one to finish" in page.get_data(as_text=True)
-    neighbour = app.test_client()
+    neighbour = visitor(app)
     assert neighbour.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}}).status_code == 202
     for job in started:
         assert student.post(f"/api/jobs/{job}/cancel").status_code == 200
 
 
 def test_only_the_browser_that_started_a_job_can_cancel_it(app):
-    owner, other = app.test_client(), app.test_client()
+    owner, other = visitor(app), visitor(app)
     job = owner.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}).get_json()["job"]
     refused = other.post(f"/api/jobs/{job}/cancel")
     assert refused.status_code == 403 and "only the browser that started" in refused.get_json()["error"]

@@ -7,7 +7,7 @@ import shutil
 import threading
 
 import pytest
-from werkzeug.serving import make_server
+from waitress import create_server
 
 from app import create_app
 
@@ -17,14 +17,15 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
+def live_server(tmp_path_factory, scheduler_address):
+    """The app as ``make run`` serves it (waitress), its jobs on the session's Dask cluster."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("e2e") / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address})
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
     app.extensions["jobs"].shutdown()
 
 

@@ -1,0 +1,157 @@
+"""The real server as a process: stopped by SIGTERM or SIGKILL during jobs, and run against a separate Dask cluster
+started with Dask's own commands. Slow (each start brings up worker processes), run in CI all the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+PYTHON = sys.executable
+DASK = str(Path(sys.executable).with_name("dask"))
+SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def call(base: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+class Server:
+    """``python -m app`` in its own process, with its own instance folder."""
+
+    def __init__(self, tmp_path: Path, extra_env: dict | None = None):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", **(extra_env or {})}
+        self.log = open(tmp_path / f"server-{self.port}.log", "w")
+        env["PUZZLE_DATABASE"] = str(tmp_path / "jobs.sqlite")  # both servers of a test share it, nobody else
+        self.process = subprocess.Popen([PYTHON, "-m", "app"], env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        wait_for(lambda: call(self.base, "/api/solvers?size=3x3"), 180, "the server to answer")
+
+    def stop(self, sig: int) -> int:
+        os.killpg(self.process.pid, sig) if sig == signal.SIGKILL else self.process.send_signal(sig)
+        return self.process.wait(timeout=60)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_stopped_server_keeps_finished_results_and_marks_the_rest_interrupted(tmp_path, sig):
+    server = Server(tmp_path)
+    done = call(server.base, "/api/solve", {"size": "3x3", "tiles": SEED_004, "mode": "sync"})
+    assert done["length"] == 31
+    running = call(server.base, "/api/jobs", {"kind": "classic-queens", "params": {"n": 18, "methods": ["bitmask"]}})
+    wait_for(lambda: call(server.base, f"/api/jobs/{running['job']}")["status"] == "running", 120, "the job to run")
+    finished = [j for j in call(server.base, "/api/jobs")["jobs"] if j["status"] == "done"]
+    assert server.stop(sig) in (0, -signal.SIGKILL)
+    if sig == signal.SIGKILL:  # nothing ran at exit; the workers, cut off from their scheduler, end themselves
+        wait_for(lambda: not _processes_of(server.process.pid), 60, "the worker processes to end")
+    again = Server(tmp_path)
+    try:
+        assert call(again.base, f"/api/jobs/{running['job']}")["status"] == "interrupted"
+        kept = call(again.base, f"/api/jobs/{finished[0]['id']}")
+        assert kept["status"] == "done" and kept["result"]["length"] == 31
+    finally:
+        again.stop(signal.SIGTERM)
+
+
+def _processes_of(session_id: int) -> list[int]:
+    """Processes still alive in the server's session (its workers, nannies and their helpers)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == session_id and fields[0] != "Z":
+                alive.append(int(entry.name))
+    return alive
+
+
+def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", str(scheduler_file)], env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)]
+    try:
+        address = wait_for(lambda: scheduler_file.exists() and json.loads(scheduler_file.read_text())["address"],
+                           60, "the scheduler")
+        for lane, name in (("long", "class-long"), ("interactive", "class-interactive")):
+            processes.append(subprocess.Popen(
+                [DASK, "worker", address, "--name", name, "--nworkers", "1", "--nthreads", "1", "--resources",
+                 f"{lane}=1", "--preload", "engine.worker", "--no-dashboard"], env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        server = Server(tmp_path, {"PUZZLE_SCHEDULER": address})
+        try:
+            log = (tmp_path / f"server-{server.port}.log").read_text()
+            assert f"the Dask cluster at {address}" in log
+            started = call(server.base, "/api/jobs", {"kind": "research-maxmd", "params": {"n": 8}})
+            job = wait_for(lambda: (lambda j: j if j["status"] == "done" else None)(
+                call(server.base, f"/api/jobs/{started['job']}")), 120, "the job on the cluster")
+            assert job["result"]["max_md"] == 75
+            workers = _worker_names(address)
+            assert workers[job["worker"]] == "class-long"
+            solved = call(server.base, "/api/solve", {"size": "3x3", "tiles": SEED_004, "mode": "sync"})
+            assert solved["length"] == 31
+            solve_job = call(server.base, "/api/jobs")["jobs"][0]
+            assert workers[solve_job["worker"]] == "class-interactive"
+        finally:
+            server.stop(signal.SIGTERM)
+    finally:
+        for process in processes:
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            process.wait(timeout=60)
+
+
+def _worker_names(address: str) -> dict[str, str]:
+    from distributed import Client
+
+    with Client(address, timeout="10s") as client:
+        return {addr: info["name"] for addr, info in client.scheduler_info(n_workers=-1)["workers"].items()}
+
+
+def test_a_taken_port_is_a_clear_message(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([PYTHON, "-m", "app"], env={**os.environ, "PORT": str(port)}, capture_output=True,
+                                text=True, timeout=60)
+    assert result.returncode == 2
+    assert re.search(rf"port {port} is already in use .* PORT={port + 1} make run", result.stderr)
+    assert "Traceback" not in result.stderr
