@@ -7,23 +7,27 @@ more than a moment run as background jobs.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, render_template, request
 
 from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
 from engine.errors import PuzzleError
 from engine.params import choice, integer
+from engine.search.explain import explain
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import scramble
 from app.api import json_body
+from app.lessons import BY_SLUG, LESSONS
 from app.solving import job_fragment_for
 
 bp = Blueprint("classic", __name__)
 
 STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read
 STEP_BOARDS = ["3x3", "2x3", "2x4", "2x5", "2x6"]
+STEP_HEURISTICS = {"manhattan": "Manhattan distance", "linear-conflict": "linear conflict",
+                   "misplaced": "misplaced tiles", "zero": "none (h = 0)"}
 
 
 @bp.get("/classic/")
@@ -113,7 +117,7 @@ def _graph_from_json(data: dict) -> graph.Graph:
 def graph_page():
     seed = graph.SEED_GRAPH
     edges = sorted({(min(a, b), max(a, b)) for a in range(seed.size) for b in seed.adjacency[a]})
-    return render_template("classic/graph.html", positions=seed.positions, edges=edges,
+    return render_template("classic/graph.html", positions=seed.positions, edges=edges, max_nodes=graph.MAX_NODES,
                            strategies={"dfs": "Depth-first: every path", "bfs": "Breadth-first: shortest first",
                                        "ids": "Iterative deepening"})
 
@@ -137,7 +141,8 @@ def step_problem(data: dict):
         for name, node in (("start", start), ("goal", goal)):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
-        return GraphProblem(g.adjacency, start, goal), (lambda state: state), g
+        straight_line = data.get("heuristic", "straight-line") != "zero"
+        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line), (lambda state: state), g
     if kind != "tiles":
         raise PuzzleError("problem must be 'tiles' or 'graph'")
     rows, cols = parse_size(str(data.get("size", "3x3")))
@@ -154,13 +159,47 @@ def step_problem(data: dict):
     verdict = check_solvable(board, goal)
     if not verdict.solvable:
         raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
-    heuristic = choice(data, "heuristic", ("manhattan", "linear-conflict", "zero"), "manhattan")
+    heuristic = choice(data, "heuristic", tuple(STEP_HEURISTICS), "manhattan")
     return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
+
+
+def _with_heuristic(problem, name: str):
+    """"astar:misplaced" runs A* with its own h, so two panels can compare heuristics on one position."""
+    heuristic = name.partition(":")[2]
+    if not heuristic:
+        return problem
+    if not isinstance(problem, SlidingTileProblem) or heuristic not in STEP_HEURISTICS:
+        raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
+    return SlidingTileProblem(problem.initial, problem.goal, heuristic)
+
+
+@bp.post("/api/heuristics")
+def heuristics_api():
+    """The parts of the tile heuristics for one position (engine.search.explain), for the board overlays."""
+    data = json_body()
+    rows, cols = parse_size(str(data.get("size", "3x3")))
+    goal = parse_goal(data.get("goal", "blank-last"), rows, cols)
+    board = Board(rows, cols, parse_tiles(data.get("tiles"), rows, cols))
+    return jsonify(explain(board, goal))
 
 
 @bp.get("/step")
 def step_page():
-    return render_template("step.html", algorithms=ALGORITHMS, boards=STEP_BOARDS)
+    return render_template("step.html", algorithms=ALGORITHMS, boards=STEP_BOARDS, heuristics=STEP_HEURISTICS,
+                           max_nodes=graph.MAX_NODES)
+
+
+@bp.get("/lessons/")
+def lessons():
+    return render_template("lessons.html", lessons=LESSONS)
+
+
+@bp.get("/lessons/<slug>/<int:number>")
+def lesson_slide(slug: str, number: int):
+    lesson = BY_SLUG.get(slug)
+    if lesson is None or not 1 <= number <= len(lesson.slides):
+        abort(404)
+    return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number)
 
 
 @bp.post("/api/step")
@@ -171,7 +210,8 @@ def step_api():
         raise PuzzleError("algorithms must name one or two algorithms")
     problem, encode, g = step_problem(data)
     limit = integer(data, "depth_limit", 1, 40, 12)
-    traces = [trace_search(problem, name, encode, depth_limit=limit) for name in names]
+    traces = [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
+              for name in names]
     answer = {"problem": data.get("problem", "tiles"), "traces": traces}
     if isinstance(problem, SlidingTileProblem):
         answer.update(rows=problem.initial.rows, cols=problem.initial.cols, start=list(problem.initial.cells),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 
 from engine.errors import PuzzleError
 from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
@@ -15,9 +16,12 @@ bp = Blueprint("play", __name__)
 
 def _page(template: str, **extra):
     position = read_position(request.args)
+    args = request.args
+    if not any(args.get(k) for k in ("tiles", "random", "scramble")):
+        args = {**args.to_dict(), "random": "1"}  # a page opened bare starts on a random position, not the goal
     if not position.error:
         try:
-            fresh = new_position(request.args, position.goal)
+            fresh = new_position(MultiDict(args), position.goal)
         except PuzzleError as exc:
             position.error = str(exc)
         else:

@@ -20,6 +20,7 @@ class PagePosition:
     goal: Board
     goal_spec: str
     error: str | None = None
+    solvable: bool = True
 
     @property
     def query(self) -> dict:
@@ -27,7 +28,8 @@ class PagePosition:
 
 
 def read_position(args) -> PagePosition:
-    """The position named by query arguments; bad input falls back to the goal and carries a message."""
+    """The position named by query arguments. Malformed input falls back to the goal and carries a message; a
+    well-formed but unsolvable position stays, marked unsolvable, so the page can explain it and refuse to solve."""
     size = args.get("size") or "3x3"
     goal_spec = args.get("goal") or "blank-last"
     try:
@@ -50,8 +52,9 @@ def read_position(args) -> PagePosition:
     except PuzzleError as exc:
         return PagePosition(goal, goal, goal_spec, f"that position is not valid: {exc}")
     verdict = check_solvable(board, goal)
-    if not verdict.solvable:
-        return PagePosition(goal, goal, goal_spec, f"that position is unsolvable. {verdict.explanation}")
+    if not verdict.solvable:  # kept on the board (a student's position is theirs), with the parity argument
+        return PagePosition(board, goal, goal_spec, f"This position is unsolvable. {verdict.explanation}",
+                            solvable=False)
     return PagePosition(board, goal, goal_spec)
 
 

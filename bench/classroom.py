@@ -139,8 +139,12 @@ def run_class(base: str, students: int, seconds: float, server_pid: int) -> dict
                     else:
                         results[name].append(took)
             time.sleep(rng.uniform(0.5, 1.5))  # a student reads the answer before the next click
+        took, status, payload = me.call("/api/jobs")
         with lock:  # every solve is a job on the interactive lane: how long did each wait for a worker?
-            results["waits"] += [job["waited"] for job in json.loads(me.call("/api/jobs")[2])["jobs"]
+            if status != 200:
+                results["errors"].append(("jobs", status, payload[:120]))
+                return
+            results["waits"] += [job["waited"] for job in json.loads(payload)["jobs"]
                                  if job["kind"] == "solve" and job["started"]]
 
     def sample_memory() -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.errors import PuzzleError
 from engine.params import integer, number
 
-MAX_NODES = 36
+MAX_NODES = 60  # the drawing page stops adding nodes here; the step-through names nodes by number, so any count works
 MAX_STEPS = 20_000  # events recorded for one run; a dense hand-drawn graph can have very many simple paths
 #: Partial paths one run may hold in its stack or queue. Breadth-first on a dense graph grows its queue about ten
 #: times faster than it consumes it; past this the run stops, as it does past MAX_STEPS.

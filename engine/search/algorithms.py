@@ -1,11 +1,23 @@
-"""Breadth-first, depth-limited, iterative-deepening, A* and IDA* search, written to read like their pseudocode.
+"""Breadth-first, depth-first, iterative-deepening, uniform-cost, greedy best-first, A*, IDA* and bidirectional
+breadth-first search, written to read like their pseudocode.
 
-Each returns a SolveResult. ``trace``, if given, is called as ``trace(event, data)`` with events ``expand`` (a node
-is taken from the frontier: state, g, h, path), ``generate`` (a child is added: state, g, h, parent path),
-``prune`` (IDA* cuts a child off: f > bound), ``bound`` (IDA* and IDS start a new iteration) and ``goal``; the
-step-through views replay these. Move order and
-pruning match the numba kernels (children in U D L R order; IDA* and depth-limited search never undo the move that
-led to a node), so their node counts agree exactly, which the tests check.
+Each returns a SolveResult. A path is a tuple of actions; ``problem.format_path`` turns it into the result's move
+string. ``trace``, if given, is called as ``trace(event, data)``; the step-through views replay these events:
+
+* ``expand``: a node is taken from the frontier (state, g, h, path);
+* ``generate``: a child joins the frontier (state, g, h, path);
+* ``duplicate``: a child is dropped because its state was already reached by a path at least as short;
+* ``prune``: a child is cut off, by the depth limit (DFS, IDS) or because f = g + h exceeds the bound (IDA*);
+* ``bound``: IDS or IDA* starts an iteration (bound, previous bound, and for IDA* the least f cut off, which is why
+  the new bound is what it is);
+* ``goal``: the search ends with a path.
+
+Every event also carries the search's own counters at that moment (``expanded``, ``generated`` and, where there is
+one, ``frontier``), so a view shows the engine's numbers rather than recounting them.
+
+Every action costs 1 (the Problem protocol), so g is the number of actions. Move order and pruning match the numba
+kernels (children in the problem's action order; the depth-first family never undoes the action that led to a node,
+using ``problem.inverse``), so node counts agree exactly with them, which the tests check.
 """
 
 from __future__ import annotations
@@ -19,12 +31,17 @@ from engine.result import BUDGET_EXHAUSTED, CANCELLED, SOLVED, Budget, SolveResu
 from engine.search.problem import Problem
 
 Trace = Callable[[str, dict], None]
-INVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+Path = tuple
 
 
 def _stopped(watch: Watch, reason: str, expanded: int, generated: int, peak: int, solver: str) -> SolveResult:
     return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
                        seconds=watch.elapsed, solver=solver, message=watch.stop_message(reason, expanded))
+
+
+def _unreachable(expanded: int, generated: int, peak: int, watch: Watch, solver: str) -> SolveResult:
+    return SolveResult("unsolvable", nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
+                       seconds=watch.elapsed, solver=solver, message="the goal is not reachable")
 
 
 def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -33,8 +50,10 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
     watch = watch or Watch(budget)
     start = problem.initial
     if problem.is_goal(start):
+        if trace:
+            trace("goal", {"state": start, "path": (), "expanded": 0, "generated": 0, "frontier": 0})
         return SolveResult(SOLVED, "", True, seconds=watch.elapsed, solver="bfs")
-    frontier: deque[tuple[Hashable, str]] = deque([(start, "")])
+    frontier: deque[tuple[Hashable, Path]] = deque([(start, ())])
     reached = {start}
     expanded = generated = peak = 0
     while frontier:
@@ -43,55 +62,68 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
         state, path = frontier.popleft()
         expanded += 1
         if trace:
-            trace("expand", {"state": state, "g": len(path), "path": path, "frontier": len(frontier)})
+            trace("expand", {"state": state, "path": path, "expanded": expanded, "generated": generated,
+                             "frontier": len(frontier)})
         for action in problem.actions(state):
-            child = problem.result(state, action)
+            child, child_path = problem.result(state, action), path + (action,)
             generated += 1
+            counts = {"expanded": expanded, "generated": generated}
             if child in reached:
+                if trace:
+                    trace("duplicate", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
                 continue
             reached.add(child)
-            if trace:
-                trace("generate", {"state": child, "g": len(path) + 1, "path": path + action})
             if problem.is_goal(child):
                 if trace:
-                    trace("goal", {"state": child, "path": path + action})
-                return SolveResult(SOLVED, path + action, True, expanded, generated, peak, watch.elapsed, "bfs")
-            frontier.append((child, path + action))
+                    trace("goal", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
+                return SolveResult(SOLVED, problem.format_path(child_path), True, expanded, generated, peak,
+                                   watch.elapsed, "bfs")
+            frontier.append((child, child_path))
+            if trace:
+                trace("generate", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
         peak = max(peak, len(frontier))
-    return SolveResult("unsolvable", nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
-                       seconds=watch.elapsed, solver="bfs", message="the goal is not reachable")
+    return _unreachable(expanded, generated, peak, watch, "bfs")
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str):
+        self.reason = reason
 
 
 def depth_limited_search(problem: Problem, limit: int, watch: Watch, trace: Trace | None = None,
-                         counts: list[int] | None = None) -> str | None:
-    """Depth-first search to ``limit`` moves, never undoing the previous move. Returns a path, or None.
+                         counts: list[int] | None = None) -> Path | None:
+    """Depth-first search to ``limit`` actions, never undoing the previous action. Returns a path, or None.
 
-    ``counts`` accumulates [expanded, generated]; raises _Stop when the budget runs out.
+    ``counts`` accumulates [expanded, generated] over calls (IDS calls this once per limit); raises _Stop when the
+    budget runs out.
     """
     counts = counts if counts is not None else [0, 0]
 
-    def recurse(state: Hashable, path: str) -> str | None:
+    def note(event: str, state: Hashable, path: Path) -> None:
+        if trace:
+            trace(event, {"state": state, "path": path, "expanded": counts[0], "generated": counts[1]})
+
+    def recurse(state: Hashable, path: Path, back) -> Path | None:
         if problem.is_goal(state):
-            if trace:
-                trace("goal", {"state": state, "path": path})
+            note("goal", state, path)
             return path
         if len(path) == limit:
+            note("prune", state, path)
             return None
         if reason := watch.stop_reason(counts[0]):
             raise _Stop(reason)
         counts[0] += 1
-        if trace:
-            trace("expand", {"state": state, "g": len(path), "path": path})
+        note("expand", state, path)
         for action in problem.actions(state):
-            if path and INVERSE.get(action) == path[-1]:
+            if action == back:
                 continue
             counts[1] += 1
-            found = recurse(problem.result(state, action), path + action)
+            found = recurse(problem.result(state, action), path + (action,), problem.inverse(state, action))
             if found is not None:
                 return found
         return None
 
-    return recurse(problem.initial, "")
+    return recurse(problem.initial, (), None)
 
 
 def depth_first_search(problem: Problem, limit: int, budget: Budget | None = None,
@@ -106,12 +138,7 @@ def depth_first_search(problem: Problem, limit: int, budget: Budget | None = Non
     if path is None:
         return SolveResult("not_found", nodes_expanded=counts[0], nodes_generated=counts[1], seconds=watch.elapsed,
                            solver="dfs", message=f"no solution within {limit} moves")
-    return SolveResult(SOLVED, path, False, counts[0], counts[1], limit, watch.elapsed, "dfs")
-
-
-class _Stop(Exception):
-    def __init__(self, reason: str):
-        self.reason = reason
+    return SolveResult(SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed, "dfs")
 
 
 def iterative_deepening_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -122,89 +149,107 @@ def iterative_deepening_search(problem: Problem, budget: Budget | None = None, t
     try:
         for limit in range(max_depth + 1):
             if trace:
-                trace("bound", {"bound": limit})
+                trace("bound", {"bound": limit, "previous": limit - 1 if limit else None,
+                                "expanded": counts[0], "generated": counts[1]})
             path = depth_limited_search(problem, limit, watch, trace, counts)
             if path is not None:
-                return SolveResult(SOLVED, path, True, counts[0], counts[1], limit, watch.elapsed, "ids")
+                return SolveResult(SOLVED, problem.format_path(path), True, counts[0], counts[1], limit,
+                                   watch.elapsed, "ids")
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "ids")
     return _stopped(watch, BUDGET_EXHAUSTED, counts[0], counts[1], 0, "ids")
 
 
-def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
-                 watch: Watch | None = None) -> SolveResult:
-    """Best-first search on f = g + h; with an admissible, consistent h the first goal expanded is optimal.
+def best_first_search(problem: Problem, priority: Callable[[int, int], int], solver: str,
+                      budget: Budget | None = None, trace: Trace | None = None,
+                      watch: Watch | None = None) -> SolveResult:
+    """Expand the frontier node with the least ``priority(g, h)``; the goal test is made when a node is expanded.
 
-    Ties on f prefer the larger g (deeper nodes reach the goal sooner), then insertion order.
+    A child is queued when it reaches its state with a smaller g than before (a stale queue entry is skipped when
+    popped). Ties on priority prefer the larger g (deeper nodes reach the goal sooner), then insertion order.
+    Uniform-cost search, greedy best-first search and A* are this with priority g, h and g + h.
     """
     watch = watch or Watch(budget)
     start = problem.initial
     counter = itertools.count()
     h0 = problem.h(start)
-    frontier = [(h0, 0, next(counter), start)]
+    frontier = [(priority(0, h0), 0, next(counter), start, ())]
     best_g = {start: 0}
-    parent: dict[Hashable, tuple[Hashable, str] | None] = {start: None}
     expanded = generated = peak = 0
     while frontier:
-        f, negative_g, _, state = heapq.heappop(frontier)
+        _, negative_g, _, state, path = heapq.heappop(frontier)
         g = -negative_g
         if g > best_g[state]:
             continue  # a cheaper path to this state was found after this entry was queued
+        counts = {"expanded": expanded, "generated": generated, "frontier": len(frontier)}
         if problem.is_goal(state):
-            path = _path_to(parent, state)
             if trace:
-                trace("goal", {"state": state, "path": path})
-            return SolveResult(SOLVED, path, True, expanded, generated, peak, watch.elapsed, "astar")
+                trace("goal", {"state": state, "path": path, **counts})
+            return SolveResult(SOLVED, problem.format_path(path), solver != "greedy", expanded, generated, peak,
+                               watch.elapsed, solver)
         if reason := watch.stop_reason(expanded):
-            return _stopped(watch, reason, expanded, generated, peak, "astar")
+            return _stopped(watch, reason, expanded, generated, peak, solver)
         expanded += 1
         if trace:
-            trace("expand", {"state": state, "g": g, "h": f - g, "path": _path_to(parent, state),
-                             "frontier": len(frontier)})
+            trace("expand", {"state": state, "path": path, "h": problem.h(state), **counts, "expanded": expanded})
         for action in problem.actions(state):
-            child = problem.result(state, action)
+            child, child_path = problem.result(state, action), path + (action,)
             generated += 1
+            event = "duplicate"
+            h = problem.h(child)
             if g + 1 < best_g.get(child, 1 << 60):
                 best_g[child] = g + 1
-                parent[child] = (state, action)
-                h = problem.h(child)
-                heapq.heappush(frontier, (g + 1 + h, -(g + 1), next(counter), child))
-                if trace:
-                    trace("generate", {"state": child, "g": g + 1, "h": h, "path": _path_to(parent, child)})
+                heapq.heappush(frontier, (priority(g + 1, h), -(g + 1), next(counter), child, child_path))
+                event = "generate"
+            if trace:
+                trace(event, {"state": child, "path": child_path, "h": h, "expanded": expanded,
+                              "generated": generated, "frontier": len(frontier)})
         peak = max(peak, len(frontier))
-    return SolveResult("unsolvable", nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
-                       solver="astar", message="the goal is not reachable")
+    return _unreachable(expanded, generated, peak, watch, solver)
 
 
-def _path_to(parent: dict, state: Hashable) -> str:
-    moves = []
-    while parent[state] is not None:
-        state, action = parent[state]
-        moves.append(action)
-    return "".join(reversed(moves))
+def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+                 watch: Watch | None = None) -> SolveResult:
+    """Best-first search on f = g + h; with an admissible, consistent h the first goal expanded is optimal."""
+    return best_first_search(problem, lambda g, h: g + h, "astar", budget, trace, watch)
+
+
+def uniform_cost_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+                        watch: Watch | None = None) -> SolveResult:
+    """Best-first search on g alone (Dijkstra's order): optimal for any non-negative costs; with every action
+    costing 1 it finds BFS's lengths, but tests the goal only when a node is expanded."""
+    return best_first_search(problem, lambda g, h: g, "ucs", budget, trace, watch)
+
+
+def greedy_best_first_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+                             watch: Watch | None = None) -> SolveResult:
+    """Best-first search on h alone: heads straight for what looks closest, so it is fast but not optimal."""
+    return best_first_search(problem, lambda g, h: h, "greedy", budget, trace, watch)
 
 
 def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
                    max_bound: int = 200) -> SolveResult:
     """Iterative-deepening A*: depth-first search cut off where f = g + h exceeds a bound; the next bound is the
-    least f that was cut off. Never undoes the previous move (the only duplicate check)."""
+    least f that was cut off. Never undoes the previous action (the only duplicate check)."""
     watch = Watch(budget)
     counts = [0, 0]
 
-    def search(state: Hashable, path: str, h: int, bound: int) -> tuple[str | None, int]:
+    def note(event: str, state: Hashable, path: Path, h: int) -> None:
+        if trace:
+            trace(event, {"state": state, "path": path, "h": h, "expanded": counts[0], "generated": counts[1]})
+
+    def search(state: Hashable, path: Path, h: int, bound: int, back) -> tuple[Path | None, int]:
         """(path to a goal, or None; the least f above ``bound`` seen below this node)."""
         if problem.is_goal(state):
-            if trace:
-                trace("goal", {"state": state, "path": path})
+            note("goal", state, path, h)
             return path, bound
         if reason := watch.stop_reason(counts[0]):
             raise _Stop(reason)
         counts[0] += 1
-        if trace:
-            trace("expand", {"state": state, "g": len(path), "h": h, "path": path})
+        note("expand", state, path, h)
         least = 1 << 30
         for action in problem.actions(state):
-            if path and INVERSE.get(action) == path[-1]:
+            if action == back:
                 continue
             child = problem.result(state, action)
             counts[1] += 1
@@ -212,29 +257,104 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             f = len(path) + 1 + child_h
             if f > bound:
                 least = min(least, f)
-                if trace:
-                    trace("prune", {"state": child, "g": len(path) + 1, "h": child_h, "path": path + action})
+                note("prune", child, path + (action,), child_h)
                 continue
-            found, child_least = search(child, path + action, child_h, bound)
+            found, child_least = search(child, path + (action,), child_h, bound, problem.inverse(state, action))
             if found is not None:
                 return found, bound
             least = min(least, child_least)
         return None, least
 
     h0 = problem.h(problem.initial)
-    bound = h0
+    bound, previous = h0, None
     try:
         while bound <= max_bound:
             if trace:
-                trace("bound", {"bound": bound})
-            found, bound_next = search(problem.initial, "", h0, bound)
+                trace("bound", {"bound": bound, "previous": previous, "h": h0, "expanded": counts[0],
+                                "generated": counts[1]})
+            found, bound_next = search(problem.initial, (), h0, bound, None)
             if found is not None:
-                return SolveResult(SOLVED, found, True, counts[0], counts[1], len(found), watch.elapsed, "idastar")
-            bound = bound_next
+                return SolveResult(SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
+                                   watch.elapsed, "idastar")
+            bound, previous = bound_next, bound
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "idastar")
     return _stopped(watch, BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
 
 
-__all__ = ["astar_search", "breadth_first_search", "depth_first_search", "depth_limited_search", "idastar_search",
-           "iterative_deepening_search", "CANCELLED"]
+def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None) -> SolveResult:
+    """Breadth-first from the start and from the goal at once, a whole layer of the smaller side at a time, until
+    the two meet. Needs a single goal state (``problem.goal``) and reversible actions: the backward search walks
+    from a state to its neighbours and ``problem.inverse`` turns each backward step into the forward action.
+
+    The meeting found first is not always on a shortest path, so the layer in which the sides first meet is finished
+    and the shortest joined path among its meetings is returned; that one is a shortest path.
+    Trace events carry ``side`` ("forward" or "backward"); a backward path is written from the goal.
+    """
+    watch = Watch(budget)
+    start, goal = problem.initial, problem.goal
+    if problem.is_goal(start):
+        if trace:
+            trace("goal", {"state": start, "path": (), "side": "forward", "other": (), "expanded": 0,
+                           "generated": 0, "frontier": 0})
+        return SolveResult(SOLVED, "", True, seconds=watch.elapsed, solver="bidirectional")
+    # paths[side][state]: the actions from that side's root to the state (backward: the actions walked from the goal)
+    paths = {"forward": {start: ()}, "backward": {goal: ()}}
+    frontiers = {"forward": deque([start]), "backward": deque([goal])}
+    expanded = generated = peak = 0
+
+    def forward_path(meet: Hashable) -> Path:
+        """Start → meet, then meet → goal by undoing the backward walk in reverse."""
+        walk, state, back = paths["backward"][meet], goal, []
+        for action in walk:  # replay the backward walk to learn each step's inverse
+            back.append(problem.inverse(state, action))
+            state = problem.result(state, action)
+        return paths["forward"][meet] + tuple(reversed(back))
+
+    while frontiers["forward"] and frontiers["backward"]:
+        side = "forward" if len(frontiers["forward"]) <= len(frontiers["backward"]) else "backward"
+        other = "backward" if side == "forward" else "forward"
+        mine, theirs, queue = paths[side], paths[other], frontiers[side]
+        best: Path | None = None
+        meeting = None
+        for _ in range(len(queue)):  # one whole layer
+            if reason := watch.stop_reason(expanded):
+                return _stopped(watch, reason, expanded, generated, peak, "bidirectional")
+            state = queue.popleft()
+            expanded += 1
+            if trace:
+                trace("expand", {"state": state, "path": mine[state], "side": side, "expanded": expanded,
+                                 "generated": generated, "frontier": len(frontiers["forward"]) +
+                                 len(frontiers["backward"])})
+            for action in problem.actions(state):
+                child = problem.result(state, action)
+                generated += 1
+                data = {"state": child, "path": mine[state] + (action,), "side": side, "expanded": expanded,
+                        "generated": generated}
+                if child in mine:
+                    if trace:
+                        trace("duplicate", {**data, "frontier": len(frontiers["forward"]) +
+                                            len(frontiers["backward"])})
+                    continue
+                mine[child] = mine[state] + (action,)
+                queue.append(child)
+                if trace:
+                    trace("generate", {**data, "frontier": len(frontiers["forward"]) + len(frontiers["backward"])})
+                if child in theirs:
+                    joined = forward_path(child)
+                    if best is None or len(joined) < len(best):
+                        best, meeting = joined, child
+            peak = max(peak, len(frontiers["forward"]) + len(frontiers["backward"]))
+        if best is not None:
+            if trace:
+                trace("goal", {"state": meeting, "path": paths[side][meeting], "side": side,
+                               "other": paths[other][meeting], "expanded": expanded, "generated": generated,
+                               "frontier": len(frontiers["forward"]) + len(frontiers["backward"])})
+            return SolveResult(SOLVED, problem.format_path(best), True, expanded, generated, peak, watch.elapsed,
+                               "bidirectional")
+    return _unreachable(expanded, generated, peak, watch, "bidirectional")
+
+
+__all__ = ["astar_search", "best_first_search", "bidirectional_search", "breadth_first_search",
+           "depth_first_search", "depth_limited_search", "greedy_best_first_search", "idastar_search",
+           "iterative_deepening_search", "uniform_cost_search", "CANCELLED"]

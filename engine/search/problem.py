@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import math
 from typing import Hashable, Iterable, Protocol
 
-from engine.tiles.board import Board
+from engine.tiles.board import INVERSE, Board
 from engine.tiles.heuristics import heuristic_function
 
 
 class Problem(Protocol):
-    """What a search needs to know about a puzzle. Every action costs 1."""
+    """What a search needs to know about a puzzle. Every action costs 1.
+
+    ``inverse(state, action)`` is the action that leads from ``result(state, action)`` back to ``state`` (None if
+    there is none): the depth-first family uses it never to undo the previous action, bidirectional search to turn
+    its backward walk into forward actions. ``format_path`` writes a tuple of actions as the result's move string.
+    """
 
     initial: Hashable
+    goal: Hashable
 
     def actions(self, state: Hashable) -> Iterable[str]: ...
 
@@ -21,6 +28,10 @@ class Problem(Protocol):
 
     def h(self, state: Hashable) -> int: ...
 
+    def inverse(self, state: Hashable, action) -> object | None: ...
+
+    def format_path(self, path: tuple) -> str: ...
+
 
 class SlidingTileProblem:
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
@@ -29,7 +40,12 @@ class SlidingTileProblem:
         self.initial = initial
         self.goal = goal
         self.heuristic_name = heuristic
-        self._h = database.value if database is not None else heuristic_function(heuristic, goal)
+        if database is not None:
+            self._h = database.value
+        elif heuristic == "misplaced":
+            self._h = misplaced_tiles(goal)
+        else:
+            self._h = heuristic_function(heuristic, goal)
 
     def actions(self, state: Board) -> str:
         return state.legal_moves()
@@ -43,34 +59,60 @@ class SlidingTileProblem:
     def h(self, state: Board) -> int:
         return self._h(state)
 
+    def inverse(self, state: Board, action: str) -> str:
+        return INVERSE[action]
+
+    def format_path(self, path: tuple) -> str:
+        return "".join(path)
+
 
 class GraphProblem:
     """Path finding on an undirected graph with unit edge costs, for the step-through view.
 
-    States are node numbers; an action is the neighbour to go to, written as one base-36 digit ("0"–"9", "a"–"z"), so
-    that a path is a string like the tile puzzles' move strings and the same algorithms run unchanged ("246" from 0 is
-    the path 0 2 4 6). The digits never collide with the tiles' U D L R, so no move is taken for an undo. h is 0: with
-    unit costs and no coordinates that mean anything, it is the only heuristic known to be admissible, which makes A*
-    a uniform-cost search here.
+    States are node numbers and an action is the neighbour to go to, so any number of nodes works; the result's move
+    string lists the nodes after the start ("2 4 6" from 0 is the path 0 2 4 6).
+
+    h: with unit costs, a straight line is only a lower bound once it is measured in edges. With drawn positions,
+    ``h = floor(distance to the goal / longest edge)``: no edge covers more than the longest edge's length, so at
+    least that many edges remain (admissible), and one edge changes it by at most 1 (consistent). Without positions
+    (or with ``straight_line=False``) h is 0, which makes A* a uniform-cost search.
     """
 
-    def __init__(self, adjacency, start: int, goal: int):
+    def __init__(self, adjacency, start: int, goal: int, positions=(), straight_line: bool = True):
         self.adjacency = adjacency
         self.initial = start
         self.goal = goal
+        self.heuristic_name = "zero"
+        self._h: list[int] = [0] * len(adjacency)
+        lengths = [math.dist(positions[a], positions[b]) for a in range(len(adjacency)) for b in adjacency[a]
+                   ] if positions else []
+        if straight_line and lengths and max(lengths) > 0:
+            self.heuristic_name = "straight-line"
+            longest = max(lengths)
+            self._h = [math.floor(math.dist(p, positions[goal]) / longest + 1e-9) for p in positions]
 
-    def actions(self, state: int) -> list[str]:
-        return [node_label(n) for n in self.adjacency[state]]
+    def actions(self, state: int) -> tuple[int, ...]:
+        return tuple(self.adjacency[state])
 
-    def result(self, state: int, action: str) -> int:
-        return int(action, 36)
+    def result(self, state: int, action: int) -> int:
+        return action
 
     def is_goal(self, state: int) -> bool:
         return state == self.goal
 
     def h(self, state: int) -> int:
-        return 0
+        return self._h[state]
+
+    def inverse(self, state: int, action: int) -> int:
+        return state
+
+    def format_path(self, path: tuple) -> str:
+        return " ".join(map(str, path))
 
 
-def node_label(node: int) -> str:
-    return "0123456789abcdefghijklmnopqrstuvwxyz"[node]
+def misplaced_tiles(goal: Board):
+    """h = the number of tiles not on their goal cell: admissible (each needs a move) but weaker than Manhattan
+    distance. Only the step-through offers it, to show what a better-informed h saves."""
+    def h(board: Board) -> int:
+        return sum(1 for tile, want in zip(board.cells, goal.cells) if tile and tile != want)
+    return h

@@ -65,3 +65,20 @@ def test_step_api(client):
                           ({"problem": "graph", "goal": 99}, "goal must be"), ({"problem": "chess"}, "'tiles' or")]:
         response = client.post("/api/step", json=body)
         assert response.status_code == 400 and message in response.get_json()["error"], body
+
+
+def test_every_lesson_slide_renders_and_its_request_is_answered(client):
+    from markupsafe import escape
+
+    from app.lessons import LESSONS
+
+    assert len(LESSONS) >= 4
+    assert 'href="/lessons/"' in client.get("/").get_data(as_text=True)
+    for lesson in LESSONS:
+        for number, slide in enumerate(lesson.slides, 1):
+            page = client.get(f"/lessons/{lesson.slug}/{number}").get_data(as_text=True)
+            assert str(escape(slide.title)) in page and all(len(p) > 20 for p in slide.text)
+            answer = client.post("/api/step", json=slide.request)
+            assert answer.status_code == 200, (lesson.slug, number, answer.get_data(as_text=True))
+            assert all(t["result"]["status"] == "solved" for t in answer.get_json()["traces"])
+    assert client.get("/lessons/astar/99").status_code == 404

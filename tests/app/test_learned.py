@@ -8,7 +8,7 @@ def test_train_then_solve_with_v_then_evaluate(client, app):
                                                                                    "seed": "11"})), timeout=300)
     assert job["status"] == "done" and 0 < job["result"]["fill"] < 1
     assert "keys filled" in client.get(f"/jobs/{job['id']}").get_data(as_text=True)
-    page = client.get("/play?size=4x4&goal=blank-first").get_data(as_text=True)
+    page = client.get("/play?size=4x4&goal=blank-first", follow_redirects=True).get_data(as_text=True)
     assert 'value="idastar:learned"' in page and "not admissible" in page
     body = {"size": "4x4", "goal": "blank-first", "tiles": [4, 1, 2, 3, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
             "solver": "idastar", "heuristic": "learned", "mode": "sync"}

@@ -9,7 +9,7 @@ SEED_004 = "8,6,7,2,5,4,3,0,1"
 @pytest.mark.parametrize("url", ["/", "/play", "/play?size=4x4", "/play?size=2x12", "/play?size=6x6",
                                  f"/play?size=3x3&tiles={SEED_004}", "/compare", f"/compare?tiles={SEED_004}"])
 def test_pages_render_with_csp_and_no_inline_script(client, url):
-    response = client.get(url)
+    response = client.get(url, follow_redirects=True)
     assert response.status_code == 200
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
     html = response.get_data(as_text=True)
@@ -35,6 +35,23 @@ def test_random_and_scramble_redirect_to_a_shareable_url(client):
     assert f'data-tiles="{tiles}"' in page
     scrambled = client.get("/play?size=3x3&scramble=5&seed=2").headers["Location"]
     assert "tiles=" in scrambled
+
+
+@pytest.mark.parametrize("url", ["/play", "/play?size=4x4", "/compare"])
+def test_pages_opened_bare_start_on_a_random_position(client, url):
+    location = client.get(url).headers["Location"]
+    assert "tiles=" in location
+    tiles = location.split("tiles=")[1].split("&")[0].replace("%2C", ",")
+    assert tiles not in ("1,2,3,4,5,6,7,8,0", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0")
+
+
+def test_an_unsolvable_position_stays_with_the_parity_argument_and_no_solve(client):
+    page = client.get("/play?size=3x3&tiles=2,1,3,4,5,6,7,8,0").get_data(as_text=True)
+    assert 'data-tiles="2,1,3,4,5,6,7,8,0"' in page
+    assert "unsolvable" in page and "odd" in page
+    assert re.search(r'<button class="primary" id="solve-button" disabled', page)
+    compare = client.get("/compare?size=3x3&tiles=2,1,3,4,5,6,7,8,0").get_data(as_text=True)
+    assert re.search(r'id="compare-button" disabled', compare)
 
 
 @pytest.mark.parametrize("url, message", [

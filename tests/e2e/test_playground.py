@@ -19,6 +19,7 @@ def test_slide_by_click_and_keyboard_until_solved(page, live_server):
     expect(page.locator("#status")).to_have_text("")
     page.locator('#board .tile[data-tile="5"]').click()  # the tile right of the blank: the blank moves R
     expect(page.locator("#move-count")).to_have_text("1")
+    expect(page.locator("#announcer")).to_have_text("Slid left")  # told to screen readers too
     assert tiles(page) == "1,2,3,4,5,0,7,8,6"
     page.keyboard.press("ArrowUp")  # the tile below the blank slides up: the blank moves D
     expect(page.locator("#move-count")).to_have_text("2")
@@ -101,3 +102,73 @@ def test_unsolvable_custom_position_is_refused_with_the_parity_argument(page, li
     page.click(".custom-form button")
     expect(page.locator("#position-error")).to_contain_text("unsolvable")
     expect(page.locator("#position-error")).to_contain_text("odd")
+    # the position stays on the board (it is the student's), and solving it is off
+    assert tiles(page) == "2,1,3,4,5,6,7,8,0"
+    expect(page.locator("#solve-button")).to_be_disabled()
+
+
+def test_a_user_move_during_playback_stops_it_for_good(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+    page.select_option("#solver-select", "idastar:linear-conflict")
+    page.click("#solve-button")
+    result = page.locator(".result")
+    expect(result).to_have_attribute("data-playing", "1")
+    page.locator('.result [data-act="back"]').click()  # pauses; then play again
+    page.locator('.result [data-act="play"]').click()
+    expect(result).to_have_attribute("data-playing", "1")
+    before = tiles(page)
+    page.keyboard.press("ArrowLeft")
+    expect(result).to_have_attribute("data-stale", "1")
+    expect(result).to_have_attribute("data-playing", "0")
+    expect(page.locator(".result .stale-note")).to_be_visible()
+    expect(page.locator('.result [data-act="play"]')).to_be_disabled()
+    expect(page.locator("#move-count")).to_have_text("1")
+    after = tiles(page)
+    assert after != before
+    page.locator('.result [data-act="end"]').click(force=True)  # disabled: the board stays where the user left it
+    assert tiles(page) == after
+
+
+def test_player_buttons_have_names(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={TWO_MOVES}")
+    page.click("#solve-button")
+    for name in ("Start", "Step back", "Step forward", "End"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Play", exact=True).or_(
+        page.get_by_role("button", name="Pause", exact=True))).to_be_visible()
+
+
+def test_phone_keeps_board_and_player_in_one_viewport(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+    page.click("#solve-button")
+    expect(page.locator(".result .player-controls")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#board').getBoundingClientRect().top >= 0")
+    board = page.locator("#board").bounding_box()
+    controls = page.locator(".result .player-controls").bounding_box()
+    assert board["y"] >= 0 and controls["y"] + controls["height"] <= 844, (board, controls)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    # compare: the boards race side by side, two by two
+    page.goto(f"{live_server}/compare?size=3x3&goal=blank-last&tiles={TWO_MOVES}")
+    page.check('input[value="bfs:"]')
+    page.click("#compare-button")
+    items = page.locator(".compare-item .board")
+    expect(items).to_have_count(3)
+    first, second = items.nth(0).bounding_box(), items.nth(1).bounding_box()
+    assert abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_the_heuristic_on_the_board_follows_the_moves(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=2,1,3,4,5,6,7,0,8")
+    page.check("#show-h")
+    badges = page.locator("#board .h-badge")
+    expect(badges).to_have_count(8)
+    expect(page.locator("#h-summary")).to_contain_text("Manhattan distance 3")
+    expect(page.locator("#board .tile.h-conflict")).to_have_count(2)  # 2 and 1 swapped in their goal row
+    page.locator('#board .tile[data-tile="8"]').click()
+    expect(page.locator("#h-summary")).to_contain_text("Manhattan distance 2")

@@ -57,8 +57,53 @@ def test_the_graph_in_the_step_through():
     for algorithm in ALGORITHMS:
         traced = trace_search(problem, algorithm, depth_limit=7)
         assert traced["result"]["status"] == "solved"
-    assert trace_search(problem, "bfs")["result"]["moves"] == "246"
-    assert trace_search(problem, "ids")["result"]["moves"] == "246"
+    for algorithm in ("bfs", "ids", "ucs", "bidirectional"):
+        result = trace_search(problem, algorithm)["result"]
+        assert result["moves"] == "2 4 6" and result["length"] == 3, algorithm
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+@pytest.mark.parametrize("problem", [
+    SlidingTileProblem(goal_board(3, 3, "blank-last").apply("UULDRD"), goal_board(3, 3, "blank-last")),
+    GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions),
+], ids=["tiles", "graph"])
+def test_every_step_carries_the_engines_counts_and_a_pseudocode_line(algorithm, problem):
+    traced = trace_search(problem, algorithm, encode=cells if isinstance(problem, SlidingTileProblem) else int)
+    steps, result = traced["steps"], traced["result"]
+    assert result["status"] == "solved"
+    assert steps[-1]["expanded"] == result["nodes_expanded"]
+    assert steps[-1]["generated"] == result["nodes_generated"]
+    expanded = [s["expanded"] for s in steps if "expanded" in s]
+    assert expanded == sorted(expanded) and result["nodes_generated"] > 0
+    assert len(traced["pseudocode"]) >= 3
+    for step in steps:
+        assert 0 <= step["line"] < len(traced["pseudocode"]), step
+    assert len({s["line"] for s in steps}) >= 2  # the highlighted line moves
+
+
+@pytest.mark.parametrize("algorithm", ["ids", "idastar"])
+def test_iterations_are_steps_that_say_why_the_bound_is_what_it_is(algorithm):
+    goal = goal_board(3, 3, "blank-last")
+    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), algorithm, encode=cells)
+    bounds = [s for s in traced["steps"] if s["event"] == "bound"]
+    assert bounds[0]["previous"] is None and len(bounds) >= 2
+    for before, after in zip(bounds, bounds[1:]):
+        assert after["previous"] == before["bound"] < after["bound"]
+        assert after["cut"] > 0  # the previous iteration cut nodes off; the least f (or depth) among them is next
+    if algorithm == "idastar":
+        assert bounds[0]["bound"] == traced["nodes"][0]["h"]
+
+
+def test_bidirectional_grows_a_tree_from_each_end_and_meets():
+    goal = goal_board(3, 3, "blank-last")
+    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), "bidirectional", encode=cells)
+    sides = {n["side"] for n in traced["nodes"]}
+    assert sides == {"forward", "backward"}
+    last = traced["steps"][-1]
+    assert last["event"] == "goal"
+    meet, other = traced["nodes"][last["node"]], traced["nodes"][last["meets"]]
+    assert meet["state"] == other["state"] and meet["side"] != other["side"]
+    assert meet["g"] + other["g"] == traced["result"]["length"] == 8
 
 
 def test_recording_stops_at_its_budget():

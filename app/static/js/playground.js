@@ -1,10 +1,15 @@
 // Puzzle Playground: boards, play by click / keys / swipe, and the animation player.
 // No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
+import { Stepper } from "./stepper.js";
+import { onReady, plural } from "./common.js";
+import { breakdown, decorate, undecorate } from "./heuristics.js";
+
 (function () {
   "use strict";
 
   const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
   const INVERSE = { U: "D", D: "U", L: "R", R: "L" };
+  const SLID = { U: "down", D: "up", L: "right", R: "left" };  // the tile goes where the blank came from
 
   // ---- A drawn board: tiles positioned by transform so every move slides. ------------------------------------
   class BoardView {
@@ -14,6 +19,7 @@
       this.cols = +element.dataset.cols;
       this.goal = element.dataset.goal.split(",").map(Number);
       this.tiles = new Map();
+      this.interactive = Boolean(element.dataset.interactive);
       element.querySelectorAll(".tile").forEach((t) => this.tiles.set(+t.dataset.tile, t));
       element.style.aspectRatio = `${this.cols} / ${this.rows}`;
       this.listeners = [];
@@ -33,7 +39,13 @@
         el.style.height = `${100 / this.rows}%`;
         el.style.transform = `translate(${c * 100}%, ${r * 100}%)`;
         el.classList.toggle("home", this.goal[cell] === tile);
+        if (this.interactive) el.setAttribute("aria-label", `${tile}: row ${r + 1}, column ${c + 1}${this.goal[cell] === tile ? ", home" : ""}`);
       });
+      if (!this.interactive) {  // a watched board is one image: its name is the position, row by row
+        const rows = [];
+        for (let r = 0; r < this.rows; r++) rows.push(this.cells.slice(r * this.cols, (r + 1) * this.cols).map((t) => t || "blank").join(" "));
+        this.el.setAttribute("aria-label", `${this.rows} by ${this.cols} puzzle: ${rows.join(", ")}`);
+      }
       this.el.dataset.tiles = this.cells.join(",");
       this.el.classList.toggle("solved", this.isSolved());
       this.listeners.forEach((f) => f(this));
@@ -76,10 +88,21 @@
       window.history.replaceState(null, "", url);
       if (share) share.href = url.pathname + url.search;
       if (compare) compare.href = "/compare" + url.search;
-      if (status) status.textContent = view.isSolved() ? (count ? `Solved! in ${count} moves` : "Solved!") : "";
+      if (status) status.textContent = view.isSolved() ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
     });
-    const played = (n) => { count += n; if (counter) counter.textContent = count; view.draw(); };
+    // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
+    // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.
+    const played = (n, move) => {
+      if (view.player) detach(view.player);
+      count += n;
+      if (counter) counter.textContent = count;
+      view.draw();
+      // said to screen readers: a tile moving is otherwise silent (the focused tile's new place is in its name)
+      const region = document.getElementById("announcer");
+      if (region && move) region.textContent = `${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`;
+    };
     view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
+    bindHeuristics(view);
 
     // A click on a tile in line with the blank slides the whole run of tiles between them.
     view.el.addEventListener("click", (event) => {
@@ -92,7 +115,7 @@
       else if (tc === bc) { move = tr > br ? "D" : "U"; steps = Math.abs(tr - br); }
       if (!move) return;
       for (let i = 0; i < steps; i++) view.move(move);
-      played(steps);
+      played(steps, move);
     });
     // Arrow keys slide a tile into the blank: the blank moves the opposite way.
     const keyMove = { ArrowUp: "D", ArrowDown: "U", ArrowLeft: "R", ArrowRight: "L" };
@@ -101,7 +124,7 @@
       const tag = (event.target.tagName || "").toLowerCase();
       if (!move || view.locked || ["input", "select", "textarea"].includes(tag)) return;
       event.preventDefault();
-      if (view.move(move)) played(1);
+      if (view.move(move)) played(1, move);
     });
     // A swipe moves the tile in the swipe's direction.
     let touch = null;
@@ -112,14 +135,41 @@
       touch = null;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
       const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "L" : "R") : (dy > 0 ? "U" : "D");
-      if (view.move(move)) played(1);
+      if (view.move(move)) played(1, move);
     });
     view.draw();
   }
 
+  // "Show the heuristic": the engine's breakdown of h for the position on the board, redrawn after every move.
+  function bindHeuristics(view) {
+    const box = document.getElementById("show-h");
+    const summary = document.getElementById("h-summary");
+    if (!box) return;
+    const update = async () => {
+      if (!box.checked) { undecorate(view.tiles); if (summary) summary.innerHTML = ""; return; }
+      const cells = view.cells.slice();
+      let data;
+      try { data = await breakdown(`${view.rows}x${view.cols}`, view.goal.join(","), cells); } catch (e) { if (summary) summary.textContent = e.message; return; }
+      if (box.checked && cells.join() === view.cells.join()) decorate(cells, data, (t) => view.tiles.get(t), summary);
+    };
+    box.addEventListener("change", update);
+    view.listeners.push(update);
+  }
+
+  function detach(stepper) {
+    stepper.pause();
+    const root = stepper.root;
+    root.querySelectorAll(".player-controls button, .player-controls input").forEach((el) => { el.disabled = true; });
+    root.dataset.stale = "1";
+    const note = root.querySelector(".stale-note");
+    if (note) note.hidden = false;
+    const main = viewOf(document.getElementById("board"));
+    main.player = null;
+  }
+
   // ---- The player: one or several boards along their move strings, all in step, driven by the shared Stepper.
   function Player(root, tracks) {  // tracks: [{view, start, moves, movesEl}]
-    const stepper = new window.PuzzleStepper(root);
+    const stepper = new Stepper(root);
     let current = 0;
     const total = Math.max(0, ...tracks.map((t) => t.moves.length));
     stepper.load(total, (k) => {
@@ -160,6 +210,9 @@
       const start = res.dataset.start.split(",").map(Number);
       if (main.resetCount) main.resetCount();
       main.player = Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
+      // On a phone the form is far below the board: bring the board (and the player just under it) into view.
+      const top = main.el.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight / 2) main.el.scrollIntoView({ block: "start" });
       main.player.play();
     });
     root.querySelectorAll('[data-player="group"]').forEach((group) => {
@@ -191,7 +244,7 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", () => { bind(document); bindForms(); });
+  onReady(() => { bind(document); bindForms(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
   document.addEventListener("htmx:afterSettle", () => bind(document));
 })();

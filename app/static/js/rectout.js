@@ -1,6 +1,9 @@
 // Puzzle Playground: the Rectangle-out canvas. It draws the box, the hole and the plates to scale, lets a person
 // drag and turn plates (the server computes where each plate stops, so nothing ever overlaps), and plays a search's
 // answer with the shared PuzzleStepper. The current position is kept in data-state for the page and its tests.
+import { Stepper } from "./stepper.js";
+import { fetchJSON, onReady } from "./common.js";
+
 (function () {
   "use strict";
 
@@ -44,7 +47,7 @@
       this.status = root.querySelector('[data-role="status"]');
       this.form = document.getElementById("rectout-solve");
       this.player = root.querySelector(".rectout-player");
-      this.stepper = new window.PuzzleStepper(this.player);
+      this.stepper = new Stepper(this.player);
       this.caption = this.player.querySelector('[data-role="caption"]');
       this.bind();
       this.show(this.state, [], false);
@@ -126,11 +129,7 @@
     }
 
     async ask(url, body) {
-      const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ state: this.state, ...body }) });
-      const data = await response.json();
-      if (!response.ok) throw new Error(data.error || response.statusText);
-      return data;
+      return fetchJSON(url, { state: this.state, ...body });
     }
 
     async act(url, body) {
@@ -280,9 +279,9 @@
   }
 
   let board = null;
-  document.addEventListener("DOMContentLoaded", () => {
+  onReady(() => {
     const root = document.getElementById("rectout");
-    if (root && window.PuzzleStepper) board = new RectOut(root);
+    if (root) board = new RectOut(root);
   });
   document.addEventListener("htmx:afterSettle", () => {
     document.querySelectorAll(".rectout-result[data-solution]:not([data-played])").forEach((el) => {

@@ -1,0 +1,66 @@
+"""axe-core over every page (and the states that add markup: a solution player, a running job, a slide): no serious
+or critical violation. axe is injected into a context that bypasses the page's CSP; the app never serves it."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text()
+PAGES = ["/", "/play?size=3x3&random=1&seed=2", "/compare?size=3x3&random=1&seed=2", "/research/", "/meta/",
+         "/learned/", "/rectout/", "/step", "/step?problem=graph", "/classic/", "/classic/queens",
+         "/classic/knights", "/classic/graph", "/lessons/", "/lessons/astar/2"]
+
+
+@pytest.fixture(scope="module")
+def axe_page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def serious(page) -> list[str]:
+    page.add_script_tag(content=AXE)
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+            .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+    }""")
+    return found
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_serious_or_critical_violation(axe_page, live_server, path):
+    axe_page.goto(live_server + path)
+    axe_page.wait_for_load_state("networkidle")
+    assert serious(axe_page) == []
+
+
+def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_server):
+    axe_page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=1,2,3,4,0,5,7,8,6")
+    axe_page.click("#solve-button")
+    expect(axe_page.locator(".result .player-controls")).to_be_visible()
+    assert serious(axe_page) == []
+    axe_page.goto(f"{live_server}/step")
+    expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    for _ in range(5):
+        axe_page.click('#step-stepper [data-act="forward"]')
+    axe_page.locator(".tree-scroll [data-id]").first.click()
+    assert serious(axe_page) == []
+
+
+def test_no_page_is_wider_than_a_phone(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    wide = {}
+    for path in PAGES:
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    context.close()
+    assert wide == {}

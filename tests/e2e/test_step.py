@@ -1,0 +1,119 @@
+"""The step-through and the lessons in a real browser: every algorithm to its end on tiles and on the graph."""
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+PAIRS = [("bfs", "dfs"), ("ids", "ucs"), ("greedy", "astar"), ("idastar", "bidirectional")]
+
+
+def load(page, problem, first, second, **fields):
+    page.select_option('#step-form select[name="problem"]', problem)
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    for name, value in fields.items():
+        page.fill(f'#step-form input[name="{name}"]', value)
+    page.select_option('#step-form select[name="first"]', first)
+    page.select_option('#step-form select[name="second"]', second)
+    page.click('#step-form button[type="submit"]')
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+
+
+@pytest.fixture(scope="module")
+def step_page(browser, live_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server}/step")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    yield page, errors
+    context.close()
+
+
+@pytest.mark.parametrize("problem", ["tiles:3x3", "graph"])
+@pytest.mark.parametrize("first,second", PAIRS)
+def test_every_algorithm_steps_to_the_end_with_the_engines_counts(step_page, live_server, problem, first, second):
+    page, errors = step_page
+    load(page, problem, first, second, **({"scramble": "6", "seed": "3"} if problem == "tiles:3x3" else {}))
+    request = {"algorithms": [first, second], "depth_limit": 12}
+    request.update({"problem": "graph", "heuristic": "straight-line", "start": 0, "goal": 6} if problem == "graph" else
+                   {"problem": "tiles", "size": "3x3", "goal": "blank-last", "heuristic": "manhattan",
+                    "scramble": 6, "seed": 3})
+    answer = page.request.post(f"{live_server}/api/step", data=request).json()
+    panels = page.locator(".step-panel")
+    line = panels.nth(0).get_attribute("data-line")
+    page.click('#step-stepper [data-act="forward"]')
+    page.click('#step-stepper [data-act="forward"]')
+    assert panels.nth(0).get_attribute("data-line") != line  # the highlighted pseudocode line moves
+    expect(panels.nth(0).locator('ol[aria-label="Pseudocode"] li[aria-current="step"]')).to_have_count(1)
+    page.click('#step-stepper [data-act="end"]')
+    for i, trace in enumerate(answer["traces"]):
+        panel = panels.nth(i)
+        expect(panel).to_have_attribute("data-algorithm", trace["algorithm"])
+        expect(panel).to_have_attribute("data-done", "1")
+        expect(panel).to_have_attribute("data-expanded", str(trace["result"]["nodes_expanded"]))
+        expect(panel).to_have_attribute("data-generated", str(trace["result"]["nodes_generated"]))
+        expect(panel.locator('[data-stat="expanded"]')).to_have_text(str(trace["result"]["nodes_expanded"]))
+    # step back through an iteration boundary and forward again: no error on the way
+    for _ in range(3):
+        page.click('#step-stepper [data-act="back"]')
+    page.click('#step-stepper [data-act="end"]')
+    assert not errors, errors
+
+
+def test_ida_star_iterations_are_steps_with_their_reason(step_page):
+    page, errors = step_page
+    load(page, "tiles:3x3", "idastar", "", scramble="10", seed="2")
+    panel = page.locator(".step-panel").first
+    for _ in range(40):
+        page.click('#step-stepper [data-act="forward"]')
+        if "New iteration" in (panel.locator(".caption").text_content() or ""):
+            break
+    expect(panel.locator(".caption")).to_contain_text("least f among them")
+    expect(panel.locator('[data-stat="bound"]')).to_be_visible()
+    assert not errors, errors
+
+
+def test_tree_nodes_explain_themselves_and_new_scramble_changes_the_seed(step_page):
+    page, errors = step_page
+    load(page, "tiles:3x3", "astar", "")
+    seed = page.input_value('#step-form input[name="seed"]')
+    page.click("#new-scramble")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    assert page.input_value('#step-form input[name="seed"]') != seed
+    for _ in range(3):
+        page.click('#step-stepper [data-act="forward"]')
+    panel = page.locator(".step-panel").first
+    panel.locator(".tree-scroll .t-frontier").first.click()
+    expect(panel.locator(".node-details")).to_contain_text("f")
+    expect(panel.locator(".node-details")).to_contain_text("frontier")
+    size = panel.locator(".tree-scroll text").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 12
+    # the graph hides the tile controls
+    page.select_option('#step-form select[name="problem"]', "graph")
+    expect(page.locator('#step-form [data-for="tiles"]')).to_be_hidden()
+    expect(page.locator('#step-form [data-for="graph"]')).to_be_visible()
+    assert not errors, errors
+
+
+def test_a_lesson_played_through(page, live_server):
+    page.goto(f"{live_server}/")
+    page.click("text=Guided lessons")
+    page.click("text=Breadth-first against depth-first")
+    slides = 0
+    while True:
+        slides += 1
+        expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+        expect(page.locator(".step-panel").first).to_be_visible()
+        url = page.url
+        assert url.endswith(f"/lessons/bfs-dfs/{slides}")
+        nxt = page.locator('a[rel="next"]')
+        if not nxt.count():
+            break
+        nxt.click()
+        page.wait_for_url(f"**/lessons/bfs-dfs/{slides + 1}")
+    assert slides == 4
+    # the last slide opens on iterative deepening's third iteration
+    expect(page.locator(".step-panel").first.locator(".caption")).to_contain_text("depth limit 2")
