@@ -8,7 +8,7 @@ KORF_1 = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
 
 def test_solve_answers_the_cli_json(client):
     response = client.post("/api/solve", json={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
-                                               "solver": "idastar", "heuristic": "manhattan"})
+                                               "solver": "idastar", "heuristic": "manhattan", "mode": "sync"})
     assert response.status_code == 200
     data = response.get_json()
     assert data["status"] == "solved" and data["length"] == 31 and data["optimal"] is True
@@ -68,7 +68,7 @@ def test_forced_job_runs_to_completion(client, app):
 
 def test_compare(client):
     response = client.post("/api/compare", json={"size": "3x3", "tiles": SEED_004,
-                                                 "solvers": ["idastar:manhattan", {"solver": "bfs"}]})
+                                                 "solvers": ["idastar:manhattan", {"solver": "bfs"}], "mode": "sync"})
     assert response.status_code == 200
     results = response.get_json()["results"]
     assert [r["length"] for r in results] == [31, 31]

@@ -18,7 +18,8 @@ def test_a_dpso_run_is_a_job_whose_answer_replays(client, app):
 
 
 def test_the_api_takes_metaheuristic_parameters(client):
-    body = {"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": "ga", "params": {"generations": 200}}
+    body = {"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": "ga", "params": {"generations": 200},
+            "mode": "sync"}
     data = client.post("/api/solve", json=body).get_json()
     assert data["status"] == "solved" and data["moves"] == "RR" and data["extra"]["params"]["generations"] == 200
     response = client.post("/api/solve", json={**body, "params": {"mutation": 7}})
