@@ -127,6 +127,10 @@ class JobRunner:
         queued or running is returned instead of a duplicate. Raises PuzzleError (400) for bad parameters and
         QuotaExceeded (429) past the limits."""
         job, params = checked(kind, params)
+        lane = job.lane_for(params)
+        resources = self._resources(lane)
+        # The lock guards the rows and the maps, never a call to Dask: the client's calls run on Dask's event loop,
+        # whose handlers (``_on_event``) take this lock too, so holding it across one would deadlock.
         with self._lock:
             same = self.store.active(owner=owner, kind=kind, params=params)
             if same:
@@ -137,14 +141,14 @@ class JobRunner:
             if self.store.count_queued() >= self.limits.queued:
                 raise QuotaExceeded("the server's job queue is full; try again in a minute")
             job_id = uuid.uuid4().hex[:12]
-            lane = job.lane_for(params)
             self.store.create(job_id, kind, params, owner, lane)
-            future = self.client.submit(run_job, job_id, kind, params, self.limits.memory, self.data_dir,
-                                        key=f"job-{kind}-{job_id}", pure=False, resources=self._resources(lane),
-                                        priority=10 if lane == INTERACTIVE else 0)
-            self._futures[job_id] = future
             self._ended[job_id] = threading.Event()
             self._live[job_id] = {"fraction": 0.0, "info": {}, "written": 0.0}
+        future = self.client.submit(run_job, job_id, kind, params, self.limits.memory, self.data_dir,
+                                    key=f"job-{kind}-{job_id}", pure=False, resources=resources,
+                                    priority=10 if lane == INTERACTIVE else 0)
+        with self._lock:
+            self._futures[job_id] = future
         future.add_done_callback(lambda f, job_id=job_id: self._on_done(job_id, f))
         return job_id, False
 
@@ -180,7 +184,8 @@ class JobRunner:
             self._memory_failed.add(job_id)
 
     def _on_done(self, job_id: str, future) -> None:
-        self._writer.submit(self._end, job_id, future)
+        if not self._closed:  # after shutdown the rows were already marked interrupted
+            self._writer.submit(self._end, job_id, future)
 
     def _end(self, job_id: str, future) -> None:
         try:
@@ -263,6 +268,7 @@ class JobRunner:
             return job
         with self._lock:
             future = self._futures.get(job_id)
+            followed = job_id in self._live
             first = job_id not in self._cancel_asked
             self._cancel_asked.setdefault(job_id, time.monotonic())
         from distributed import Event
@@ -270,7 +276,7 @@ class JobRunner:
         Event(cancel_event_name(job_id), client=self.client).set()
         if job["status"] == Status.QUEUED and future is not None:
             future.cancel()
-        elif future is None:  # a row this runner does not follow (a stale row): end it here
+        elif not followed:  # a row this runner does not follow (a stale row): end it here
             self.store.finish(job_id, Status.CANCELLED, None, "cancelled")
         if first and future is not None:
             threading.Thread(target=self._enforce_cancel, args=(job_id, future), daemon=True,

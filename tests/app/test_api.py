@@ -62,7 +62,7 @@ def test_long_solve_becomes_a_job_that_can_be_cancelled(client):
 def test_forced_job_runs_to_completion(client, app):
     response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs", "mode": "job"})
     assert response.status_code == 202
-    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=30)
+    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=180)
     assert job["status"] == "done" and job["result"]["length"] == 31
 
 
@@ -80,7 +80,7 @@ def test_compare_as_job_reports_budget_exhausted(client, app):
                                                  "solvers": ["idastar:manhattan", "astar:manhattan"],
                                                  "max_seconds": 1})
     assert response.status_code == 202
-    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=30)
+    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=180)
     assert job["status"] == "done"
     assert [r["status"] for r in job["result"]["results"]] == ["budget_exhausted", "budget_exhausted"]
 

@@ -92,7 +92,7 @@ def test_a_running_count_is_cancelled_by_the_job_itself(client, app):
     wait_until(lambda: status(client, job) == "running")
     wait_until(lambda: client.get(f"/api/jobs/{job}").get_json()["info"].get("nodes", 0) > 0)
     html = client.post(f"/jobs/{job}/cancel").get_data(as_text=True)
-    final = app.extensions["jobs"].wait(job, timeout=30)
+    final = app.extensions["jobs"].wait(job, timeout=180)
     assert final["status"] == "cancelled" and final["error"] is None  # no worker had to be replaced
     assert "cancelled" in html
 
@@ -195,9 +195,10 @@ def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_addre
     try:
         [job] = runner.store.active(owner="server", kind="tables-build")
         assert job["params"]["names"] == missing() and job["params"]["names"][0].startswith("pdb-663")
-        page = visitor(app).get("/play?size=4x4").get_data(as_text=True)
+        page = visitor(app).get("/play?size=4x4", follow_redirects=True).get_data(as_text=True)
         assert "pattern databases are being built" in page
-        assert "pattern databases are being built" not in visitor(app).get("/play?size=3x3").get_data(as_text=True)
+        other = visitor(app).get("/play?size=3x3", follow_redirects=True).get_data(as_text=True)
+        assert "pattern databases are being built" not in other
         runner.cancel(job["id"])
     finally:
         runner.shutdown()
