@@ -40,8 +40,23 @@ def dask_cluster():
 
     cluster = start_local_cluster(LocalWorkers(long=1, interactive=1, interactive_threads=2), memory_limit=2**30,
                                   env={"PUZZLE_DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
+    from distributed import Client
+
+    with Client(cluster, set_as_default=False) as client:
+        # Compile (on a fresh machine) or load every kernel in every worker before the first test: a test that waits
+        # a moment for an answer must not be measuring the first compilation instead.
+        client.run(_warm_worker)
     yield cluster
     cluster.close(timeout=20)
+
+
+def _warm_worker() -> bool:
+    from engine import registry
+    from engine.solvers import warm_up
+
+    registry.load_all()
+    warm_up()
+    return True
 
 
 @pytest.fixture(scope="session")
