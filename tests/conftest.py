@@ -1,7 +1,8 @@
 """Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
 instances. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run, removed at
 the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
-(tests/engine/tiles/test_pdb.py builds the pattern databases it reads in session fixtures)."""
+(tests/engine/conftest.py builds the 6-6-3 database in a session fixture; each app test has a data folder of its
+own)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import shutil
 import tempfile
 
 import pytest
+from hypothesis import settings
 
 from tests.support.korf import korf_instances
 
 os.environ["PUZZLE_DATA_DIR"] = tempfile.mkdtemp(prefix="puzzle-test-data-")
 atexit.register(shutil.rmtree, os.environ["PUZZLE_DATA_DIR"], True)
+# Hypothesis would replay the examples an earlier run saved in .hypothesis/; every run starts from nothing instead.
+settings.register_profile("no-saved-examples", database=None)
+settings.load_profile("no-saved-examples")
 
 
 @pytest.fixture(scope="session")
