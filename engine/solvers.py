@@ -30,7 +30,8 @@ from engine.jobs import INTERACTIVE, LONG, job_kind
 from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
 from engine.search.algorithms import astar_search
 from engine.search.problem import SlidingTileProblem
-from engine.tiles import kernels
+from engine.tiles.heuristic_kernels import MODE_LEARNED, MODE_LINEAR_CONFLICT, MODE_MANHATTAN, MODE_PDB
+from engine.tiles.ida_kernels import ida_pdb_run
 from engine.tiles.board import Board, position_from
 from engine.tiles.fast import BFS_MAX_CELLS, PERFECT_MAX_CELLS, bfs_fast, idastar_fast, perfect_solve
 from engine.tiles.pdb import PDB_HEURISTICS, resolve
@@ -38,8 +39,8 @@ from engine.tiles.solvability import check_solvable, require_solvable
 
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
-IDA_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
-             **{name: kernels.MODE_PDB for name in PDB_HEURISTICS}, "learned": kernels.MODE_LEARNED}
+IDA_MODES = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT,
+             **{name: MODE_PDB for name in PDB_HEURISTICS}, "learned": MODE_LEARNED}
 SEARCH_HEURISTICS = ("manhattan", "linear-conflict") + PDB_HEURISTICS + ("learned",)
 #: Heuristics that may overestimate: answers found with them are never called optimal.
 NOT_ADMISSIBLE = {"learned"}
@@ -326,7 +327,7 @@ def warm_up() -> float:
         pattern = Pattern(9, (8,))
         learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
                                   table=np.zeros(pattern.size, dtype=np.uint8))
-        idastar_fast(board, goal, kernels.MODE_LEARNED, Watch(), "learned", learned=learned)
+        idastar_fast(board, goal, MODE_LEARNED, Watch(), "learned", learned=learned)
         _warm_pdb_kernel()
         # Rectangle-out's geometry kernels (a slide and every motion of the start)
         from engine.rectout.moves import motions
@@ -343,10 +344,10 @@ def _warm_pdb_kernel() -> None:
     i64 = np.zeros(16, dtype=np.int64)
     grid = np.zeros((2, 8), dtype=np.int64)
     trial = np.full(4, 4, dtype=np.int64)
-    kernels.ida_pdb_run(i64.copy(), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), trial,
-                        np.zeros(4, dtype=np.int64), np.zeros((4, 4), dtype=np.int64), np.zeros((16, 4), np.int64),
-                        np.zeros((16, 16), np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
-                        np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, 0, 1)
+    ida_pdb_run(i64.copy(), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), trial,
+                np.zeros(4, dtype=np.int64), np.zeros((4, 4), dtype=np.int64), np.zeros((16, 4), np.int64),
+                np.zeros((16, 16), np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
+                np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, 0, 1)
 
 
 from engine.meta import solvers as _meta_solvers  # noqa: E402,F401  (registers dpso and ga; imports this module)

@@ -18,7 +18,7 @@ from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.result import CANCELLED, Watch
 from engine.tiles.board import Board
-from engine.tiles.kernels import permutation_rank, permutation_unrank
+from engine.tiles.ranking import permutation_rank, permutation_unrank
 from engine.tiles.tables import goal_tables
 
 UNREACHED = 255

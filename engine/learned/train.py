@@ -55,7 +55,7 @@ from engine.errors import PuzzleError
 from engine.fastrandom import generator, next_random
 from engine.learned.pattern import DEFAULT_TILES, Pattern, pattern_for, rank_reference
 from engine.tiles.board import Board
-from engine.tiles.kernels import rank_of_positions
+from engine.tiles.ranking import rank_of_positions
 from engine.tiles.tables import goal_tables
 
 EMPTY = 255  # a key no walk has reached
@@ -248,7 +248,7 @@ class LearnedTable:
         return self.pattern.key_radix()
 
     def value(self, board: Board) -> int:
-        from engine.tiles.kernels import learned_value
+        from engine.tiles.heuristic_kernels import learned_value
 
         return int(learned_value(np.array(board.cells, dtype=np.int64), self.key_slot, self.key_radix, self.table))
 

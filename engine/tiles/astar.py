@@ -15,8 +15,9 @@ import numpy as np
 from numba import njit
 
 from engine.result import SOLVED, SolveResult, Watch
-from engine.tiles import kernels
+from engine.tiles.bfs_kernels import blank_cell
 from engine.tiles.board import MOVES, Board
+from engine.tiles.heuristic_kernels import MODE_LINEAR_CONFLICT, MODE_MANHATTAN, linear_conflict_sum, manhattan_sum
 from engine.tiles.tables import goal_tables
 
 MAX_CELLS = 16
@@ -100,9 +101,9 @@ def _pop(heap_key, heap_node, size):
 
 @njit(cache=True, nogil=True)
 def heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col):
-    h = kernels.manhattan_sum(cells, manhattan)
-    if mode == kernels.MODE_LINEAR_CONFLICT:
-        h += 2 * kernels.linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
+    h = manhattan_sum(cells, manhattan)
+    if mode == MODE_LINEAR_CONFLICT:
+        h += 2 * linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
     return h
 
 
@@ -131,7 +132,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
             return FOUND
         st[3] += 1
         unpack(keys[node], cells)
-        blank = kernels.blank_cell(cells)
+        blank = blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:
@@ -167,7 +168,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
 
 def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> SolveResult:
     tables = goal_tables(goal)
-    mode = kernels.MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else kernels.MODE_MANHATTAN
+    mode = MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else MODE_MANHATTAN
     capacity = 1 << 12
     keys = np.zeros(capacity, dtype=np.uint64)
     best_g = np.zeros(capacity, dtype=np.int64)

@@ -19,7 +19,7 @@ group's own tiles; the table keeps, per arrangement of the group, the fewest suc
 different groups are disjoint, so the group values add up to an admissible heuristic.
 
 Index: the group's cells as a partial permutation ranked in mixed radix (slot s's digit is its cell minus the group
-tiles of lower slots in lower cells; ``engine.tiles.kernels.rank_of_positions``), a bijection onto 16!/(16-k)! entries.
+tiles of lower slots in lower cells; ``engine.tiles.ranking.rank_of_positions``), a bijection onto 16!/(16-k)! entries.
 
 The build (``build_database``) is a level-by-level search over every (arrangement, blank region) pair, on all cores: a
 blank region is the set of cells the blank reaches without moving a group tile (those moves cost 0), so one pair stands
@@ -49,7 +49,7 @@ from engine import store
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.tiles.board import Board
-from engine.tiles.kernels import unrank_positions
+from engine.tiles.ranking import unrank_positions
 
 UNSEEN = 255
 #: The build's 2-bit code of a (arrangement, blank cell) pair already expanded; 0 is not reached yet, and 1 and 2
@@ -136,7 +136,7 @@ class PatternDatabase:
         return max(sum(direct), sum(mirrored) if mirrored else 0)
 
     def kernel_arrays(self) -> dict:
-        """The arrays ``kernels.ida_pdb_run`` reads: per tile its group and slot (direct and mirrored)."""
+        """The arrays ``ida_kernels.ida_pdb_run`` reads: per tile its group and slot (direct and mirrored)."""
         k = max(len(g) for g in self.groups)
         radix = np.zeros((len(self.groups), k), dtype=np.int64)
         sizes = np.array([len(g) for g in self.groups], dtype=np.int64)

@@ -25,9 +25,9 @@ from numba import njit
 
 from engine.errors import PuzzleError
 from engine.result import SOLVED, Budget, SolveResult, Watch
-from engine.tiles import kernels
 from engine.tiles.board import MOVES, Board
 from engine.tiles.fast import idastar_fast
+from engine.tiles.heuristic_kernels import MODE_MANHATTAN
 from engine.tiles.heuristics import manhattan_distance
 from engine.tiles.tables import goal_tables
 
@@ -172,7 +172,7 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
     names = {0: 0, **{t: i + 1 for i, t in enumerate(t for t in (goal.cells[cell] for cell in region) if t)}}
     sub_goal = Board(bottom - top, right - left, tuple(names[goal.cells[cell]] for cell in region))
     sub_board = Board(bottom - top, right - left, tuple(names[cells[cell]] for cell in region))
-    rest = idastar_fast(sub_board, sub_goal, kernels.MODE_MANHATTAN, watch, "manhattan")
+    rest = idastar_fast(sub_board, sub_goal, MODE_MANHATTAN, watch, "manhattan")
     if rest.status != SOLVED:
         raise _Stopped(rest.status)
     return "".join(answer) + rest.moves
@@ -187,7 +187,7 @@ def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> S
     lower = manhattan_distance(board, goal)
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
     # take it apart line by line.
-    quick = idastar_fast(board, goal, kernels.MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
+    quick = idastar_fast(board, goal, MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
     if quick.status == SOLVED:
         return SolveResult(SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0, watch.elapsed,
                            "fast", "", message=f"optimal: found by IDA* + Manhattan within "

@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.tiles.board import MOVES, Board
+from engine.tiles.board import INVERSE, MOVES, Board
 
-#: Index of the move that undoes each move, in ``MOVES`` order (U D L R).
-INVERSE_INDEX = np.array([1, 0, 3, 2], dtype=np.int64)
+#: Index of the move that undoes each move, in ``MOVES`` order (U D L R): ``board.INVERSE`` for the kernels.
+INVERSE_INDEX = np.array([MOVES.index(INVERSE[move]) for move in MOVES], dtype=np.int64)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from engine.learned.train import (EMPTY, TrainingParams, check_params, new_entri
 from engine.solvers import solve
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.kernels import pattern_rank
+from engine.tiles.ranking import pattern_rank
 from engine.tiles.random import scramble
 
 GOAL = goal_board(4, 4, "blank-first")

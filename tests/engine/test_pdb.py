@@ -23,7 +23,7 @@ from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, scramble
 from engine.tiles import pdb, tables_catalogue
-from engine.tiles.kernels import rank_of_positions, unrank_positions
+from engine.tiles.ranking import rank_of_positions, unrank_positions
 
 FIRST = goal_board(4, 4, "blank-first")
 LAST = goal_board(4, 4, "blank-last")

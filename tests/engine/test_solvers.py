@@ -49,7 +49,7 @@ def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, conventi
     goal = goal_board(3, 3, convention)
     board = random_solvable(goal, seed)
     distance = goal_distance_table(goal)  # one full BFS from the goal: the true distances
-    from engine.tiles.kernels import permutation_rank
+    from engine.tiles.ranking import permutation_rank
 
     optimum = int(distance[permutation_rank(np.array(board.cells))])
     for solver, heuristic in SOLVERS:
