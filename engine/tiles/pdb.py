@@ -48,7 +48,7 @@ from numba.extending import intrinsic
 from engine import store
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
-from engine.tiles.board import Board
+from engine.tiles.board import MOVES, Board
 from engine.tiles.ranking import unrank_positions
 
 UNSEEN = 255
@@ -423,7 +423,7 @@ def group_table_reference(goal: Board, group: tuple[int, ...]) -> np.ndarray:
         level = distance[state]
         rank = partial_rank(list(where))
         table[rank] = min(table[rank], level)
-        for move in "UDLR":
+        for move in MOVES:
             target = goal.neighbor(blank, move)
             if target is None:
                 continue

@@ -29,7 +29,7 @@ from engine.tiles.board import MOVES, Board
 from engine.tiles.fast import idastar_fast
 from engine.tiles.heuristic_kernels import MODE_MANHATTAN
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.tables import goal_tables
+from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 #: Tiles placed together by one search (the last group of a line has at least two): GROUP while the unsolved
 #: rectangle has at most GROUP_CELLS cells, pairs before that (a 3-tile search over 36 cells can take a second).
@@ -100,7 +100,6 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
     if goal < 0:
         return -1
     # walk back from the goal, undoing one move at a time
-    inverse = np.array([1, 0, 3, 2])
     count = 0
     state = goal
     while seen[state] != 4:
@@ -108,7 +107,7 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
         moves[count] = d
         count += 1
         c = _decode(state, n, pos)
-        state = _swapped(pos, c, neighbors[c, inverse[d]], n)
+        state = _swapped(pos, c, neighbors[c, INVERSE_INDEX[d]], n)
     moves[:count] = moves[:count][::-1].copy()
     return count
 
