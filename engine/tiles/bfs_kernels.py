@@ -1,5 +1,10 @@
-"""numba kernels of breadth-first search over whole sliding-tile state spaces (boards of up to 12 cells), by
-permutation rank. The driver is ``engine/tiles/fast.py``; the readable search is ``engine/search/algorithms.py``.
+"""numba kernels of breadth-first search over whole sliding-tile state spaces (boards of up to 12 cells), by rank.
+
+A position is numbered by ``ranking.rank_of_positions`` of its cells' tiles with ``lexicographic_radix(n, n)``.
+``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of ``fast.py``) and
+``bounds/fullbfs.py`` (level scans of the whole space) call it. The readable breadth-first search is
+``engine/search/algorithms.py``; ``tests/engine/test_kernels.py`` and ``tests/engine/test_bounds.py`` check the
+kernels against it and against the known diameters.
 """
 
 from __future__ import annotations
@@ -7,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.tiles.ranking import permutation_rank, permutation_unrank
+from engine.tiles.ranking import rank_of_positions, unrank_positions
 
 
 @njit(cache=True, nogil=True)
@@ -19,28 +24,41 @@ def blank_cell(cells):
 
 
 @njit(cache=True, nogil=True)
-def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
+def board_children(rank, radix, neighbors, cells, children):
+    """The ranks of the positions one move away from the position ``rank``, in U D L R order, written to
+    ``children``; returns how many. ``cells`` is scratch space of the board's size."""
+    unrank_positions(rank, radix, cells)
+    blank = blank_cell(cells)
+    count = 0
+    for d in range(4):
+        target = neighbors[blank, d]
+        if target < 0:
+            continue
+        cells[blank] = cells[target]
+        cells[target] = 0
+        children[count] = rank_of_positions(cells, radix)
+        cells[target] = cells[blank]
+        cells[blank] = 0
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def bfs_expand(frontier, distance, depth, neighbors, radix, out, goal_rank):
     """Expand every rank in ``frontier`` (all at ``depth``), writing unseen neighbours to ``out`` at depth + 1.
 
     Returns (number written, generated count, whether the goal was reached). ``out`` must hold 4·len(frontier).
     """
-    cells = np.empty(n, dtype=np.int64)
+    cells = np.empty(radix.shape[0], dtype=np.int64)
+    children = np.empty(4, dtype=np.int64)
     written = 0
     generated = 0
     found = False
     for i in range(frontier.shape[0]):
-        permutation_unrank(frontier[i], n, cells)
-        blank = blank_cell(cells)
-        for d in range(4):
-            target = neighbors[blank, d]
-            if target < 0:
-                continue
-            cells[blank] = cells[target]
-            cells[target] = 0
-            rank = permutation_rank(cells)
-            cells[target] = cells[blank]
-            cells[blank] = 0
-            generated += 1
+        count = board_children(frontier[i], radix, neighbors, cells, children)
+        generated += count
+        for c in range(count):
+            rank = children[c]
             if distance[rank] == 255:
                 distance[rank] = depth + 1
                 out[written] = rank

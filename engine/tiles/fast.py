@@ -18,7 +18,7 @@ from engine.tiles.board import INVERSE, MOVES, Board
 from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_MANHATTAN, MODE_PDB, heuristic_value, learned_value,
                                            linear_conflict_sum, manhattan_sum)
 from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_manhattan_run, ida_pdb_run, ida_run
-from engine.tiles.ranking import permutation_rank
+from engine.tiles.ranking import board_rank, lexicographic_radix
 from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
@@ -138,8 +138,9 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
     n = start.size
     tables = goal_tables(start)
     distance = np.full(math.factorial(n), 255, dtype=np.uint8)
-    first = permutation_rank(np.array(start.cells, dtype=np.int64))
-    goal_rank = permutation_rank(np.array(stop_at.cells, dtype=np.int64)) if stop_at else -1
+    radix = lexicographic_radix(n, n)
+    first = board_rank(start.cells)
+    goal_rank = board_rank(stop_at.cells) if stop_at else -1
     distance[first] = 0
     frontier = np.array([first], dtype=np.int64)
     counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
@@ -151,8 +152,8 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
         for begin in range(0, frontier.size, CHUNK // 4):
             chunk = frontier[begin:begin + CHUNK // 4]
             out = np.empty(chunk.size * 4, dtype=np.int64)
-            written, generated, found_here = bfs_expand(chunk, distance, depth, tables.neighbors, n, out,
-                                                                goal_rank)
+            written, generated, found_here = bfs_expand(chunk, distance, depth, tables.neighbors, radix, out,
+                                                        goal_rank)
             pieces.append(out[:written])
             counts["expanded"] += chunk.size
             counts["generated"] += generated
@@ -178,11 +179,11 @@ def descend(board: Board, distance: np.ndarray) -> str:
     """Follow a distance table downhill from ``board`` to the position at distance 0: a shortest path."""
     moves = []
     current = board
-    d = int(distance[permutation_rank(np.array(current.cells, dtype=np.int64))])
+    d = int(distance[board_rank(current.cells)])
     while d > 0:
         for move in current.legal_moves():
             child = current.move(move)
-            if int(distance[permutation_rank(np.array(child.cells, dtype=np.int64))]) == d - 1:
+            if int(distance[board_rank(child.cells)]) == d - 1:
                 moves.append(move)
                 current = child
                 d -= 1

@@ -49,7 +49,8 @@ from engine import store
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.tiles.board import MOVES, Board
-from engine.tiles.ranking import unrank_positions
+from engine.tiles.ranking import lexicographic_radix, moved_rank, partial_rank, unrank_positions
+from engine.tiles.tables import goal_tables
 
 UNSEEN = 255
 #: The build's 2-bit code of a (arrangement, blank cell) pair already expanded; 0 is not reached yet, and 1 and 2
@@ -80,19 +81,6 @@ def groups_of(grouping: str, goal: Board) -> tuple[tuple[int, ...], ...]:
     else:
         raise PuzzleError(f"unknown pattern database {grouping!r}: choose one of {', '.join(GROUPINGS)}")
     return tuple(tuple(goal.cells[c] for c in cells if goal.cells[c] != 0) for cells in sets)
-
-
-def radix_of(k: int, n: int = 16) -> np.ndarray:
-    """Place values of the mixed-radix rank of k distinct cells out of n (slot 0 most significant)."""
-    return np.array([math.perm(n - s - 1, k - s - 1) for s in range(k)], dtype=np.int64)
-
-
-def partial_rank(where: list[int], n: int = 16) -> int:
-    """The rank of distinct cells ``where`` (plain Python; the kernels' ``rank_of_positions``)."""
-    rank = 0
-    for slot, cell in enumerate(where):
-        rank = rank * (n - slot) + cell - sum(1 for other in where[:slot] if other < cell)
-    return rank
 
 
 def transpose_cell(cell: int) -> int:
@@ -143,7 +131,7 @@ class PatternDatabase:
         group_of = np.full(16, -1, dtype=np.int64)
         slot_of = np.zeros(16, dtype=np.int64)
         for g, group in enumerate(self.groups):
-            radix[g, :len(group)] = radix_of(len(group))
+            radix[g, :len(group)] = lexicographic_radix(len(group), 16)
             for slot, tile in enumerate(group):
                 group_of[tile], slot_of[tile] = g, slot
         mirror = mirror_tiles(self.goal)
@@ -270,19 +258,6 @@ def region_of(cell, free, not_first_col, not_last_col):
         region = grow
 
 
-@njit(cache=True, nogil=True)
-def moved_rank(rank, where, slot, cell, radix):
-    """``rank_of_positions`` after tile ``slot`` moves to ``cell``, from the rank before: only the digits of that
-    slot and of the tiles whose cells lie between the old and the new cell change (none for a sideways move)."""
-    old = where[slot]
-    low, high, sign = (old, cell, 1) if cell > old else (cell, old, -1)
-    change = (high - low) * radix[slot]
-    for other in range(where.shape[0]):
-        if low < where[other] < high:
-            change -= radix[slot] if other < slot else -radix[other]
-    return rank + sign * change
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_col, not_last_col, active, marked,
               pushed):
@@ -362,13 +337,8 @@ def build_group_table(goal: Board, group: tuple[int, ...], progress: Callable[[f
     """The table of one group: fewest moves of its tiles to bring each arrangement home (uint8, by rank)."""
     k = len(group)
     size = math.perm(16, k)
-    radix = radix_of(k)
-    neighbors = np.full((16, 4), -1, dtype=np.int64)
-    for cell in range(16):
-        r, c = divmod(cell, 4)
-        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-            if 0 <= r + dr < 4 and 0 <= c + dc < 4:
-                neighbors[cell, d] = (r + dr) * 4 + c + dc
+    radix = lexicographic_radix(k, 16)
+    neighbors = goal_tables(goal).neighbors
     not_first_col = sum(1 << c for c in range(16) if c % 4 != 0)
     not_last_col = sum(1 << c for c in range(16) if c % 4 != 3)
     codes = np.zeros(size, dtype=np.uint32)

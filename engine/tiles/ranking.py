@@ -1,48 +1,34 @@
-"""Dense indices of permutations and partial permutations, for tables indexed by position (numba kernels).
+"""Dense indices of partial permutations, for tables indexed by position: one rank and one unrank (numba), with
+the plain-Python reference beside them.
 
-``permutation_rank`` numbers whole boards (breadth-first search over every position of up to 12 cells);
-``rank_of_positions`` numbers the cells of a few items (pattern databases, the learned table), slot 0 most
-significant. Both are the lexicographic rank of a sequence of distinct numbers.
+A sequence of m distinct numbers from 0..n-1 (the cells of m items, or the tiles of a whole board's cells, m = n)
+has the digits "the number minus the earlier numbers below it", digit s in [0, n - s); its rank is the mixed-radix
+number of the digits, slot 0 most significant (the place values are ``lexicographic_radix(m, n)``). That is the
+lexicographic order, a bijection onto 0 .. n!/(n-m)! - 1. Users: breadth-first search over whole boards
+(``bfs_kernels``, ``bounds/fullbfs.py``), the 2×n sub-problem (``bounds/subproblem.py``), the pattern databases
+(``pdb.py``) and the learned table (``engine/learned``). ``tests/engine/test_pdb.py`` and
+``tests/engine/test_kernels.py`` hold the kernels to ``partial_rank``.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True)
-def permutation_rank(cells):
-    """Lexicographic rank of a permutation of 0..n-1 (its Lehmer code read as a factorial-base number)."""
-    n = cells.shape[0]
+def lexicographic_radix(m: int, n: int) -> np.ndarray:
+    """Place values of the rank of m distinct numbers out of n (slot 0 most significant)."""
+    return np.array([math.perm(n - s - 1, m - s - 1) for s in range(m)], dtype=np.int64)
+
+
+def partial_rank(where: list[int], n: int = 16) -> int:
+    """The rank of distinct numbers ``where`` out of n, in plain Python: the reference of ``rank_of_positions``."""
     rank = 0
-    for i in range(n):
-        smaller = 0
-        for j in range(i + 1, n):
-            if cells[j] < cells[i]:
-                smaller += 1
-        rank = rank * (n - i) + smaller
+    for slot, cell in enumerate(where):
+        rank = rank * (n - slot) + cell - sum(1 for other in where[:slot] if other < cell)
     return rank
-
-
-@njit(cache=True, nogil=True)
-def permutation_unrank(rank, n, out):
-    """Inverse of ``permutation_rank``: writes the permutation into ``out``."""
-    digits = np.empty(n, dtype=np.int64)
-    for i in range(n - 1, -1, -1):
-        base = n - i
-        digits[i] = rank % base
-        rank //= base
-    used = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        k = digits[i]
-        for v in range(n):
-            if not used[v]:
-                if k == 0:
-                    out[i] = v
-                    used[v] = True
-                    break
-                k -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -61,21 +47,31 @@ def rank_of_positions(where, key_radix):
 
 @njit(cache=True, nogil=True)
 def unrank_positions(rank, key_radix, out):
-    """Inverse of ``rank_of_positions``: the items' cells for a rank (no allocation: the pattern database build calls
-    it for every arrangement)."""
-    used = 0
-    for slot in range(out.shape[0]):
+    """Inverse of ``rank_of_positions``: the numbers for a rank, written to ``out`` (no allocation: whole-space
+    searches call it for every state). Each slot first gets its digit; then, from the last slot back, every later
+    number at or above an earlier one moves up by one, which turns digits into the numbers they count."""
+    m = out.shape[0]
+    for slot in range(m):
         digit = rank // key_radix[slot]
         rank -= digit * key_radix[slot]
-        cell = 0
-        while True:
-            if not (used >> cell) & 1:
-                if digit == 0:
-                    break
-                digit -= 1
-            cell += 1
-        out[slot] = cell
-        used |= 1 << cell
+        out[slot] = digit
+    for slot in range(m - 2, -1, -1):
+        for later in range(slot + 1, m):
+            if out[later] >= out[slot]:
+                out[later] += 1
+
+
+@njit(cache=True, nogil=True)
+def moved_rank(rank, where, slot, cell, radix):
+    """``rank_of_positions`` after item ``slot`` moves to the free ``cell``, from the rank before: only the digits of
+    that slot and of the items whose cells lie between the old and the new cell change."""
+    old = where[slot]
+    low, high, sign = (old, cell, 1) if cell > old else (cell, old, -1)
+    change = (high - low) * radix[slot]
+    for other in range(where.shape[0]):
+        if low < where[other] < high:
+            change -= radix[slot] if other < slot else -radix[other]
+    return rank + sign * change
 
 
 @njit(cache=True, nogil=True)
@@ -108,3 +104,8 @@ def pattern_rank(cells, key_slot, key_radix):
             rank += (cell - before) * key_radix[slot]
             seen |= 1 << slot
     return rank
+
+
+def board_rank(cells) -> int:
+    """The rank of a whole board (the tiles of its cells, m = n): how the breadth-first searches number positions."""
+    return int(rank_of_positions(np.asarray(cells, dtype=np.int64), lexicographic_radix(len(cells), len(cells))))

@@ -23,7 +23,7 @@ from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, scramble
 from engine.tiles import pdb, tables_catalogue
-from engine.tiles.ranking import rank_of_positions, unrank_positions
+from engine.tiles.ranking import lexicographic_radix, moved_rank, partial_rank, rank_of_positions, unrank_positions
 
 FIRST = goal_board(4, 4, "blank-first")
 LAST = goal_board(4, 4, "blank-last")
@@ -68,9 +68,9 @@ def test_only_4x4():
        move=st.sampled_from([-4, -1, 1, 4]))
 def test_rank_kernels_agree_with_the_reference(cells, k, slot, move):
     where = np.array(cells[:k], dtype=np.int64)
-    radix = pdb.radix_of(k)
+    radix = lexicographic_radix(k, 16)
     rank = rank_of_positions(where, radix)
-    assert rank == pdb.partial_rank(list(where)) < math.perm(16, k)
+    assert rank == partial_rank(list(where)) < math.perm(16, k)
     out = np.empty(k, dtype=np.int64)
     unrank_positions(rank, radix, out)
     assert out.tolist() == where.tolist()
@@ -80,7 +80,7 @@ def test_rank_kernels_agree_with_the_reference(cells, k, slot, move):
     if on_board and target not in where.tolist():
         moved = where.copy()
         moved[slot] = target
-        assert pdb.moved_rank(rank, where, slot, target, radix) == pdb.partial_rank(list(moved))
+        assert moved_rank(rank, where, slot, target, radix) == partial_rank(list(moved))
 
 
 @pytest.mark.parametrize("goal", [FIRST, LAST], ids=["blank-first", "blank-last"])
@@ -119,13 +119,13 @@ def test_78_split_seven_tile_table_is_admissible_direct_and_mirrored(table7, kor
     seen_differ = False
     for _, optimum, cells in korf:
         where = {t: c for c, t in enumerate(cells)}
-        direct = int(table[pdb.partial_rank([where[t] for t in group])])
+        direct = int(table[partial_rank([where[t] for t in group])])
         mirrored_where = {mirror[t]: pdb.transpose_cell(c) for t, c in where.items()}
-        mirrored = int(table[pdb.partial_rank([mirrored_where[t] for t in group])])
+        mirrored = int(table[partial_rank([mirrored_where[t] for t in group])])
         assert direct <= optimum and mirrored <= optimum
         seen_differ |= direct != mirrored
     assert seen_differ
-    assert table.max() < pdb.UNSEEN and int(table[pdb.partial_rank([FIRST.position_of(t) for t in group])]) == 0
+    assert table.max() < pdb.UNSEEN and int(table[partial_rank([FIRST.position_of(t) for t in group])]) == 0
 
 
 @pytest.mark.skipif(os.environ.get("PUZZLE_TEST_PDB78") != "1", reason="builds the 577 MB 7-8 database (minutes)")
