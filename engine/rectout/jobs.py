@@ -6,7 +6,7 @@ from engine.jobs import job_kind
 from engine.params import flag, integer, number
 from engine.rectout.puzzle import state_from
 from engine.rectout.search import solve
-from engine.result import Budget
+from engine.result import Budget, Watch
 
 MAX_STATES = 200_000
 MAX_SECONDS = 1_800
@@ -24,5 +24,5 @@ def search_params(params: dict) -> dict:
 @job_kind("rectout-solve", check=search_params)
 def solve_job(params: dict, report, cancel) -> dict:
     """The feature-point A* from a Rectangle-out position (seed 003)."""
-    return solve(state_from(params["state"]), Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]),
-                 dedupe=params["dedupe"], weight=params["weight"], progress=report, cancel=cancel).to_dict()
+    watch = Watch(Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]), cancel, report)
+    return solve(state_from(params["state"]), watch, dedupe=params["dedupe"], weight=params["weight"]).to_dict()

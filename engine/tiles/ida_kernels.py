@@ -18,8 +18,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_LINEAR_CONFLICT, heuristic_value, learned_value,
-                                            linear_conflict_sum)
+from engine.tiles.heuristic_kernels import (
+    MODE_LEARNED,
+    MODE_LINEAR_CONFLICT,
+    heuristic_value,
+    learned_value,
+    linear_conflict_sum,
+)
 from engine.tiles.ranking import group_rank, rank_of_positions
 from engine.tiles.tables import INVERSE_INDEX
 
