@@ -2,7 +2,7 @@
 and walls), so a shape is a (4, 2) array of counter-clockwise corners and a scene is an (n, 4, 2) array of obstacles.
 
 The plain-Python reference of the overlap, translation and push kernels is ``engine.rectout.geometry``
-(``penetration``, ``contact_time``, ``push_out``); ``tests/engine/test_rectout_kernels.py`` checks that they agree.
+(``penetration``, ``contact_time``, ``push_out``); ``tests/engine/rectout/test_kernels.py`` checks that they agree.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ as it must to stay clear.
 
 It has no Python twin: it is tested on the case worked out by hand in docs/rectout.md (two plates through the Z
 between two parked ones), with every frame and every midpoint between frames checked clear
-(tests/engine/test_rectout_moves.py).
+(tests/engine/rectout/test_moves.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ angle turned, φ, swept until the body stops.
   linear in the plate's centre, so the centre is a 2×2 solve. The turn ends when a contact would slide off the end
   of its edge, when the solve degenerates, or at the first new contact.
 
-The sweep has no Python twin: its stopping rule is tested on hand-computed cases (tests/engine/test_rectout_moves.py).
+The sweep has no Python twin: its stopping rule is tested on hand-computed cases (tests/engine/rectout/test_moves.py).
 """
 
 from __future__ import annotations

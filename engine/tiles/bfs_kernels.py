@@ -3,8 +3,8 @@
 A position is numbered by ``ranking.rank_of_positions`` of its cells' tiles with ``lexicographic_radix(n, n)``.
 ``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of ``fast.py``) and
 ``bounds/fullbfs.py`` (level scans of the whole space) call it. The readable breadth-first search is
-``engine/search/algorithms.py``; ``tests/engine/test_kernels.py`` and ``tests/engine/test_bounds.py`` check the
-kernels against it and against the known diameters.
+``engine/search/algorithms.py``; ``tests/engine/test_solvers.py`` checks the BFS solver against the other optimal
+solvers and ``tests/engine/bounds/test_bounds.py`` the full searches against the known diameters.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """numba kernels of the sliding-tile heuristics: Manhattan distance, linear conflict and the learned table's value.
 
 The readable versions are in ``engine/tiles/heuristics.py`` (and ``engine/learned/pattern.py`` for the learned key);
-``tests/engine/test_kernels.py`` checks that both agree.
+``tests/engine/tiles/test_kernels.py`` checks that both agree.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ a second.
 ``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
 and drops the mode switch (bench/engine_speed.py); the tests run each of them against ``ida_run`` node for node,
 pausing and resuming included. ``ida_pdb_run`` (the pattern databases) is checked node for node against the readable
-IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/test_pdb.py). The readable IDA* is
-``engine/search/algorithms.py``; ``tests/engine/test_kernels.py`` holds the kernels to it.
+IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/tiles/test_pdb.py). The readable IDA* is
+``engine/search/algorithms.py``; ``tests/engine/tiles/test_kernels.py`` holds the kernels to it.
 """
 
 from __future__ import annotations

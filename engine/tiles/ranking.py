@@ -6,8 +6,8 @@ has the digits "the number minus the earlier numbers below it", digit s in [0, n
 number of the digits, slot 0 most significant (the place values are ``lexicographic_radix(m, n)``). That is the
 lexicographic order, a bijection onto 0 .. n!/(n-m)! - 1. Users: breadth-first search over whole boards
 (``bfs_kernels``, ``bounds/fullbfs.py``), the 2×n sub-problem (``bounds/subproblem.py``), the pattern databases
-(``pdb.py``) and the learned table (``engine/learned``). ``tests/engine/test_pdb.py`` and
-``tests/engine/test_kernels.py`` hold the kernels to ``partial_rank``.
+(``pdb.py``) and the learned table (``engine/learned``). ``tests/engine/tiles/test_pdb.py`` and
+``tests/engine/tiles/test_kernels.py`` hold the kernels to ``partial_rank``.
 """
 
 from __future__ import annotations
