@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from engine.jobs import Status
+from engine.status import Status
 from app.solving import owner, runner
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")

@@ -13,6 +13,7 @@ from engine.solvers import SOLVERS, solve
 from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import random_solvable, scramble
 from engine.tiles.solvability import check_solvable
+from engine.status import Status
 
 
 def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:
@@ -53,7 +54,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"seconds:   {result.seconds:.4f}   solver: {result.solver}   heuristic: {result.heuristic or '-'}",
     ])
     _emit(data, args.json, text)
-    return 0 if result.status in ("solved", "unsolvable") else 1
+    return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
 
 
 def cmd_scramble(args: argparse.Namespace) -> int:

@@ -27,7 +27,8 @@ import numpy as np
 from engine.errors import PuzzleError
 from engine import params as params_reader
 from engine.jobs import INTERACTIVE, LONG, job_kind
-from engine.result import UNSOLVABLE, Budget, Progress, SolveResult, Watch
+from engine.result import Budget, Progress, SolveResult, Watch
+from engine.status import Status
 from engine.search.algorithms import astar_search
 from engine.search.problem import SlidingTileProblem
 from engine.tiles import kernels
@@ -178,7 +179,7 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
     info, heuristic = check_request(board, solver, heuristic)
     verdict = check_solvable(board, goal)
     if not verdict.solvable:
-        return SolveResult(UNSOLVABLE, solver=solver, heuristic=heuristic,
+        return SolveResult(Status.UNSOLVABLE, solver=solver, heuristic=heuristic,
                            message=f"this position is unsolvable. {verdict.explanation}")
     watch = Watch(budget, cancel, progress)
     result = info.function(board, goal, heuristic, watch, options)

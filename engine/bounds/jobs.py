@@ -10,6 +10,7 @@ from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.params import choice, flag, integer
 from engine.result import Watch
+from engine.status import Status
 
 #: Paper values for the Research page: Table 3 (k = 1) and Table 5.
 PAPER_F = {1: {1: 1, 2: 6, 3: 20, 4: 27, 5: 36, 6: 45, 100: 891}, 2: {2: 6, 3: 21, 4: 35, 5: 48, 6: 61, 7: 74},
@@ -81,14 +82,14 @@ def tables_job(params: dict, report, cancel) -> dict:
     watch = Watch.cancel_only(cancel)
     for index, (n, k) in enumerate(wanted + extra):
         if cancel.is_set():
-            return {"status": "cancelled"}
+            return {"status": Status.CANCELLED}
         report(index / len(wanted + extra), {"nodes": index, "text": f"k = {k}, n = {n}"})
         result = solve_subproblem(n, k, watch)
-        if result.get("status") == "cancelled":
-            return {"status": "cancelled"}
+        if result.get("status") == Status.CANCELLED:
+            return {"status": Status.CANCELLED}
         rows.append({"n": n, "k": k, "f": result["f"], "paper": PAPER_F.get(k, {}).get(n),
                      "seconds": round(result["seconds"], 3), "states": result["states"]})
-    return {"status": "done", "rows": rows}
+    return {"status": Status.DONE, "rows": rows}
 
 
 def check_bounds(params: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.classic import knights, queens
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
+from engine.status import Status
 
 
 def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> dict:
@@ -12,7 +13,7 @@ def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> d
     rows = []
     for index, method in enumerate(methods):
         if n > queens.JOB_LIMIT[method]:
-            rows.append({"method": method, "status": "skipped",
+            rows.append({"method": method, "status": Status.SKIPPED,
                          "message": f"not run: {method} is offered up to N = {queens.JOB_LIMIT[method]}"})
             continue
 
@@ -21,10 +22,10 @@ def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> d
                 report((index + fraction) / len(methods), {**info, "text": f"{method}: {info['text']}"})
 
         result = queens.count_solutions(n, method, progress, cancel)
-        if result["status"] == "cancelled":
-            return {"status": "cancelled", "n": n}
+        if result["status"] == Status.CANCELLED:
+            return {"status": Status.CANCELLED, "n": n}
         rows.append(result)
-    return {"status": "done", "n": n, "rows": rows, "seed": queens.SEED_COUNTS.get(n)}
+    return {"status": Status.DONE, "n": n, "rows": rows, "seed": queens.SEED_COUNTS.get(n)}
 
 
 def check_queens(params: dict) -> dict:

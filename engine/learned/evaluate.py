@@ -21,6 +21,7 @@ from engine.result import Budget
 from engine.tiles import goal_board
 from engine.tiles.board import Board
 from engine.tiles.random import random_solvable
+from engine.status import Status
 
 PAPER = {"node_reduction": 0.85, "time_reduction": 0.76, "optimal_share": 0.90}
 GROUP_WIDTH = 10
@@ -37,11 +38,11 @@ def solve_position(board: Board, goal: Board, table: str, budget: Budget, heuris
     row = {"tiles": list(board.cells)}
     for heuristic in HEURISTICS:
         if heuristic not in heuristics:
-            row[heuristic] = {"status": "skipped", "length": None, "nodes": 0, "seconds": 0.0}
+            row[heuristic] = {"status": Status.SKIPPED, "length": None, "nodes": 0, "seconds": 0.0}
             continue
         started = time.thread_time()
         result = solve(board, goal, "idastar", heuristic, budget, cancel=cancel, table=table)
-        row[heuristic] = {"status": result.status, "length": result.length if result.status == "solved" else None,
+        row[heuristic] = {"status": result.status, "length": result.length if result.status == Status.SOLVED else None,
                           "nodes": result.nodes_expanded, "seconds": round(time.thread_time() - started, 4),
                           "wall_seconds": round(result.seconds, 4)}
     row["optimum"] = row["pdb"]["length"]
@@ -73,7 +74,7 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
             if cancel is not None and cancel.is_set():
                 for f in futures:
                     f.cancel()
-                return {"status": "cancelled"}
+                return {"status": Status.CANCELLED}
             rows.append(future.result())
             if progress:
                 progress(len(rows) / count, {"nodes": sum(r["manhattan"]["nodes"] for r in rows),
@@ -88,7 +89,7 @@ def _mean(values: list[float]) -> float | None:
 
 def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: float) -> dict:
     done = [r for r in rows if r["optimum"] is not None]
-    both = [r for r in done if r["manhattan"]["status"] == "solved" and r["learned"]["status"] == "solved"]
+    both = [r for r in done if r["manhattan"]["status"] == Status.SOLVED and r["learned"]["status"] == Status.SOLVED]
     groups = []
     for low in sorted({(r["optimum"] - 1) // GROUP_WIDTH * GROUP_WIDTH for r in done}):
         members = [r for r in done if low < r["optimum"] <= low + GROUP_WIDTH]
@@ -100,13 +101,13 @@ def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: 
             "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in finished]),
             "mean_excess": _mean([r["learned"]["length"] - r["optimum"] for r in finished]),
         })
-    learned_done = [r for r in done if r["learned"]["status"] == "solved"]
+    learned_done = [r for r in done if r["learned"]["status"] == Status.SOLVED]
     md_nodes = sum(r["manhattan"]["nodes"] for r in both)
     md_seconds = sum(r["manhattan"]["seconds"] for r in both)
     overall = {
         "positions": len(rows), "with_optimum": len(done), "both_finished": len(both),
-        "manhattan_over_budget": sum(1 for r in done if r["manhattan"]["status"] != "solved"),
-        "learned_over_budget": sum(1 for r in done if r["learned"]["status"] != "solved"),
+        "manhattan_over_budget": sum(1 for r in done if r["manhattan"]["status"] != Status.SOLVED),
+        "learned_over_budget": sum(1 for r in done if r["learned"]["status"] != Status.SOLVED),
         "node_reduction": 1 - sum(r["learned"]["nodes"] for r in both) / md_nodes if md_nodes else None,
         "time_reduction": 1 - sum(r["learned"]["seconds"] for r in both) / md_seconds if md_seconds else None,
         "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in both]),
@@ -116,6 +117,6 @@ def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: 
         "learned_mean_nodes": _mean([r["learned"]["nodes"] for r in learned_done]),
         "learned_mean_excess": _mean([r["learned"]["length"] - r["optimum"] for r in learned_done]),
     }
-    return {"status": "done", "table": table, "seed": seed, "budget": {"max_nodes": budget.max_nodes,
+    return {"status": Status.DONE, "table": table, "seed": seed, "budget": {"max_nodes": budget.max_nodes,
             "max_seconds": budget.max_seconds}, "groups": groups, "overall": overall, "rows": rows,
             "paper": PAPER, "seconds": round(seconds, 1)}

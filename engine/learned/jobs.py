@@ -13,6 +13,7 @@ from engine.learned.train import check_params, train, trained_tables
 from engine.params import choice, integer, number, text
 from engine.result import Budget
 from engine.tiles import goal_board
+from engine.status import Status
 
 
 def check_train(params: dict) -> dict:
@@ -30,8 +31,8 @@ def train_job(params: dict, report, cancel) -> dict:
     goal = goal_board(4, 4, params["goal"])
     learned = train(goal, check_params(params), report, cancel)
     if learned is None:
-        return {"status": "cancelled"}
-    return {"status": "done", "name": learned.name, **learned.info}
+        return {"status": Status.CANCELLED}
+    return {"status": Status.DONE, "name": learned.name, **learned.info}
 
 
 def check_evaluate(params: dict) -> dict:

@@ -19,6 +19,7 @@ from engine.result import Budget
 from engine.tiles import goal_board
 from engine.tiles.pdb import is_ready
 from engine.tiles.random import scramble
+from engine.status import Status
 
 DEPTHS = (10, 20, 30, 40, 50)
 CHECKPOINTS = (100, 1_000, 5_000, 10_000, 42_000, 50_000)
@@ -31,7 +32,7 @@ def exact_length(board, goal) -> int | None:
 
     heuristic = "pdb" if is_ready(goal) else "linear-conflict"
     result = solve(board, goal, "idastar", heuristic, Budget(max_nodes=2_000_000_000, max_seconds=300))
-    return result.length if result.status == "solved" else None
+    return result.length if result.status == Status.SOLVED else None
 
 
 def run_trial(depth: int, trial: int, seed: int, dpso: DPSOParams, ga: GAParams, cancel=None) -> dict:
@@ -69,7 +70,7 @@ def run_experiment(depths=DEPTHS, trials: int = 30, dpso: DPSOParams | None = No
             if cancel is not None and cancel.is_set():
                 for f in futures:
                     f.cancel()
-                return {"status": "cancelled"}
+                return {"status": Status.CANCELLED}
     return summarise(rows, depths, trials, dpso, ga, seed, time.perf_counter() - started)
 
 
@@ -106,5 +107,5 @@ def summarise(rows, depths, trials, dpso, ga, seed, seconds) -> dict:
             }
         entry["mean_optimum"] = round(sum(r["optimum"] or 0 for r in mine) / max(1, len(mine)), 1)
         table.append(entry)
-    return {"status": "done", "depths": list(depths), "trials": trials, "seed": seed, "dpso": asdict(dpso),
+    return {"status": Status.DONE, "depths": list(depths), "trials": trials, "seed": seed, "dpso": asdict(dpso),
             "ga": asdict(ga), "rows": rows, "table": table, "curves": curves, "seconds": round(seconds, 1)}

@@ -33,6 +33,7 @@ from engine.meta import kernels
 from engine.meta.encoding import ENCODINGS, decode, default_encoding, move_targets
 from engine.tiles.board import Board
 from engine.tiles.tables import goal_tables
+from engine.status import Status
 
 HISTORY_POINTS = 200  # points of the best-fitness curve sent to the page while a run is live
 
@@ -105,7 +106,7 @@ class MetaRun:
     iterations: int
     evaluations: int
     seconds: float
-    stopped: str | None = None  # "cancelled" or "budget" when a run ended early
+    stopped: Status | None = None  # CANCELLED or BUDGET_EXHAUSTED when a run ended early
     params: dict = field(default_factory=dict)
 
     def curve(self, points: int = HISTORY_POINTS) -> list[list[int]]:
@@ -162,10 +163,10 @@ def _drive(step, total: int, history: np.ndarray, label: str, best, progress, ca
     started = time.perf_counter()
     while done < total:
         if cancel is not None and cancel.is_set():
-            stopped = "cancelled"
+            stopped = Status.CANCELLED
             break
         if deadline is not None and time.perf_counter() >= deadline:
-            stopped = "budget"
+            stopped = Status.BUDGET_EXHAUSTED
             break
         count = min(chunk, total - done)
         t0 = time.perf_counter()

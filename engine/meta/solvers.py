@@ -13,13 +13,13 @@ from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.meta.experiment import DEPTHS, run_experiment
 from engine.meta.search import DPSOParams, GAParams, MetaRun, params_from, run_dpso, run_ga
-from engine.result import BUDGET_EXHAUSTED, CANCELLED, SOLVED, SolveResult, Watch
+from engine.result import SolveResult, Watch
+from engine.status import Status
 from engine.solvers import SolverInfo, register_solver
 from engine.tiles import goal_board, parse_size
 from engine.tiles.board import Board, position_from
 from engine.tiles.random import scramble
 
-NOT_SOLVED = "not_solved"
 RUNS = {"dpso": (run_dpso, DPSOParams, "particles", "iterations"),
         "ga": (run_ga, GAParams, "population", "generations")}
 
@@ -44,18 +44,18 @@ def meta_solve(algorithm: str, board: Board, goal: Board, watch: Watch, values: 
              "params": meta.params, "lower_bound": lower_bound}
     common = dict(nodes_expanded=meta.evaluations, nodes_generated=meta.evaluations, seconds=meta.seconds,
                   solver=algorithm, extra=extra)
-    if meta.stopped == "cancelled":
-        return SolveResult(CANCELLED, message="cancelled", **common), meta
+    if meta.stopped == Status.CANCELLED:
+        return SolveResult(Status.CANCELLED, message="cancelled", **common), meta
     if meta.solved:
         proof = meta.best_score == lower_bound
         note = "" if proof else (f"best of {meta.iterations:,} {length_name}; not proven optimal "
                                  f"(the Manhattan lower bound is {lower_bound})")
-        return SolveResult(SOLVED, meta.moves, proof, message=note, **common), meta
-    if meta.stopped == "budget":
-        return SolveResult(BUDGET_EXHAUSTED, message=f"stopped by the time budget after {meta.iterations:,} "
+        return SolveResult(Status.SOLVED, meta.moves, proof, message=note, **common), meta
+    if meta.stopped == Status.BUDGET_EXHAUSTED:
+        return SolveResult(Status.BUDGET_EXHAUSTED, message=f"stopped by the time budget after {meta.iterations:,} "
                            f"{length_name}; best fitness {meta.best_score}", **common), meta
-    return SolveResult(NOT_SOLVED, message=f"no solution within {params.max_moves} moves after {meta.iterations:,} "
-                       f"{length_name}: the best sequence leaves a Manhattan sum of "
+    return SolveResult(Status.NOT_SOLVED, message=f"no solution within {params.max_moves} moves after "
+                       f"{meta.iterations:,} {length_name}: the best sequence leaves a Manhattan sum of "
                        f"{meta.best_score - params.max_moves}", **common), meta
 
 
