@@ -11,7 +11,7 @@ from engine.errors import PuzzleError
 from engine.meta import recorded
 from engine.meta.claims import claims
 from engine.meta.encoding import covering_cycle_pairs
-from engine.meta.search import DPSOParams, GAParams, params_from
+from engine.meta.params import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
 from app.solving import job_fragment_for, runner, start_job
 

@@ -20,7 +20,8 @@ from common import ROOT, header, korf_instances, load, median_time, table
 
 from engine.result import Budget, Watch
 from engine.search import SlidingTileProblem, astar_search
-from engine.solvers import solve, warm_up
+from engine.registry import warm_up
+from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable
 from engine.tiles.fast import bfs_distances
 from engine.tiles.reduction import fast_solve

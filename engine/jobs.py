@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from engine import registry
 from engine.errors import PuzzleError
 from engine.status import Status
 
@@ -68,12 +69,14 @@ def job_kind(name: str, *, check: CheckFunction | None = None,
 
 
 def job_kinds() -> dict[str, JobKind]:
-    """Every registered kind (``engine.registry.load_all()`` registers them all)."""
+    """Every registered kind (every subject's: this loads them)."""
+    registry.load_all()
     return dict(_KINDS)
 
 
 def checked(kind: str, params: object) -> tuple[JobKind, dict]:
     """The kind and its validated parameters, or a PuzzleError that says what is wrong."""
+    registry.load_all()
     if not isinstance(kind, str) or kind not in _KINDS:
         shown = kind if isinstance(kind, str) and len(kind) < 40 else type(kind).__name__
         raise PuzzleError(f"unknown job kind {shown!r}: choose one of {', '.join(sorted(_KINDS))}")

@@ -1,11 +1,8 @@
-"""The research computations as background jobs (kinds ``research-*``), for the Research page and the API."""
+"""The research computations as background jobs (kinds ``research-*``), for the Research page and the API. The
+kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
-from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS, full_bfs
-from engine.bounds.maxmd import BRUTE_MAX_N, EXACT_MAX_N, max_md_brute, max_md_exact, pattern_best
-from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, solve_subproblem, state_count
-from engine.bounds.table import bounds_table
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.params import choice, flag, integer
@@ -21,6 +18,8 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
 
 
 def check_bfs(params: dict) -> dict:
+    from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS
+
     rows, cols = integer(params, "rows", 1, 12), integer(params, "cols", 1, 12)
     if rows * cols > FULL_BFS_MAX_CELLS:
         raise PuzzleError(f"a full breadth-first search is offered for at most {FULL_BFS_MAX_CELLS} cells "
@@ -31,10 +30,14 @@ def check_bfs(params: dict) -> dict:
 @job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
     """Every position of a small board by breadth-first search: diameter, histogram, hardest positions."""
+    from engine.bounds.fullbfs import full_bfs
+
     return full_bfs(params["rows"], params["cols"], Watch(cancel=cancel, progress=report))
 
 
 def check_max_md(params: dict) -> dict:
+    from engine.bounds.maxmd import BRUTE_MAX_N, EXACT_MAX_N
+
     method = choice(params, "method", ("exact", "brute"), "exact")
     n = integer(params, "n", 1, BRUTE_MAX_N if method == "brute" else EXACT_MAX_N)
     return {"n": n, "method": method}
@@ -43,6 +46,8 @@ def check_max_md(params: dict) -> dict:
 @job_kind("research-maxmd", check=check_max_md)
 def max_md_job(params: dict, report, cancel) -> dict:
     """The largest Manhattan distance of a solvable 2×n position, by brute force or the exact method."""
+    from engine.bounds.maxmd import max_md_brute, max_md_exact, pattern_best
+
     n = params["n"]
     if params["method"] == "brute":
         report(None, {"text": f"enumerating all {2 * n}! arrangements on every core"})
@@ -53,6 +58,8 @@ def max_md_job(params: dict, report, cancel) -> dict:
 
 
 def check_subproblem(params: dict) -> dict:
+    from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, state_count
+
     n, k = integer(params, "n", 1, 200), integer(params, "k", 1, 4)
     if k > n:
         raise PuzzleError(f"k (the distinguished columns) must be at most n (got k = {k}, n = {n})")
@@ -65,6 +72,8 @@ def check_subproblem(params: dict) -> dict:
 @job_kind("research-subproblem", check=check_subproblem)
 def subproblem_job(params: dict, report, cancel) -> dict:
     """The k-column sub-problem of 2×n solved by breadth-first search from its goals: f_k(n) and a hardest state."""
+    from engine.bounds.subproblem import solve_subproblem
+
     return solve_subproblem(params["n"], params["k"], Watch(cancel=cancel, progress=report),
                             blank_home=params["blank_home"])
 
@@ -76,6 +85,8 @@ def check_tables(params: dict) -> dict:
 @job_kind("research-tables", check=check_tables)
 def tables_job(params: dict, report, cancel) -> dict:
     """Tables 3 and 5 of the paper in one go: every (n, k) the paper lists, with the paper's value beside ours."""
+    from engine.bounds.subproblem import solve_subproblem
+
     wanted = [(n, k) for k, values in PAPER_F.items() for n in values]
     extra = [(n, 3) for n in range(8, params["k3_max"] + 1)]
     rows = []
@@ -99,4 +110,6 @@ def check_bounds(params: dict) -> dict:
 @job_kind("research-bounds", check=check_bounds)
 def bounds_job(params: dict, report, cancel) -> dict:
     """The bounds table of 2×n: lower bound, exact diameters, the paper's and our upper bounds."""
+    from engine.bounds.table import bounds_table
+
     return bounds_table(params["n_max"], progress=report, cancel=cancel)

@@ -19,7 +19,8 @@ import json
 from engine import store
 from engine.errors import PuzzleError
 from engine.learned.evaluate import PAPER, evaluate, summarise
-from engine.learned.train import TrainingParams, train
+from engine.learned.catalogue import TrainingParams
+from engine.learned.train import train
 from engine.result import Budget
 from engine.tiles import goal_board
 from engine.status import Status

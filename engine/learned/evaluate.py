@@ -12,12 +12,15 @@ as the search. The budget still stops a search by the wall clock.
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
+from engine import registry
+from engine.background import run_tasks
 from engine.errors import PuzzleError
+from engine.learned.catalogue import table_for
 from engine.result import Budget
+from engine.solvers import solve
 from engine.tiles import goal_board
 from engine.tiles.board import Board
 from engine.tiles.random import random_solvable
@@ -33,8 +36,6 @@ HEURISTICS = ("pdb", "manhattan", "learned")
 
 def solve_position(board: Board, goal: Board, table: str, budget: Budget, heuristics=HEURISTICS, cancel=None) -> dict:
     """Solve one position with each heuristic; one left out (to compare tables quickly) counts as over budget."""
-    from engine.solvers import solve
-
     row = {"tiles": list(board.cells)}
     for heuristic in HEURISTICS:
         if heuristic not in heuristics:
@@ -53,33 +54,25 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
              cancel=None, workers: int | None = None, goal: Board | None = None, heuristics=HEURISTICS) -> dict:
     if not 1 <= count <= MAX_POSITIONS:
         raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
-    from engine.solvers import warm_up
-
-    warm_up()  # no search's time includes loading the compiled kernels
+    registry.warm_up()  # no search's time includes loading the compiled kernels
     goal = goal or goal_board(4, 4, "blank-first")
     if "learned" in heuristics:
-        from engine.learned.train import table_for
-
         table_for(goal, table)  # nor reading the table
     budget = budget or Budget(max_nodes=2_000_000_000, max_seconds=300)
     positions = [random_solvable(goal, seed * 1_000_003 + i) for i in range(count)]
-    from engine.solvers import warm_up
-
-    warm_up()  # compiling the kernels is no heuristic's time
     started = time.perf_counter()
-    rows: list[dict] = []
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:  # the kernels release the GIL
-        futures = [pool.submit(solve_position, board, goal, table, budget, heuristics, cancel) for board in positions]
-        for future in futures:
-            if cancel is not None and cancel.is_set():
-                for f in futures:
-                    f.cancel()
-                return {"status": Status.CANCELLED}
-            rows.append(future.result())
-            if progress:
-                progress(len(rows) / count, {"nodes": sum(r["manhattan"]["nodes"] for r in rows),
-                                             "text": f"{len(rows)} of {count} positions solved three ways "
-                                                     f"({time.perf_counter() - started:.0f} s)"})
+    nodes = [0]
+
+    def report(index: int, row: dict) -> None:
+        nodes[0] += row["manhattan"]["nodes"]
+        if progress:
+            progress((index + 1) / count, {"nodes": nodes[0], "text": f"{index + 1} of {count} positions solved three "
+                                                                      f"ways ({time.perf_counter() - started:.0f} s)"})
+
+    rows = run_tasks([partial(solve_position, board, goal, table, budget, heuristics, cancel) for board in positions],
+                     cancel, report, workers)
+    if rows is None:
+        return {"status": Status.CANCELLED}
     return summarise(rows, table, seed, budget, time.perf_counter() - started)
 
 

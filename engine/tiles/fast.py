@@ -15,13 +15,13 @@ from engine.result import SolveResult, Watch
 from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles import kernels
-from engine.tiles.board import MOVES, Board
+from engine.tiles.board import BFS_MAX_CELLS, MOVES, PERFECT_MAX_CELLS, Board
 from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
-#: Boards whose whole state space fits the rank-indexed BFS (12! ranks is 479 MB of one byte each).
-BFS_MAX_CELLS = 12
-PERFECT_MAX_CELLS = 10
+#: The IDA* kernel's modes by name (``engine.tiles.heuristics.Heuristic.kernel``).
+KERNEL_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
+                "pdb": kernels.MODE_PDB, "learned": kernels.MODE_LEARNED}
 EMPTY_INT = np.zeros(0, dtype=np.int64)
 EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
