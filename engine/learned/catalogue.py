@@ -17,7 +17,9 @@ from engine.tiles.board import Board
 
 VALUE_RULES = ("min-diff", "at-min-steps")
 MAX_WALKS = 1_000_000_000
-FORMAT = 2  # part of a table's name: tables trained before DB(goal) = 0 and the single table are not reused
+#: Part of a table's name, raised whenever what a stored table means changes (DB(goal) = 0, one table), so a
+#: table of another format is never read as this one.
+FORMAT = 2
 
 
 @dataclass(frozen=True)
