@@ -40,8 +40,6 @@ from engine.tiles.board import Board
 
 #: Named databases, strongest first: ``pdb`` means the first of these that is built.
 GROUPINGS = ("pdb-78", "pdb-663")
-#: The heuristic names that read a pattern database.
-PDB_HEURISTICS = ("pdb",) + GROUPINGS
 LABELS = {"pdb-78": "7-8 additive pattern database with reflection",
           "pdb-663": "6-6-3 additive pattern database with reflection"}
 
