@@ -17,9 +17,11 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import CANCELLED, Watch
+from engine.result import Watch
+from engine.status import Status
 from engine.tiles.board import MOVES
-from engine.tiles.ranking import lexicographic_radix, rank_of_positions, unrank_positions
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import neighbor_table
 
 UNREACHED = 65535
@@ -107,7 +109,7 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
         watch.report(cursor[0] / total, {"nodes": int(cursor[0]),
                                          "text": f"{cursor[0]:,} of {total:,} states expanded"})
         if watch.cancel is not None and watch.cancel.is_set():
-            return {"status": CANCELLED, "n": n, "k": k}
+            return {"status": Status.CANCELLED, "n": n, "k": k}
     hardest_rank = int(queue[cursor[1] - 1])  # BFS order: the last state settled is among the farthest
     longest = int(distance[hardest_rank])
     histogram = np.bincount(distance[distance != UNREACHED]).tolist()
@@ -117,7 +119,7 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     for tile, cell in zip(tiles, items[:-1]):
         position[int(cell)] = tile
     position[int(items[-1])] = 0
-    return {"status": "done", "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
+    return {"status": Status.DONE, "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
             "histogram": histogram,
             "hardest": position, "blank_path": _descend(distance, items, neighbors, radix),
             "hardest_count": int((distance == longest).sum()), "seconds": watch.elapsed}

@@ -1,6 +1,6 @@
 """numba kernels of breadth-first search over whole sliding-tile state spaces (boards of up to 12 cells), by rank.
 
-A position is numbered by ``ranking.rank_of_positions`` of its cells' tiles with ``lexicographic_radix(n, n)``.
+A position is numbered by ``ranking_kernels.rank_of_positions`` of its cells' tiles with ``lexicographic_radix(n, n)``.
 ``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of ``fast.py``) and
 ``bounds/fullbfs.py`` (level scans of the whole space) call it. The readable breadth-first search is
 ``engine/search/algorithms.py``; ``tests/engine/test_solvers.py`` checks the BFS solver against the other optimal
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.tiles.ranking import rank_of_positions, unrank_positions
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 
 
 @njit(cache=True, nogil=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.tiles.ranking import pattern_rank
+from engine.tiles.ranking_kernels import pattern_rank
 
 # Heuristic modes of the IDA* and A* kernels.
 MODE_MANHATTAN = 0

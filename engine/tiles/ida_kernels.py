@@ -25,7 +25,7 @@ from engine.tiles.heuristic_kernels import (
     learned_value,
     linear_conflict_sum,
 )
-from engine.tiles.ranking import group_rank, rank_of_positions
+from engine.tiles.ranking_kernels import group_rank, rank_of_positions
 from engine.tiles.tables import INVERSE_INDEX
 
 # Return codes of the IDA* kernels.

@@ -8,7 +8,8 @@ from engine.bounds.subproblem import solve_subproblem, state_count
 from engine.bounds.table import KNOWN_DIAMETERS, bounds_table
 from engine.errors import PuzzleError
 from engine.tiles import MOVES, Board, goal_board
-from engine.tiles.ranking import lexicographic_radix, rank_of_positions, unrank_positions
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import neighbor_table
 
 import numpy as np

@@ -14,7 +14,8 @@ from engine.tiles.heuristics import linear_conflicts, manhattan_distance
 from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_MANHATTAN, learned_value, linear_conflict_sum,
                                             manhattan_sum)
 from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_manhattan_run, ida_run
-from engine.tiles.ranking import lexicographic_radix, partial_rank, rank_of_positions, unrank_positions
+from engine.tiles.ranking import lexicographic_radix, partial_rank
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import goal_tables
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
