@@ -21,16 +21,15 @@ from engine.errors import PuzzleError
 from engine.rectout.motion import Motion, apply
 from engine.rectout.moves import motions
 from engine.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
-from engine.result import BUDGET_EXHAUSTED, SOLVED, Budget, Watch
-
-NO_SOLUTION = "no_solution"
+from engine.result import Budget, Watch
+from engine.status import Status
 
 PROGRESS_EVERY = 10  # expansions between progress reports (an expansion takes up to ~0.3 s)
 
 
 @dataclass
 class RectoutResult:
-    status: str  # SOLVED, BUDGET_EXHAUSTED, CANCELLED or NO_SOLUTION
+    status: Status  # SOLVED, BUDGET_EXHAUSTED, CANCELLED, or NOT_SOLVED when every feature point was searched
     start: State
     motions: list[Motion] = field(default_factory=list)
     expanded: int = 0
@@ -78,7 +77,7 @@ def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum
     if problems:
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
     watch = watch or Watch(Budget(max_nodes=20_000, max_seconds=120))
-    result = RectoutResult(BUDGET_EXHAUSTED, start, dedupe=dedupe)
+    result = RectoutResult(Status.BUDGET_EXHAUSTED, start, dedupe=dedupe)
     order = itertools.count(0, -1)  # newest first among equal (f, h)
     # nodes: (state, parent index, motion that led here, g, the open move's family and the plates it moved)
     nodes: list[tuple[State, int, Motion | None, int, str | None, frozenset]] = [(start, -1, None, 0, None,
@@ -98,7 +97,7 @@ def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum
         f, _, _, index = heapq.heappop(frontier)
         state, _, _, g, family, moved = nodes[index]
         if is_out(state):
-            result.status = SOLVED
+            result.status = Status.SOLVED
             result.motions = _path(nodes, index)
             break
         if dedupe and best_g.get((quantum.key(state), family, moved), g) < g:
@@ -121,7 +120,7 @@ def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum
             h = heuristic(child)
             heapq.heappush(frontier, (child_g + weight * h, h, next(order), len(nodes) - 1))
     else:
-        result.status = NO_SOLUTION
+        result.status = Status.NOT_SOLVED
     result.seconds = watch.elapsed
     return result
 
