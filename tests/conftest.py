@@ -1,13 +1,19 @@
 """Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
 instances. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run, removed at
 the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
-(tests/engine/test_pdb.py builds the pattern databases it reads in session fixtures)."""
+(tests/engine/test_pdb.py builds the pattern databases it reads in session fixtures).
+
+The 7-8 pattern database takes minutes on two cores, so when a collected test asks for ``pdb78_dir`` its build starts
+in a separate, niced process as soon as collection ends and runs beside the other tests, into a directory of its own
+(the other tests never see it appear: which heuristic ``pdb`` picks must not depend on how far a build has got)."""
 
 from __future__ import annotations
 
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,6 +32,34 @@ def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
             parts = [int(x) for x in line.split()]
             rows.append((parts[0], parts[1], tuple(parts[2:])))
     return rows
+
+
+_background_builds: dict[str, tuple[subprocess.Popen, Path]] = {}
+
+
+def pytest_collection_modifyitems(config, items):
+    if any("pdb78_dir" in getattr(item, "fixturenames", ()) for item in items):
+        _start_build("pdb-78/blank-first")
+
+
+def _start_build(table: str) -> None:
+    directory = Path(tempfile.mkdtemp(prefix="puzzle-test-pdb78-"))
+    atexit.register(shutil.rmtree, directory, True)
+    log = open(directory / "build.log", "w")  # left open: the build writes to it after this returns
+    process = subprocess.Popen([sys.executable, "-m", "engine", "tables", "build", "--only", table], cwd=ROOT,
+                               env={**os.environ, "PUZZLE_DATA_DIR": str(directory)}, stdout=log, stderr=log,
+                               preexec_fn=lambda: os.nice(5))
+    atexit.register(process.kill)  # an interrupted run leaves no build behind
+    _background_builds[table] = (process, directory)
+
+
+@pytest.fixture(scope="session")
+def pdb78_dir() -> Path:
+    """The directory holding a 7-8 database for blank-first built in this run (waits for the background build)."""
+    process, directory = _background_builds["pdb-78/blank-first"]
+    code = process.wait(timeout=3600)
+    assert code == 0, (directory / "build.log").read_text()[-2000:]
+    return directory
 
 
 @pytest.fixture(scope="session")
