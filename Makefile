@@ -1,9 +1,10 @@
-# Two entry points for a fresh machine: `make run` (set up, start the app) and `make test` (set up, run every test).
+# Two entry points for a fresh machine: `make run` (set up, start the app) and `make test` (set up, run every test);
+# `make test-fast` leaves out the slow and the browser tests (-m "not slow and not e2e").
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test setup browser bench
+.PHONY: run test test-fast setup browser bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,10 @@ run: setup
 test: setup browser
 	$(PY) -m ruff check engine app bench tests
 	$(PY) -m pytest
+
+test-fast: setup
+	$(PY) -m ruff check engine app bench tests
+	$(PY) -m pytest -m "not slow and not e2e"
 
 # Every benchmark at its default size (the long runs: bench/meta.py --experiment, bench/learned.py --full).
 bench: setup

@@ -54,14 +54,27 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BUILD_TABLES"]:
         build_missing_tables(runner)
 
-    from app import api, classic, jobs, learned, main, meta, play, rectout, research
-
-    for module in (main, play, jobs, api, research, classic, meta, learned, rectout):
-        app.register_blueprint(module.bp)
+    register_blueprints(app)
 
     install_request_guards(app)
     install_error_handlers(app)
     return app
+
+
+def register_blueprints(app: Flask) -> None:
+    """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
+    from app import api, classic, jobs, learned, main, meta, play, rectout, research
+    from app.subjects import current
+
+    subjects = []
+    for module in (main, jobs, api, play, research, meta, learned, rectout, classic):
+        app.register_blueprint(module.bp)
+        subjects.extend(getattr(module, "SUBJECTS", ()))
+    app.extensions["subjects"] = subjects
+
+    @app.context_processor
+    def navigation():
+        return {"subjects": subjects, "current_subject": current(subjects, request.endpoint)}
 
 
 def build_missing_tables(runner: JobRunner) -> None:

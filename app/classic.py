@@ -19,10 +19,21 @@ from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import scramble
 from app.api import json_body
+from app.jobs import result_fragment
 from app.lessons import BY_SLUG, LESSONS
 from app.solving import job_fragment_for
+from app.subjects import Subject
 
 bp = Blueprint("classic", __name__)
+SUBJECTS = [
+    Subject("classic.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "
+            "one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step."),
+    Subject("classic.lessons", "Lessons", "Guided lessons", "Short slides that each open the live step-through on a "
+            "chosen position: breadth-first against depth-first, A*, IDA*'s memory, heuristics compared.",
+            section="classic.lesson"),
+    Subject("classic.index", "Classic", "Classic search", "N queens three ways (pruning pays), the knight's tour (304 "
+            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic."),
+]
 
 STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read
 STEP_BOARDS = ["3x3", "2x3", "2x4", "2x5", "2x6"]
@@ -49,7 +60,7 @@ def queens_count():
     n = queens.check_n(request.form.get("n"), "bitmask")
     methods = [m for m in queens.METHODS if request.form.get(m)] or list(queens.METHODS)
     if all(n <= queens.QUICK_LIMIT[m] for m in methods):
-        return render_template("classic/queens_results.html", result=queens_comparison(n, methods))
+        return result_fragment("classic-queens", queens_comparison(n, methods))
     return job_fragment_for("classic-queens", {"n": n, "methods": methods}, f"Counting {n} queens")
 
 
@@ -84,7 +95,7 @@ def knights_count():
     rows, cols, start = knights.check_board(request.form.get("rows"), request.form.get("cols"),
                                             request.form.get("start", 0), knights.COUNT_MAX_CELLS)
     if rows * cols <= knights.QUICK_COUNT_CELLS:
-        return render_template("classic/knights_count.html", result=knights.count_tours(rows, cols, start))
+        return result_fragment("classic-knights", knights.count_tours(rows, cols, start))
     return job_fragment_for("classic-knights", {"rows": rows, "cols": cols, "start": start},
                             f"Counting the tours of {rows}×{cols}")
 

@@ -1,33 +1,40 @@
-"""Job progress fragments (htmx polls them every second), the cancel button, and the list of your own jobs."""
+"""Job progress fragments (htmx polls them every second), the cancel button, and the list of your own jobs.
+
+A finished job's result is drawn by ``templates/results/<kind>.html`` (given ``result`` and ``job``): a new job kind
+shows its answer by adding that one file; a kind without one shows its status and message.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template
+from jinja2 import Template, TemplateNotFound
 
 from engine.jobs import Status
-from app.solving import owner, runner
+from app.solving import owner, progress_fragment, runner
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
-#: The fragment that shows a finished job's result, by job kind; later subjects add theirs.
-RESULT_TEMPLATES = {"solve": "partials/result.html", "compare": "partials/compare_results.html",
-                    "research-bfs": "research/bfs.html", "research-maxmd": "research/maxmd.html",
-                    "research-subproblem": "research/subproblem.html", "research-tables": "research/tables.html",
-                    "research-bounds": "research/bounds.html", "classic-queens": "classic/queens_results.html",
-                    "classic-knights": "classic/knights_count.html", "meta-experiment": "meta/experiment.html",
-                    "learned-train": "learned/trained.html", "learned-evaluate": "learned/evaluation.html",
-                    "rectout-solve": "rectout/result.html"}
+
+def result_template(kind: str) -> Template | None:
+    """The template that draws a finished job of this kind, if the kind has one."""
+    try:
+        return current_app.jinja_env.get_template(f"results/{kind}.html")
+    except TemplateNotFound:
+        return None
+
+
+def result_fragment(kind: str, result: dict, job: dict | None = None) -> str:
+    """A result as its kind's template draws it, whether it came from a job or was computed in the request."""
+    return render_template(result_template(kind), result=result, job=job)
 
 
 def job_fragment(job_id: str):
     job = runner().get(job_id)
     if job is None:
         abort(404, description=f"there is no job {job_id}")
-    if job["status"] == Status.DONE and job["kind"] in RESULT_TEMPLATES:
-        result = job["result"]
-        return render_template(RESULT_TEMPLATES[job["kind"]], result=result, data=result, job=job)
-    return render_template("partials/job.html", job=job, job_id=job_id, title=job["kind"].capitalize(),
-                           mine=job["owner"] == owner())
+    if job["status"] == Status.DONE and result_template(job["kind"]) is not None:
+        return result_fragment(job["kind"], job["result"], job)
+    return progress_fragment(job_id, job["kind"].capitalize(), job=job, mine=job["owner"] == owner())
 
 
 @bp.get("/<job_id>")

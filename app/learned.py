@@ -10,11 +10,13 @@ from engine.learned.curve import CURVE_WALKS, recorded_curve
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
 from engine.learned.train import VALUE_RULES, TrainingParams, trained_tables
 from engine.tiles import goal_board
-from app.jobs import RESULT_TEMPLATES
 from app.solving import job_fragment_for, runner
+from app.subjects import Subject
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
-RESULT_TEMPLATES["learned-curve"] = "learned/curve.html"  # a finished curve job's fragment
+SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "
+                    "the goal, solve with V = MD + DB, and measure what giving up admissibility buys.",
+                    section="learned.")]
 
 QUICK_WALKS = 1_000_000  # about 11 s of one quiet core: a table a class can train during the lesson
 

@@ -14,8 +14,12 @@ from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.search import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
 from app.solving import job_fragment_for, runner, start_job
+from app.subjects import Subject
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
+SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "
+                    "genetic algorithm hunt for 15-puzzle solutions: live fitness curves, the paper's experiment and "
+                    "its charts.", section="meta.")]
 
 SIZES = ["4x4", "3x3", "2x4", "2x5", "3x4"]
 #: The experiment sizes offered: a classroom run of a few minutes, and the paper's.

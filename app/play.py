@@ -9,9 +9,17 @@ from engine.errors import PuzzleError
 from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
 from engine.solvers import MAX_COMPARE
 from app import tables_job
-from app.solving import compare_request, runner, solve_request
+from app.jobs import result_fragment
+from app.solving import compare_request, progress_fragment, runner, solve_request
+from app.subjects import Subject
 
 bp = Blueprint("play", __name__)
+SUBJECTS = [
+    Subject("play.play", "Play", "Play & solve", "Slide the 8-puzzle, the 15-puzzle, 2×n and any board up to 6×6; ask "
+            "BFS, A* or IDA* for an answer and watch it animate."),
+    Subject("play.compare", "Compare", "Compare solvers", "Race two to four solvers on the same position: boards side "
+            "by side, lengths, nodes and time in a table and a chart."),
+]
 
 
 def _page(template: str, **extra):
@@ -49,25 +57,28 @@ def _solver_fields(value: str) -> dict:
     return {"solver": solver, "heuristic": heuristic}
 
 
+def _optional(form, *names: str) -> dict:
+    """The form's fields among ``names`` that were sent (``mode`` as the API takes it: auto, job or sync)."""
+    return {name: form[name] for name in names if form.get(name)}
+
+
 @bp.post("/play/solve")
 def solve_fragment():
     form = request.form
     params = {"size": form.get("size"), "goal": form.get("goal"), "tiles": form.get("tiles"),
-              **_solver_fields(form.get("choice", ""))}
+              **_solver_fields(form.get("choice", "")), **_optional(form, "mode")}
     answer = solve_request(params)
     if answer.job_id:
-        return render_template("partials/job.html", job_id=answer.job_id, title="Solving")
-    return render_template("partials/result.html", result=answer.result)
+        return progress_fragment(answer.job_id, "Solving")
+    return result_fragment("solve", answer.result)
 
 
 @bp.post("/compare/run")
 def compare_fragment():
     form = request.form
     params = {"size": form.get("size"), "goal": form.get("goal"), "tiles": form.get("tiles"),
-              "solvers": [_solver_fields(v) for v in form.getlist("choice")]}
-    if form.get("max_seconds"):
-        params["max_seconds"] = form.get("max_seconds")
+              "solvers": [_solver_fields(v) for v in form.getlist("choice")], **_optional(form, "max_seconds", "mode")}
     answer = compare_request(params)
     if answer.job_id:
-        return render_template("partials/job.html", job_id=answer.job_id, title="Comparing")
-    return render_template("partials/compare_results.html", data=answer.result)
+        return progress_fragment(answer.job_id, "Comparing")
+    return result_fragment("compare", answer.result)

@@ -20,8 +20,12 @@ from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, 
                                    start_state, state_from)
 from app.api import json_body
 from app.solving import job_accepted, job_fragment_for, start_job
+from app.subjects import Subject
 
 bp = Blueprint("rectout", __name__)
+SUBJECTS = [Subject("rectout.index", "Rectangle-out", "Rectangle-out", "Seed 003's continuous puzzle: four plates in a "
+                    "box, one must leave through a narrow hole. Play it by hand on a canvas; search its feature points "
+                    "with A*.", section="rectout.")]
 
 MAX_TURN_REQUEST = math.pi  # one request turns a plate by at most half a turn
 

@@ -8,8 +8,12 @@ from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
 from engine.errors import PuzzleError
 from app.solving import job_fragment_for, runner
+from app.subjects import Subject
 
 bp = Blueprint("research", __name__, url_prefix="/research")
+SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "
+                    "the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts.",
+                    section="research.")]
 
 BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2"]
 KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "research-subproblem",

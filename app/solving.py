@@ -52,10 +52,15 @@ def job_accepted(job_id: str, reattached: bool = False):
                    url=url_for("api.job", job_id=job_id)), 202
 
 
+def progress_fragment(job_id: str, title: str, **extra):
+    """A job's progress as a page shows it (htmx polls it until the result shows)."""
+    return render_template("partials/job.html", job_id=job_id, title=title, **extra)
+
+
 def job_fragment_for(kind: str, params: dict, title: str):
-    """Start a job from a page's form and answer its progress fragment (htmx polls it until the result shows)."""
+    """Start a job from a page's form and answer its progress fragment."""
     job_id, reattached = start_job(kind, params)
-    return render_template("partials/job.html", job_id=job_id, title=title, reattached=reattached)
+    return progress_fragment(job_id, title, reattached=reattached)
 
 
 def _run(kind: str, params: dict) -> Answer:

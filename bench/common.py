@@ -1,4 +1,4 @@
-"""Shared helpers for the benchmark scripts: machine description, medians, table printing, Korf's instances."""
+"""Shared helpers for the benchmark scripts: machine description, medians, table printing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-KORF = ROOT / "tests" / "data" / "korf100.txt"
 
 
 def machine() -> str:
@@ -41,15 +40,6 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
     lines = [" | ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
-
-
-def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
-    rows = []
-    for line in KORF.read_text().split("\n"):
-        if line.strip():
-            parts = [int(x) for x in line.split()]
-            rows.append((parts[0], parts[1], tuple(parts[2:])))
-    return rows
 
 
 def load() -> str:

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from common import ROOT, header, korf_instances, load, median_time, table
+from common import ROOT, header, load, median_time, table
 
 from engine.result import Budget, Watch
 from engine.search import SlidingTileProblem, astar_search
@@ -24,6 +24,7 @@ from engine.solvers import solve, warm_up
 from engine.tiles import Board, goal_board, random_solvable
 from engine.tiles.fast import bfs_distances
 from engine.tiles.reduction import fast_solve
+from tests.support.korf import korf_instances
 
 HARDEST_8 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 

@@ -18,13 +18,14 @@ import subprocess
 import sys
 import time
 
-from common import ROOT, header, korf_instances, table
+from common import ROOT, header, table
 
 from engine import store
 from engine.result import Budget
 from engine.solvers import solve, warm_up
 from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board
+from tests.support.korf import korf_instances
 
 
 def ensure_built(grouping: str, goal_name: str) -> None:

@@ -1,7 +1,8 @@
 """Shared fixtures: one Dask cluster for the whole session (every app in the tests connects to it), the Korf
 instances. Large artefacts (pattern databases, distance tables) go to a fresh directory for each test run, removed at
 the end, so no test can depend on what an earlier run left behind; a test that needs a table builds it
-(tests/engine/test_pdb.py builds the pattern databases it reads in session fixtures).
+(tests/engine/conftest.py builds the 6-6-3 database in a session fixture; each app test has a data folder of its
+own).
 
 The 7-8 pattern database takes minutes on two cores, so when a collected test asks for ``pdb78_dir`` its build starts
 in a separate, niced process as soon as collection ends and runs beside the other tests, into a directory of its own
@@ -18,20 +19,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+from tests.support.korf import korf_instances
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ["PUZZLE_DATA_DIR"] = tempfile.mkdtemp(prefix="puzzle-test-data-")
 atexit.register(shutil.rmtree, os.environ["PUZZLE_DATA_DIR"], True)
-KORF = ROOT / "tests" / "data" / "korf100.txt"
-
-
-def korf_instances() -> list[tuple[int, int, tuple[int, ...]]]:
-    rows = []
-    for line in KORF.read_text().split("\n"):
-        if line.strip():
-            parts = [int(x) for x in line.split()]
-            rows.append((parts[0], parts[1], tuple(parts[2:])))
-    return rows
+# Hypothesis would replay the examples an earlier run saved in .hypothesis/; every run starts from nothing instead.
+settings.register_profile("no-saved-examples", database=None)
+settings.load_profile("no-saved-examples")
 
 
 _background_builds: dict[str, tuple[subprocess.Popen, Path]] = {}

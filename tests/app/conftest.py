@@ -3,14 +3,20 @@ import os
 import pytest
 
 from app import create_app
+from engine import store
 
 
 @pytest.fixture
 def app(tmp_path, scheduler_address):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"),
-                      "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
+    """The app on the session's cluster, with a job database and a data folder of its own: no table another test
+    trained or built changes what this one sees."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(data_dir),
+                      "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
     yield app
     app.extensions["jobs"].shutdown()
+    store.set_data_dir(os.environ["PUZZLE_DATA_DIR"])
 
 
 def visitor(app):
@@ -24,4 +30,3 @@ def visitor(app):
 @pytest.fixture
 def client(app):
     return visitor(app)
-

@@ -1,6 +1,7 @@
-import time
-
 import pytest
+
+from tests.support.pages import job_id
+from tests.support.waiting import wait_until
 
 SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
 KORF_1 = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
@@ -49,10 +50,7 @@ def test_long_solve_becomes_a_job_that_can_be_cancelled(client):
                                                "solver": "idastar", "heuristic": "manhattan"})
     assert response.status_code == 202
     job_url = response.get_json()["url"]
-    deadline = time.time() + 10
-    while client.get(job_url).get_json()["status"] != "running" and time.time() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)
+    wait_until(lambda: client.get(job_url).get_json()["info"].get("nodes", 0) > 0)  # mid-search
     job = client.get(job_url).get_json()
     assert job["status"] == "running" and job["kind"] == "solve"
     cancelled = client.post(job_url + "/cancel").get_json()
@@ -63,7 +61,7 @@ def test_long_solve_becomes_a_job_that_can_be_cancelled(client):
 def test_forced_job_runs_to_completion(client, app):
     response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs", "mode": "job"})
     assert response.status_code == 202
-    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=180)
+    job = app.extensions["jobs"].wait(job_id(response), timeout=180)
     assert job["status"] == "done" and job["result"]["length"] == 31
 
 
@@ -79,9 +77,9 @@ def test_compare(client):
 def test_compare_as_job_reports_budget_exhausted(client, app):
     response = client.post("/api/compare", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_1,
                                                  "solvers": ["idastar:manhattan", "astar:manhattan"],
-                                                 "max_seconds": 1})
+                                                 "max_seconds": 1, "mode": "job"})
     assert response.status_code == 202
-    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=180)
+    job = app.extensions["jobs"].wait(job_id(response), timeout=180)
     assert job["status"] == "done"
     assert [r["status"] for r in job["result"]["results"]] == ["budget_exhausted", "budget_exhausted"]
 

@@ -1,7 +1,25 @@
+import re
+
+from tests.support.meta import synthetic_experiment
 from tests.support.pages import job_id
-def test_meta_page_draws_the_cycles(client):
+
+GRID_EDGES_4x4 = {frozenset((r * 4 + c, r * 4 + c + 1)) for r in range(4) for c in range(3)} | {
+    frozenset((r * 4 + c, (r + 1) * 4 + c)) for r in range(3) for c in range(4)}
+
+
+def test_meta_page_draws_the_two_cycles_that_cover_every_edge(client):
     html = client.get("/meta/").get_data(as_text=True)
-    assert html.count('class="cycle c') == 2 and "Run the experiment" in html
+    drawn = re.findall(r'<polyline class="cycle c(\d)" points="([^"]+)"', html)
+    assert [which for which, _ in drawn] == ["0", "1"] and "Run the experiment" in html
+    covered = set()
+    for _, points in drawn:  # each point is a cell's centre (40-unit cells), nudged a few units so both show
+        cells = [round((float(y) - 20) / 40) * 4 + round((float(x) - 20) / 40)
+                 for x, y in (p.split(",") for p in points.split())]
+        assert cells[0] == cells[-1] and sorted(cells[:-1]) == list(range(16))  # a closed tour of every cell
+        steps = {frozenset(pair) for pair in zip(cells, cells[1:])}
+        assert steps <= GRID_EDGES_4x4
+        covered |= steps
+    assert covered == GRID_EDGES_4x4
 
 
 def test_a_dpso_run_is_a_job_whose_answer_replays(client, app):
@@ -46,9 +64,10 @@ def test_bad_meta_requests(client):
 
 
 def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch):
+    from markupsafe import escape
+
     from engine.meta import recorded
     from engine.meta.claims import claims
-    from tests.engine.test_meta import synthetic_experiment
 
     rows = claims(synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1}))
     monkeypatch.setattr(recorded, "EXPERIMENT", {"claims": rows, "command": "python bench/meta.py --experiment",
@@ -56,6 +75,8 @@ def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch)
     html = client.get("/meta/").get_data(as_text=True)
     assert html.count('<tr class="claim ') == len(rows) == 10
     assert "Depth 50: one trial solved, at iteration 300" in html and "about 10 % solved by iteration 10,000" in html
-    assert html.count('class="claim reproduced"') == sum(r["verdict"] == "reproduced" for r in rows)
+    for row in rows:  # each claim's row: its words, the paper's figure and ours, marked with its verdict
+        cells = "".join(f"<td>{escape(row[key])}</td>" for key in ("claim", "paper", "ours"))
+        assert f'<tr class="claim {row["verdict"].replace(" ", "-")}">{cells}' in html, row["key"]
     assert "equations (1)–(4)" in html and "a test run" in html
     assert 'class="data clamp-table"' in html and 'class="data selection-table"' in html

@@ -1,7 +1,10 @@
-from tests.support.pages import job_id
 import re
 
 import pytest
+from flask import url_for
+from markupsafe import escape
+
+from tests.support.pages import job_id
 
 SEED_004 = "8,6,7,2,5,4,3,0,1"
 
@@ -19,9 +22,28 @@ def test_pages_render_with_csp_and_no_inline_script(client, url):
     assert "vendor/htmx-2.0.11.min.js" in html
 
 
-def test_home_links_every_subject(client):
+def test_home_and_navigation_link_every_subject(app, client):
+    subjects = app.extensions["subjects"]
+    with app.test_request_context():
+        links = [(url_for(s.endpoint), s) for s in subjects]
     html = client.get("/").get_data(as_text=True)
-    assert 'href="/play"' in html and 'href="/compare"' in html
+    nav = html[html.index('<nav aria-label="Main">'):html.index("</nav>")]
+    cards = html[html.index('<section class="cards">'):]
+    assert re.findall(r'href="([^"]+)"', nav) == [url for url, _ in links]
+    for url, subject in links:
+        assert f'<a class="card" href="{url}"><h2>{escape(subject.title)}</h2><p>{escape(subject.blurb)}</p>' in cards
+    # every page module registers a subject of its own (main, jobs and api have no page of their own in the list)
+    with_subjects = {s.endpoint.partition(".")[0] for s in subjects}
+    assert with_subjects == set(app.blueprints) - {"main", "jobs", "api"}
+
+
+@pytest.mark.parametrize("url, label", [("/play", "Play"), ("/compare", "Compare"), ("/research/", "Research"),
+                                        ("/classic/queens", "Classic"), ("/step", "Step through"),
+                                        ("/lessons/astar/2", "Lessons"), ("/rectout/", "Rectangle-out")])
+def test_the_navigation_marks_the_subject_a_page_belongs_to(client, url, label):
+    html = client.get(url, follow_redirects=True).get_data(as_text=True)
+    nav = html[html.index('<nav aria-label="Main">'):html.index("</nav>")]
+    assert re.findall(r'aria-current="page">([^<]+)<', nav) == [label]
 
 
 def test_random_and_scramble_redirect_to_a_shareable_url(client):
@@ -70,23 +92,26 @@ def test_bad_positions_show_a_message_not_a_500(client, url, message):
     assert message in response.get_data(as_text=True)
 
 
-def finished_fragment(client, app, response) -> str:
-    """The result fragment of a page request: at once when the job was quick, else after its job finished (the
-    page polls for it; here we wait). Which of the two happens depends on the machine's load, not on the code."""
-    html = response.get_data(as_text=True)
-    if 'class="job"' in html:
-        app.extensions["jobs"].wait(job_id(response), timeout=120)
-        html = client.get(f"/jobs/{job_id(response)}").get_data(as_text=True)
-    return html
+SOLVE_004 = {"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "choice": "idastar:manhattan"}
 
 
-def test_solve_fragment_shows_the_answer(client, app):
-    response = client.post("/play/solve", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
-                                                 "choice": "idastar:manhattan"})
-    assert response.status_code == 200
-    html = finished_fragment(client, app, response)
+def assert_shows_the_31_move_answer(html: str) -> None:
     assert "31 moves" in html and "proven optimal" in html
     assert 'data-moves="' in html and html.count('class="mv"') == 31
+
+
+def test_solve_fragment_shows_the_answer(client):
+    response = client.post("/play/solve", data={**SOLVE_004, "mode": "sync"})
+    assert response.status_code == 200
+    assert_shows_the_31_move_answer(response.get_data(as_text=True))
+
+
+def test_a_solve_that_runs_as_a_job_shows_its_progress_then_the_same_answer(client, app):
+    response = client.post("/play/solve", data={**SOLVE_004, "mode": "job"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'class="job"' in html and "Solving" in html
+    assert app.extensions["jobs"].wait(job_id(response), timeout=120)["status"] == "done"
+    assert_shows_the_31_move_answer(client.get(f"/jobs/{job_id(response)}").get_data(as_text=True))
 
 
 @pytest.mark.parametrize("data, message", [
@@ -95,6 +120,7 @@ def test_solve_fragment_shows_the_answer(client, app):
     ({"size": "3x3", "tiles": "1,1,2", "choice": "bfs:"}, "tile 1 appears twice"),
     ({"size": "4x4", "goal": "blank-first", "tiles": ",".join(map(str, range(16))), "choice": "bfs:"},
      "at most 12 cells"),
+    ({"size": "3x3", "tiles": SEED_004, "choice": "bfs:", "mode": "later"}, "mode must be one of auto, job, sync"),
 ])
 def test_solve_fragment_bad_input(client, data, message):
     response = client.post("/play/solve", data=data)
@@ -102,11 +128,11 @@ def test_solve_fragment_bad_input(client, data, message):
     assert message in response.get_data(as_text=True)
 
 
-def test_compare_fragment_shows_each_solver(client, app):
-    response = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004,
+def test_compare_fragment_shows_each_solver(client):
+    response = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "mode": "sync",
                                                   "choice": ["idastar:manhattan", "astar:linear-conflict", "bfs:"]})
     assert response.status_code == 200
-    html = finished_fragment(client, app, response)
+    html = response.get_data(as_text=True)
     assert html.count('class="compare-item"') == 3
     assert html.count("<td>31</td>") == 3
 

@@ -3,6 +3,7 @@ import math
 import pytest
 
 from engine.rectout.puzzle import start_state
+from tests.support.pages import job_id
 
 START = [list(p) for p in start_state()]
 
@@ -69,7 +70,7 @@ def test_bad_input_gets_a_clear_message(client, body, message):
 def test_the_search_runs_as_a_job_within_its_budget(app, client):
     response = client.post("/api/rectout/solve", json={"state": START, "max_states": 40})
     assert response.status_code == 202
-    job = app.extensions["jobs"].wait(response.get_json()["job"], timeout=120)
+    job = app.extensions["jobs"].wait(job_id(response), timeout=120)
     result = job["result"]
     assert job["status"] == "done" and result["status"] == "budget_exhausted" and result["expanded"] == 40
     assert result["duplicates"] > 0  # moving the stacked plates in either order reaches the same position

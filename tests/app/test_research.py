@@ -1,5 +1,6 @@
-from tests.support.pages import job_id
 import re
+
+from tests.support.pages import job_id
 
 
 def start(client, name, data):

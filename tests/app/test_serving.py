@@ -1,21 +1,13 @@
 """Serving a class: the job API, limits per browser, ownership, cross-site requests, and no 500 from bad input."""
 
-import time
-
 import pytest
 
 from tests.app.conftest import visitor
 from tests.support.pages import job_id
+from tests.support.waiting import wait_until
 
 SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
 EIGHTEEN_QUEENS = {"n": 18, "methods": ["bitmask"]}  # minutes of work: it is still running when we look
-
-
-def wait_until(predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.05)
 
 
 def status(client, job: str) -> str:
@@ -27,10 +19,10 @@ def test_one_job_api_for_every_kind(client, app):
     assert response.status_code == 202
     body = response.get_json()
     assert body["status"] == "queued" and body["url"] == f"/api/jobs/{body['job']}"
-    job = app.extensions["jobs"].wait(body["job"], timeout=120)
+    job = app.extensions["jobs"].wait(job_id(response), timeout=120)
     assert job["status"] == "done" and job["result"]["max_md"] == 75  # seed 000's Table 2, n = 8
     listed = client.get("/api/jobs").get_json()
-    assert [j["id"] for j in listed["jobs"]] == [body["job"]]
+    assert [j["id"] for j in listed["jobs"]] == [job_id(response)]
     assert listed["kinds"]["research-bfs"]["lane"] == "long" and listed["kinds"]["solve"]["lane"] == "by budget"
     shown = client.get(f"/api/jobs/{body['job']}").get_json()
     assert "owner" not in shown and shown["worker"].startswith("tcp://127.0.0.1:")
@@ -62,10 +54,9 @@ def test_every_kind_checks_its_parameters_when_submitted(client, kind, params, m
 
 def test_limits_per_browser_answer_429(app):
     student = visitor(app)
-    started = [student.post("/api/jobs", json={"kind": "classic-queens",
-                                               "params": {"n": 18, "methods": [m]}}).get_json()["job"]
+    started = [job_id(student.post("/api/jobs", json={"kind": "classic-queens", "params": {"n": 18, "methods": [m]}}))
                for m in ("backtracking", "bitmask", "generate-and-test")]
-    started.append(student.post("/api/jobs", json={"kind": "research-bounds", "params": {}}).get_json()["job"])
+    started.append(job_id(student.post("/api/jobs", json={"kind": "research-bounds", "params": {}})))
     refused = student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}})
     assert refused.status_code == 429 and "cancel one" in refused.get_json()["error"]
     page = student.post("/research/start/maxmd", data={"n": "3"})  # the page says the same, as a fragment
@@ -78,7 +69,7 @@ def test_limits_per_browser_answer_429(app):
 
 def test_only_the_browser_that_started_a_job_can_cancel_it(app):
     owner, other = visitor(app), visitor(app)
-    job = owner.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}).get_json()["job"]
+    job = job_id(owner.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}))
     refused = other.post(f"/api/jobs/{job}/cancel")
     assert refused.status_code == 403 and "only the browser that started" in refused.get_json()["error"]
     assert other.post(f"/jobs/{job}/cancel").status_code == 403
@@ -98,10 +89,10 @@ def test_a_running_count_is_cancelled_by_the_job_itself(client, app):
 
 
 def test_a_solve_does_not_wait_behind_long_jobs(client, app):
-    long_job = client.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}).get_json()["job"]
+    long_job = job_id(client.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}))
     wait_until(lambda: status(client, long_job) == "running")
     response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "job"})
-    solved = app.extensions["jobs"].wait(response.get_json()["job"], timeout=60)
+    solved = app.extensions["jobs"].wait(job_id(response), timeout=60)
     assert solved["status"] == "done" and solved["result"]["length"] == 31
     assert solved["lane"] == "interactive" and status(client, long_job) == "running"
     client.post(f"/api/jobs/{long_job}/cancel")

@@ -13,6 +13,7 @@ from engine.errors import PuzzleError
 from engine.jobs import JobStore, Status, canonical, checked, job_kinds
 from engine import registry
 from tests.support.job_kinds import register_everywhere
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -21,14 +22,6 @@ def runner(tmp_path, scheduler_address):
     register_everywhere(runner.client)
     yield runner
     runner.shutdown()
-
-
-def wait_until(predicate, timeout=30.0):
-    """Poll ``predicate`` until it holds; the timeout only ends a broken test, it is not what is measured."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.02)
 
 
 def test_every_subject_registers_its_kinds():

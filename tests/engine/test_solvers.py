@@ -1,10 +1,12 @@
 import threading
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.result
 from engine.errors import PuzzleError
 from engine.result import Budget
 from engine.solvers import solve
@@ -12,6 +14,7 @@ from engine.tiles import Board, goal_board, random_solvable, scramble
 from engine.tiles.fast import bfs_distances, goal_distance_table
 
 SEED_004 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+KORF_1 = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # 57 moves: far beyond these budgets
 GOAL_3x3 = goal_board(3, 3, "blank-last")
 
 
@@ -78,25 +81,37 @@ def test_unsolvable_is_reported_without_searching():
 
 
 def test_node_budget_stops_the_search():
-    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # Korf #1, 57 moves
-    result = solve(board, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
+    result = solve(KORF_1, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
     assert result.status == "budget_exhausted"
     assert 3_000_000 <= result.nodes_expanded < 6_000_000
     assert "budget" in result.message
 
 
-def test_time_budget_stops_the_search():
-    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))
-    result = solve(board, goal_board(4, 4, "blank-first"), "astar", "manhattan", Budget(max_seconds=0.5))
-    assert result.status == "budget_exhausted"
+@pytest.mark.parametrize("solver", ["astar", "idastar"])
+def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, solver):
+    # The search's clock is its own progress, 0.2 s per report, so the machine's speed cannot change where it stops:
+    # past the 0.5 s budget after the third report, and at the first check after that.
+    reports = []
+    monkeypatch.setattr(engine.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
+    result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
+                   progress=lambda fraction, info: reports.append(info["nodes"]))
+    assert result.status == "budget_exhausted" and "0.5 s" in result.message
+    assert len(reports) == 3 and 0 < reports[0] < reports[1] < reports[2] <= result.nodes_expanded
 
 
-def test_cancel_stops_the_search():
+@pytest.mark.parametrize("solver", ["astar", "idastar"])
+def test_cancel_stops_the_search_mid_way(solver):
     cancel = threading.Event()
-    cancel.set()
-    board = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))
-    result = solve(board, goal_board(4, 4, "blank-first"), "idastar", "manhattan", cancel=cancel)
-    assert result.status == "cancelled"
+    reports = []
+
+    def progress(fraction, info):  # cancelled from outside while the search runs, as the job's cancel button does
+        reports.append(info["nodes"])
+        if len(reports) == 2:
+            cancel.set()
+
+    result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", progress=progress, cancel=cancel)
+    assert result.status == "cancelled" and result.message == "cancelled"
+    assert len(reports) == 2 and 0 < reports[0] < reports[1] <= result.nodes_expanded
 
 
 def test_bad_solver_requests():

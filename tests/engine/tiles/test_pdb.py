@@ -29,12 +29,6 @@ LAST = goal_board(4, 4, "blank-last")
 
 
 @pytest.fixture(scope="session")
-def db663():
-    tables_catalogue.build(["pdb-663/blank-first"])
-    return pdb.load("pdb-663", FIRST)
-
-
-@pytest.fixture(scope="session")
 def table7():
     """The 7-tile table of the 7-8 split for blank-first (tiles 1..7)."""
     group = pdb.groups_of("pdb-78", FIRST)[1]
