@@ -83,10 +83,8 @@ def dask_cluster():
 
 def _warm_worker() -> bool:
     from engine import registry
-    from engine.solvers import warm_up
 
-    registry.load_all()
-    warm_up()
+    registry.warm_up()
     return True
 
 

@@ -16,7 +16,8 @@ from numba import njit, prange
 
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
-from engine.result import CANCELLED, Watch
+from engine.result import Watch
+from engine.status import Status
 from engine.tiles.board import Board
 from engine.tiles.kernels import permutation_rank, permutation_unrank
 from engine.tiles.tables import goal_tables
@@ -97,7 +98,7 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, goal: Board | Non
             watch.report(fraction, {"nodes": reached, "depth": level + 1,
                                     "text": f"distance {level + 1}: {reached:,} of {total:,} positions reached"})
             if watch.cancel is not None and watch.cancel.is_set():
-                return {"status": CANCELLED, "rows": rows, "cols": cols}
+                return {"status": Status.CANCELLED, "rows": rows, "cols": cols}
         with PARALLEL_LOCK:
             new = int(count_level(distance, level + 1, blocks))
         histogram.append(new)
@@ -111,6 +112,6 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, goal: Board | Non
     for rank in hardest_ranks[:HARDEST_SAMPLE]:
         permutation_unrank(int(rank), n, cells)
         hardest.append([int(c) for c in cells])
-    return {"status": "done", "rows": rows, "cols": cols, "goal": list(goal.cells), "diameter": diameter,
+    return {"status": Status.DONE, "rows": rows, "cols": cols, "goal": list(goal.cells), "diameter": diameter,
             "histogram": histogram, "positions": reached, "hardest_count": int(hardest_ranks.size),
             "hardest": hardest, "seconds": watch.elapsed}

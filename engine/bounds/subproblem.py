@@ -17,7 +17,8 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import CANCELLED, Watch
+from engine.result import Watch
+from engine.status import Status
 from engine.tiles.board import MOVES
 
 UNREACHED = 65535
@@ -146,7 +147,7 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
         watch.report(cursor[0] / total, {"nodes": int(cursor[0]),
                                          "text": f"{cursor[0]:,} of {total:,} states expanded"})
         if watch.cancel is not None and watch.cancel.is_set():
-            return {"status": CANCELLED, "n": n, "k": k}
+            return {"status": Status.CANCELLED, "n": n, "k": k}
     hardest_rank = int(queue[cursor[1] - 1])  # BFS order: the last state settled is among the farthest
     longest = int(distance[hardest_rank])
     histogram = np.bincount(distance[distance != UNREACHED]).tolist()
@@ -156,7 +157,7 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     for tile, cell in zip(tiles, items[:-1]):
         position[int(cell)] = tile
     position[int(items[-1])] = 0
-    return {"status": "done", "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
+    return {"status": Status.DONE, "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
             "histogram": histogram,
             "hardest": position, "blank_path": _descend(distance, items, neighbors, m, n_cells),
             "hardest_count": int((distance == longest).sum()), "seconds": watch.elapsed}

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.result import SOLVED, SolveResult, Watch
+from engine.result import SolveResult, Watch
+from engine.status import Status
 from engine.tiles import kernels
 from engine.tiles.board import MOVES, Board
 from engine.tiles.tables import goal_tables
@@ -187,7 +188,7 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
     goal_key = np.uint64(pack(np.array(goal.cells, dtype=np.int64)))  # numba hands back a Python int
 
     def stats(status: str, moves: str = "", message: str = "") -> SolveResult:
-        return SolveResult(status, moves, status == SOLVED, int(st[3]), int(st[4]), int(st[5]), watch.elapsed,
+        return SolveResult(status, moves, status == Status.SOLVED, int(st[3]), int(st[4]), int(st[5]), watch.elapsed,
                            "astar", heuristic_name, message)
 
     while True:
@@ -199,9 +200,9 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
             while parent[node] >= 0:
                 path.append(MOVES[move[node]])
                 node = int(parent[node])
-            return stats(SOLVED, "".join(reversed(path)))
+            return stats(Status.SOLVED, "".join(reversed(path)))
         if code == EMPTY:
-            return stats("unsolvable", message="the goal is not reachable")
+            return stats(Status.UNSOLVABLE, message="the goal is not reachable")
         if code == FULL:
             keys, best_g, parent, move = (np.concatenate([a, np.zeros_like(a)]) for a in (keys, best_g, parent, move))
             heap_key, heap_node = (np.concatenate([a, np.zeros_like(a)]) for a in (heap_key, heap_node))

@@ -11,16 +11,17 @@ import math
 import numpy as np
 
 from engine.errors import PuzzleError
-from engine.result import BUDGET_EXHAUSTED, SOLVED, SolveResult, Watch
+from engine.result import SolveResult, Watch
+from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles import kernels
-from engine.tiles.board import MOVES, Board
+from engine.tiles.board import BFS_MAX_CELLS, MOVES, PERFECT_MAX_CELLS, Board
 from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
-#: Boards whose whole state space fits the rank-indexed BFS (12! ranks is 479 MB of one byte each).
-BFS_MAX_CELLS = 12
-PERFECT_MAX_CELLS = 10
+#: The IDA* kernel's modes by name (``engine.tiles.heuristics.Heuristic.kernel``).
+KERNEL_MODES = {"manhattan": kernels.MODE_MANHATTAN, "linear-conflict": kernels.MODE_LINEAR_CONFLICT,
+                "pdb": kernels.MODE_PDB, "learned": kernels.MODE_LEARNED}
 EMPTY_INT = np.zeros(0, dtype=np.int64)
 EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
@@ -55,7 +56,7 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         values[0] = direct + (mirrored or [0] * len(direct))
     optimal = mode != kernels.MODE_LEARNED
     if md == 0:
-        return SolveResult(SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
+        return SolveResult(Status.SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
     stack = max_bound + 2
     path = np.zeros(stack, dtype=np.int64)
     trial = np.zeros(stack, dtype=np.int64)
@@ -108,8 +109,8 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         if code == kernels.FOUND:
             depth = int(st[0])
             moves = "".join(MOVES[d] for d in path[:depth])
-            return SolveResult(SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar", name,
-                               extra={"bounds": iterations})
+            return SolveResult(Status.SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar",
+                               name, extra={"bounds": iterations})
         if st[2] >= 1 << 40:
             break
         bound = int(st[2])
@@ -117,8 +118,9 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
             return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
                                solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
                                extra={"bounds": iterations})
-    return SolveResult(BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
-                       solver="idastar", heuristic=name, message=f"no solution within {max_bound} moves")
+    return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
+                       seconds=watch.elapsed, solver="idastar", heuristic=name,
+                       message=f"no solution within {max_bound} moves")
 
 
 def _check_bfs_size(board: Board, limit: int) -> None:
@@ -207,7 +209,7 @@ def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
         return SolveResult(counts["stopped"], seconds=watch.elapsed,
                            message=watch.stop_message(counts["stopped"], counts["expanded"]), **common)
     moves = invert(descend(goal, distance))
-    return SolveResult(SOLVED, moves, True, seconds=watch.elapsed, **common)
+    return SolveResult(Status.SOLVED, moves, True, seconds=watch.elapsed, **common)
 
 
 def goal_distance_table(goal: Board) -> np.ndarray:
@@ -221,4 +223,4 @@ def perfect_solve(board: Board, goal: Board, watch: Watch) -> SolveResult:
     """With the exact distance table as heuristic, search only walks the optimal path (one expansion per move)."""
     distance = goal_distance_table(goal)
     moves = descend(board, distance)
-    return SolveResult(SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")
+    return SolveResult(Status.SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")

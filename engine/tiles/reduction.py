@@ -24,7 +24,8 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import SOLVED, Budget, SolveResult, Watch
+from engine.result import Budget, SolveResult, Watch
+from engine.status import Status
 from engine.tiles import kernels
 from engine.tiles.board import MOVES, Board
 from engine.tiles.fast import idastar_fast
@@ -173,7 +174,7 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
     sub_goal = Board(bottom - top, right - left, tuple(names[goal.cells[cell]] for cell in region))
     sub_board = Board(bottom - top, right - left, tuple(names[cells[cell]] for cell in region))
     rest = idastar_fast(sub_board, sub_goal, kernels.MODE_MANHATTAN, watch, "manhattan")
-    if rest.status != SOLVED:
+    if rest.status != Status.SOLVED:
         raise _Stopped(rest.status)
     return "".join(answer) + rest.moves
 
@@ -188,17 +189,17 @@ def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> S
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
     # take it apart line by line.
     quick = idastar_fast(board, goal, kernels.MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
-    if quick.status == SOLVED:
-        return SolveResult(SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0, watch.elapsed,
-                           "fast", "", message=f"optimal: found by IDA* + Manhattan within "
-                                                f"{QUICK_NODES:,} nodes", extra={"lower_bound": lower,
-                                                                                 "method": "IDA* (close to home)"})
+    if quick.status == Status.SOLVED:
+        return SolveResult(Status.SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0,
+                           watch.elapsed, "fast", "",
+                           message=f"optimal: found by IDA* + Manhattan within {QUICK_NODES:,} nodes",
+                           extra={"lower_bound": lower, "method": "IDA* (close to home)"})
     try:
         moves = reduction_moves(board, goal, watch, group)
     except _Stopped as stop:
         return SolveResult(stop.reason, seconds=watch.elapsed, solver="fast", heuristic="",
                            message=watch.stop_message(stop.reason, 0), extra={"lower_bound": lower})
-    return SolveResult(SOLVED, moves, lower == len(moves), 0, 0, 0, watch.elapsed, "fast", "",
+    return SolveResult(Status.SOLVED, moves, lower == len(moves), 0, 0, 0, watch.elapsed, "fast", "",
                        message=f"not optimal in general: {len(moves)} moves; no answer can be shorter than the "
                                f"Manhattan lower bound, {lower}",
                        extra={"lower_bound": lower, "method": f"row-and-column reduction, groups of up to {group}"})

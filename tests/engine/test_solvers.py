@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import engine.result
 from engine.errors import PuzzleError
 from engine.result import Budget
-from engine.solvers import solve
+from engine.solvers import solve, solvers
 from engine.tiles import Board, goal_board, random_solvable, scramble
 from engine.tiles.fast import bfs_distances, goal_distance_table
 
@@ -34,8 +34,14 @@ def test_2xn_diameters_match_seed_000_table_1(rows, cols, diameter):
     assert int(distance[distance != 255].max()) == diameter
 
 
-SOLVERS = [("bfs", ""), ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan"),
-           ("idastar", "linear-conflict"), ("table", "perfect")]
+# every optimal solver with every heuristic it offers for the 8-puzzle, from the registry: a new one is tested here
+SOLVERS = [(info.name, heuristic) for info in solvers().values() if info.optimal and info.supports(GOAL_3x3)
+           for heuristic in info.heuristics_for(GOAL_3x3)]
+
+
+def test_the_registry_offers_the_known_optimal_8_puzzle_solvers():
+    assert {("bfs", ""), ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan"),
+            ("idastar", "linear-conflict"), ("table", "perfect")} <= set(SOLVERS)
 
 
 @pytest.mark.parametrize("solver, heuristic", SOLVERS)

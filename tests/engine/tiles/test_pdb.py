@@ -21,7 +21,7 @@ from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, scramble
 from engine import store
-from engine.tiles import pdb, tables_catalogue
+from engine.tiles import pdb, pdb_build, tables_catalogue
 from engine.tiles.kernels import rank_of_positions, unrank_positions
 
 FIRST = goal_board(4, 4, "blank-first")
@@ -32,7 +32,7 @@ LAST = goal_board(4, 4, "blank-last")
 def table7():
     """The 7-tile table of the 7-8 split for blank-first (tiles 1..7)."""
     group = pdb.groups_of("pdb-78", FIRST)[1]
-    return group, pdb.build_group_table(FIRST, group)
+    return group, pdb_build.build_group_table(FIRST, group)
 
 
 def transposed(groups, goal):
@@ -73,21 +73,21 @@ def test_rank_kernels_agree_with_the_reference(cells, k, slot, move):
     if on_board and target not in where.tolist():
         moved = where.copy()
         moved[slot] = target
-        assert pdb.moved_rank(rank, where, slot, target, radix) == pdb.partial_rank(list(moved))
+        assert pdb_build.moved_rank(rank, where, slot, target, radix) == pdb.partial_rank(list(moved))
 
 
 @pytest.mark.parametrize("goal", [FIRST, LAST], ids=["blank-first", "blank-last"])
 def test_the_parallel_build_equals_the_plain_search(goal):
     group = pdb.groups_of("pdb-663", goal)[2]  # the 3-tile row: small enough for plain Python
-    built = pdb.build_group_table(goal, group)
-    assert np.array_equal(built, pdb.group_table_reference(goal, group))
-    assert built.max() < pdb.UNSEEN  # every arrangement is reachable
+    built = pdb_build.build_group_table(goal, group)
+    assert np.array_equal(built, pdb_build.group_table_reference(goal, group))
+    assert built.max() < pdb_build.UNSEEN  # every arrangement is reachable
 
 
 @pytest.mark.slow
 def test_the_parallel_build_equals_the_plain_search_on_four_tiles():
     group = (5, 6, 9, 10)  # a 2x2 block in the middle: blank regions split and merge often
-    assert np.array_equal(pdb.build_group_table(FIRST, group), pdb.group_table_reference(FIRST, group))
+    assert np.array_equal(pdb_build.build_group_table(FIRST, group), pdb_build.group_table_reference(FIRST, group))
 
 
 def test_goal_is_zero_and_one_move_is_one(db663):
@@ -118,7 +118,7 @@ def test_78_split_seven_tile_table_is_admissible_direct_and_mirrored(table7, kor
         assert direct <= optimum and mirrored <= optimum
         seen_differ |= direct != mirrored
     assert seen_differ
-    assert table.max() < pdb.UNSEEN and int(table[pdb.partial_rank([FIRST.position_of(t) for t in group])]) == 0
+    assert table.max() < pdb_build.UNSEEN and int(table[pdb.partial_rank([FIRST.position_of(t) for t in group])]) == 0
 
 
 @pytest.fixture
