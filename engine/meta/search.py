@@ -6,7 +6,8 @@ Choices where the paper is silent (its equations (1)–(4) are images missing fr
 
 * Initial velocities: the paper gives each particle "a random position and velocity" (ランダムな位置と速度) without a
   range. Ours are uniform in [−vmax, vmax], drawn from the run's seed after the start positions: every starting
-  velocity is one the update could have produced, and no bit starts more biased than the clamp allows.
+  velocity is one the update could have produced, and no bit starts more biased than the clamp allows. Measured
+  against a zero start (depth 15, vmax 0.5): 8 of 10 solved against 10 of 10; the text's reading is kept.
 * The velocity clamp |v| ≤ vmax = 0.5 (no limit is given anywhere), so a bit is 1 with probability between 0.38 and
   0.62. With w = 1.0 velocities only grow, and a wide clamp lets the swarm freeze on one sequence (the frozen swarms
   sit at "undo everything", fitness 150 + MD of the start). Measured by ``bench/meta.py --clamp`` (depth-15 scrambles,
