@@ -17,6 +17,7 @@ from engine.search.explain import explain
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
+from engine.tiles.heuristics import heuristics
 from engine.tiles.random import scramble
 from app.api import json_body
 from app.jobs import result_fragment
@@ -37,8 +38,11 @@ SUBJECTS = [
 
 STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read
 STEP_BOARDS = ["3x3", "2x3", "2x4", "2x5", "2x6"]
-STEP_HEURISTICS = {"manhattan": "Manhattan distance", "linear-conflict": "linear conflict",
-                   "misplaced": "misplaced tiles", "zero": "none (h = 0)"}
+
+
+def step_heuristics() -> dict[str, str]:
+    """The heuristics the step-through offers: those made for every board (name → label), from the registry."""
+    return {name: record.label for name, record in heuristics().items() if record.shape is None}
 
 
 @bp.get("/classic/")
@@ -170,7 +174,7 @@ def step_problem(data: dict):
     verdict = check_solvable(board, goal)
     if not verdict.solvable:
         raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
-    heuristic = choice(data, "heuristic", tuple(STEP_HEURISTICS), "manhattan")
+    heuristic = choice(data, "heuristic", tuple(step_heuristics()), "manhattan")
     return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
 
 
@@ -179,7 +183,7 @@ def _with_heuristic(problem, name: str):
     heuristic = name.partition(":")[2]
     if not heuristic:
         return problem
-    if not isinstance(problem, SlidingTileProblem) or heuristic not in STEP_HEURISTICS:
+    if not isinstance(problem, SlidingTileProblem) or heuristic not in step_heuristics():
         raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
     return SlidingTileProblem(problem.initial, problem.goal, heuristic)
 
@@ -196,7 +200,7 @@ def heuristics_api():
 
 @bp.get("/step")
 def step_page():
-    return render_template("step.html", algorithms=ALGORITHMS, boards=STEP_BOARDS, heuristics=STEP_HEURISTICS,
+    return render_template("step.html", algorithms=ALGORITHMS, boards=STEP_BOARDS, heuristics=step_heuristics(),
                            max_nodes=graph.MAX_NODES)
 
 

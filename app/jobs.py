@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template
 from jinja2 import Template, TemplateNotFound
 
-from engine.jobs import Status
+from engine.status import Status
 from app.solving import owner, progress_fragment, runner
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")

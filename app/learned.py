@@ -8,7 +8,7 @@ from flask import Blueprint, render_template, request
 
 from engine.learned.curve import CURVE_WALKS, recorded_curve
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
-from engine.learned.train import VALUE_RULES, TrainingParams, trained_tables
+from engine.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
 from engine.tiles import goal_board
 from app.solving import job_fragment_for, runner
 from app.subjects import Subject

@@ -11,7 +11,7 @@ from engine.errors import PuzzleError
 from engine.meta import recorded
 from engine.meta.claims import claims
 from engine.meta.encoding import covering_cycle_pairs
-from engine.meta.search import DPSOParams, GAParams, params_from
+from engine.meta.params import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
 from app.solving import job_fragment_for, runner, start_job
 from app.subjects import Subject
@@ -70,7 +70,7 @@ def run():
     names = ("particles", "w", "c1", "c2", "vmax", "iterations") if algorithm == "dpso" else (
         "population", "crossover", "mutation", "elites", "generations")
     params = {k: form[k] for k in names + ("seed",) if form.get(k)}
-    params_from(DPSOParams if algorithm == "dpso" else GAParams, params)  # bad values are a 400 now, not a failed job
+    params_from(DPSOParams if algorithm == "dpso" else GAParams, params)  # a 400 at submission, never a failed job
     job_id, _ = start_job("solve", {"size": board.size_name, "goal": "blank-last", "tiles": list(board.cells),
                                     "solver": algorithm, "heuristic": "", "params": params,
                                     "max_nodes": 2_000_000_000, "max_seconds": 900})

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
-from engine.solvers import SOLVERS
+from engine.solvers import solvers
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
 from engine.params import flag, integer
+from engine.tiles.heuristics import heuristics
 from engine.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
 
 PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
@@ -71,12 +72,13 @@ def new_position(args, goal: Board) -> Board | None:
 def solver_choices(board: Board) -> list[dict]:
     """The solver and heuristic pairs offered for a board (what the select boxes list)."""
     choices = []
-    for info in SOLVERS.values():
+    known = heuristics()
+    for info in solvers().values():
         if not info.supports(board):
             continue
         for heuristic in info.heuristics_for(board):
-            label = info.label + (f" + {heuristic}" if heuristic and heuristic != "perfect" else "")
-            if heuristic == "learned":
-                label += " (seed 002, not admissible)"
+            label = info.label + (f" + {heuristic}" if heuristic in known else "")
+            if heuristic in known and not known[heuristic].admissible:
+                label += " (not admissible)"
             choices.append({"value": f"{info.name}:{heuristic}", "label": label, "optimal": info.optimal})
     return choices

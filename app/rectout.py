@@ -14,7 +14,7 @@ from flask import Blueprint, jsonify, render_template, request
 
 from engine.errors import PuzzleError
 from engine.params import integer, number
-from engine.rectout import moves
+from engine.rectout import by_hand, motion
 from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
 from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, TARGET, THICKNESS, is_out,
                                    start_state, state_from)
@@ -48,10 +48,10 @@ def _number(data: dict, name: str) -> float:
 
 
 def _answer(state, pieces: tuple[int, ...], poses, moved: float):
-    """The new position; a motion shorter than ``moves.MIN_MOTION`` is no motion (the plate was already touching)."""
-    if moved > moves.MIN_MOTION:
+    """The new position; a motion shorter than ``motion.MIN_MOTION`` is no motion (the plate was already touching)."""
+    if moved > motion.MIN_MOTION:
         for piece, pose in zip(pieces, poses):
-            state = moves.with_pose(state, piece, pose)
+            state = motion.with_pose(state, piece, pose)
     else:
         moved = 0.0
     return jsonify(state=[list(p) for p in state], moved=moved, out=is_out(state))
@@ -83,14 +83,14 @@ def slide():
     distance = math.hypot(dx, dy)
     if distance < 1e-12:
         return _answer(state, (piece,), (state[piece],), 0.0)
-    pose, travel = moves.slide_by_hand(state, piece, (dx, dy), min(distance, 3 * SIZE))
+    pose, travel = by_hand.slide_by_hand(state, piece, (dx, dy), min(distance, 3 * SIZE))
     return _answer(state, (piece,), (pose,), travel)
 
 
 @bp.post("/api/rectout/turn")
 def turn():
     """Turn a plate by ``angle`` radians (+ anticlockwise) about its centre, or about a contact point where the
-    centre is blocked (``moves.turn_by_hand``), stopping where it first touches. With ``partner`` (another plate)
+    centre is blocked (``by_hand.turn_by_hand``), stopping where it first touches. With ``partner`` (another plate)
     the two turn together, each sliding as little as it must, until they jam: the paper's set rotation."""
     data = json_body()
     state, piece = state_from(data.get("state")), _piece(data)
@@ -106,9 +106,9 @@ def turn():
     if abs(angle) < 1e-12:
         return _answer(state, pieces, tuple(state[p] for p in pieces), 0.0)
     if len(pieces) == 2:
-        poses, turned = moves.turn_together_by_hand(state, pieces, angle)
+        poses, turned = by_hand.turn_together_by_hand(state, pieces, angle)
         return _answer(state, pieces, poses, turned)
-    pose, turned = moves.turn_by_hand(state, piece, angle)
+    pose, turned = by_hand.turn_by_hand(state, piece, angle)
     return _answer(state, pieces, (pose,), turned)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from flask import current_app, g, jsonify, render_template, request, url_for
 
 from engine.cluster import JobRunner
-from engine.jobs import FINISHED, Status
+from engine.status import FINISHED, Status
 from engine.params import choice, number
 from engine.solvers import MAX_REQUEST_SECONDS
 

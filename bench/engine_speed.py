@@ -20,7 +20,8 @@ from common import ROOT, header, load, median_time, table
 
 from engine.result import Budget, Watch
 from engine.search import SlidingTileProblem, astar_search
-from engine.solvers import solve, warm_up
+from engine.registry import warm_up
+from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable
 from engine.tiles.fast import bfs_distances
 from engine.tiles.reduction import fast_solve
@@ -117,8 +118,8 @@ def main() -> None:
     print(f"({load()})\n")
 
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as cache:
-        build = ("import resource, time; from engine.tiles import goal_board, pdb; t = time.perf_counter(); "
-                 "pdb.build_database('pdb-663', goal_board(4, 4, 'blank-first')); "
+        build = ("import resource, time; from engine.tiles import goal_board, pdb_build; t = time.perf_counter(); "
+                 "pdb_build.build_database('pdb-663', goal_board(4, 4, 'blank-first')); "
                  "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6; "
                  "print(f'{time.perf_counter() - t:.1f} {peak:.2f}')")
         _, out = in_subprocess(build, {"PUZZLE_DATA_DIR": data})

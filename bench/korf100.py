@@ -22,7 +22,8 @@ from common import ROOT, header, table
 
 from engine import store
 from engine.result import Budget
-from engine.solvers import solve, warm_up
+from engine.registry import warm_up
+from engine.solvers import solve
 from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board
 from tests.support.korf import korf_instances

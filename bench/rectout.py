@@ -11,10 +11,11 @@ import argparse
 
 from common import header, median_time, table
 
-from engine.rectout.moves import fan_frames, motions
+from engine.rectout.motion import fan_frames
+from engine.rectout.moves import motions
 from engine.rectout.puzzle import start_state
 from engine.rectout.search import solve
-from engine.result import Budget
+from engine.result import Budget, Watch
 
 UPRIGHT = 1.5707963267948966
 NEAR_GOAL = ((1.22, 4.88, UPRIGHT), (3.66, 4.88, UPRIGHT), (11.78, 4.88, UPRIGHT), (6.2, 8.0, UPRIGHT))
@@ -46,7 +47,7 @@ def main() -> None:
         runs += [("start", start_state(), 1.0, True), ("start", start_state(), 1.0, False)]
     runs += [("near the goal", NEAR_GOAL, 1.0, True), ("near the goal", NEAR_GOAL, 1.0, False)]
     for name, state, weight, dedupe in runs:
-        seconds, result = median_time(lambda: solve(state, budget, dedupe=dedupe, weight=weight),
+        seconds, result = median_time(lambda: solve(state, Watch(budget), dedupe=dedupe, weight=weight),
                                       runs=3 if name == "near the goal" else args.runs)
         rows.append([name, f"{weight:g}", "yes" if dedupe else "no", result.status, len(result.motions),
                      len(result.groups), f"{result.expanded:,}", f"{result.duplicates:,}", f"{seconds:.1f}"])

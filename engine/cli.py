@@ -1,5 +1,10 @@
 """Command line: ``python -m engine solve|scramble|random|check|research|learned|tables|jobs ...``. Errors go to
-stderr, exit status 2."""
+stderr, exit status 2.
+
+Building the parser loads the registry (solver names, heuristics) but no kernel; a command imports the computations
+it runs when it runs, so ``check``, ``scramble``, ``random``, ``jobs``, ``tables list`` and ``--help`` never import
+numba (tests/engine/test_architecture.py holds that).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,12 @@ import sys
 
 from engine.errors import PuzzleError
 from engine.result import Budget, Watch
-from engine.solvers import SOLVERS, solve
+from engine.solvers import solve, solvers
 from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
 from engine.tiles.random import random_solvable, scramble
 from engine.tiles.solvability import check_solvable
+from engine.status import Status
+from engine.tiles.heuristics import heuristics
 
 
 def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:
@@ -53,7 +60,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"seconds:   {result.seconds:.4f}   solver: {result.solver}   heuristic: {result.heuristic or '-'}",
     ])
     _emit(data, args.json, text)
-    return 0 if result.status in ("solved", "unsolvable") else 1
+    return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
 
 
 def cmd_scramble(args: argparse.Namespace) -> int:
@@ -137,7 +144,8 @@ def cmd_learned(args: argparse.Namespace) -> int:
     """Seed 002: train a table, evaluate one against Manhattan distance, or the whole M curve."""
     from engine.learned.curve import CURVE_WALKS, baseline, m_curve, point
     from engine.result import Budget
-    from engine.learned.train import check_params, table_for, train
+    from engine.learned.catalogue import check_params, table_for
+    from engine.learned.train import train
     from engine.tiles import goal_board
 
     goal = goal_board(4, 4, "blank-first")
@@ -177,7 +185,7 @@ def cmd_learned(args: argparse.Namespace) -> int:
 
 
 def _trained(goal) -> list[dict]:
-    from engine.learned.train import trained_tables
+    from engine.learned.catalogue import trained_tables
 
     return trained_tables(goal)
 
@@ -232,16 +240,27 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def _heuristic_help() -> str:
+    """Each solver's heuristics, from the registries (a shape says the only board it is made for)."""
+    known = heuristics()
+
+    def shown(name: str) -> str:
+        record = known.get(name)
+        return f"{name} ({record.shape[0]}x{record.shape[1]})" if record is not None and record.shape else name
+
+    return "by solver: " + "; ".join(f"{info.name}: {', '.join(shown(h) for h in info.heuristics)}"
+                                      for info in solvers().values() if info.heuristics != ("",))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Puzzle Playground engine")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("solve", help="solve a sliding-tile position")
     _board_args(p)
-    p.add_argument("--solver", default="idastar", choices=sorted(SOLVERS))
+    p.add_argument("--solver", default="idastar", choices=sorted(solvers()))
     p.add_argument("--heuristic", default="manhattan",
-                   help="manhattan, linear-conflict, pdb (4x4: the strongest built database), pdb-78, pdb-663, "
-                        "perfect (table solver)")
+                   help=f"{_heuristic_help()} (pdb: the strongest database built)")
     p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget")
     p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -324,10 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from engine import registry
     from engine.jobs import job_kinds
 
-    registry.load_all()
     kinds = {name: {"lane": kind.lane_label, "doc": kind.doc} for name, kind in sorted(job_kinds().items())}
     _emit(kinds, args.json, "\n".join(f"{name:22} {k['lane']:12} {k['doc']}" for name, k in kinds.items()))
     return 0

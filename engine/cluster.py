@@ -25,7 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
-from engine.jobs import FINISHED, INTERACTIVE, LANES, LONG, JobStore, Status, checked
+from engine.jobs import INTERACTIVE, LANES, LONG, JobStore, checked
+from engine.status import FINISHED, Status
 from engine.worker import TOPIC, MemoryLimitExceeded, cancel_event_name, run_job
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,7 @@ class JobRunner:
         info = live.get("info") or None
         if future.status == "finished":
             result = future.result()
-            status = Status.CANCELLED if cancel_asked or result.get("status") == "cancelled" else Status.DONE
+            status = Status.CANCELLED if cancel_asked or result.get("status") == Status.CANCELLED else Status.DONE
             self.store.finish(job_id, status, result, None, info)
         elif cancel_asked or future.status == "cancelled":
             self.store.finish(job_id, Status.CANCELLED, None, "cancelled", info)

@@ -1,9 +1,9 @@
 """Background jobs: the registry of job kinds and the SQLite rows that record them.
 
-A job has an id, a kind, parameters, an owner (the browser that asked for it), a lane, a status (``Status``),
-progress (a fraction, or None when unknown, plus an info dict such as nodes and a line of text), a result, the address
-of the worker that ran it and timestamps. Where the work runs is ``engine.cluster``'s business (Dask worker
-processes); this module only knows what a kind is and what a row holds.
+A job has an id, a kind, parameters, an owner (the browser that asked for it), a lane, a status
+(``engine.status.Status``), progress (a fraction, or None when unknown, plus an info dict such as nodes and a line of
+text), a result, the address of the worker that ran it and timestamps. Where the work runs is ``engine.cluster``'s
+business (Dask worker processes); this module only knows what a kind is and what a row holds.
 
 A kind is registered by its subject with ``@job_kind``: ``run(params, report, cancel) -> dict`` does the work (``report
 (fraction, info)`` records progress; ``cancel`` is a ``threading.Event`` the function polls between chunks), and
@@ -14,7 +14,6 @@ waiting for; never queued behind long work) or ``long`` (research, experiments, 
 
 from __future__ import annotations
 
-import enum
 import json
 import sqlite3
 import threading
@@ -22,27 +21,13 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from engine import registry
 from engine.errors import PuzzleError
+from engine.status import Status
 
 JobFunction = Callable[[dict, Callable[[float | None, dict], None], threading.Event], dict]
 CheckFunction = Callable[[dict], dict]
 
-
-class Status(str, enum.Enum):
-    """A job's status. A str, so rows, JSON and templates compare it with plain strings."""
-
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-    INTERRUPTED = "interrupted"  # queued or running when the server stopped
-
-    def __str__(self) -> str:
-        return self.value
-
-
-FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED, Status.INTERRUPTED)
 INTERACTIVE, LONG = "interactive", "long"
 LANES = (INTERACTIVE, LONG)
 
@@ -84,12 +69,14 @@ def job_kind(name: str, *, check: CheckFunction | None = None,
 
 
 def job_kinds() -> dict[str, JobKind]:
-    """Every registered kind (``engine.registry.load_all()`` registers them all)."""
+    """Every registered kind (every subject's: this loads them)."""
+    registry.load_all()
     return dict(_KINDS)
 
 
 def checked(kind: str, params: object) -> tuple[JobKind, dict]:
     """The kind and its validated parameters, or a PuzzleError that says what is wrong."""
+    registry.load_all()
     if not isinstance(kind, str) or kind not in _KINDS:
         shown = kind if isinstance(kind, str) and len(kind) < 40 else type(kind).__name__
         raise PuzzleError(f"unknown job kind {shown!r}: choose one of {', '.join(sorted(_KINDS))}")

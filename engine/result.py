@@ -1,4 +1,4 @@
-"""The one result type every solver returns, and the budget every search takes (DESIGN.md, shared contracts)."""
+"""The one result type every solver returns, and the budget every search takes."""
 
 from __future__ import annotations
 
@@ -7,10 +7,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-SOLVED = "solved"
-UNSOLVABLE = "unsolvable"
-BUDGET_EXHAUSTED = "budget_exhausted"
-CANCELLED = "cancelled"
+from engine.status import Status
 
 #: progress(fraction, info): fraction in [0, 1] or None when unknown (IDA* cannot know); info holds numbers such as
 #: ``nodes`` and a ``text`` line for people.
@@ -27,7 +24,7 @@ class Budget:
 
 @dataclass
 class SolveResult:
-    status: str
+    status: Status
     moves: str = ""
     optimal: bool = False
     nodes_expanded: int = 0
@@ -45,7 +42,7 @@ class SolveResult:
 
     def to_dict(self) -> dict:
         data = asdict(self)
-        data["length"] = self.length if self.status == SOLVED else None
+        data["length"] = self.length if self.status == Status.SOLVED else None
         data["seconds"] = round(self.seconds, 6)
         return data
 
@@ -69,16 +66,16 @@ class Watch:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
-    def stop_reason(self, nodes: int) -> str | None:
+    def stop_reason(self, nodes: int) -> Status | None:
         """CANCELLED or BUDGET_EXHAUSTED if the search must stop now, else None."""
         if self.cancel is not None and self.cancel.is_set():
-            return CANCELLED
+            return Status.CANCELLED
         if nodes >= self.budget.max_nodes or self.elapsed >= self.budget.max_seconds:
-            return BUDGET_EXHAUSTED
+            return Status.BUDGET_EXHAUSTED
         return None
 
     def stop_message(self, reason: str, nodes: int) -> str:
-        if reason == CANCELLED:
+        if reason == Status.CANCELLED:
             return "cancelled"
         return (f"stopped after {nodes:,} nodes and {self.elapsed:.1f} s "
                 f"(budget: {self.budget.max_nodes:,} nodes, {self.budget.max_seconds:g} s)")

@@ -37,13 +37,12 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
     """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late)."""
     from distributed import Event, get_client, get_worker
 
-    from engine import registry, store
+    from engine import store
     from engine.jobs import job_kinds
 
     worker = get_worker()
     if data_dir and os.path.isdir(data_dir):
         store.set_data_dir(data_dir)
-    registry.load_all()
     send = _sender(worker, job_id)
     send({"event": "started", "worker": worker.address, "time": time.time()})
 
@@ -126,12 +125,6 @@ def dask_setup(worker) -> None:
             os.nice(LONG_LANE_NICE - os.nice(0))
         except OSError:
             pass
-    threading.Thread(target=_warm_up, daemon=True, name="warm-up").start()
-
-
-def _warm_up() -> None:
     from engine import registry
-    from engine.solvers import warm_up
 
-    registry.load_all()
-    warm_up()
+    threading.Thread(target=registry.warm_up, daemon=True, name="warm-up").start()

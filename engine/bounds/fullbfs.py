@@ -16,9 +16,12 @@ from numba import njit, prange
 
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
-from engine.result import CANCELLED, Watch
+from engine.result import Watch
+from engine.status import Status
 from engine.tiles.board import Board
-from engine.tiles.kernels import permutation_rank, permutation_unrank
+from engine.tiles.bfs_kernels import board_children
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import board_rank, unrank_positions
 from engine.tiles.tables import goal_tables
 
 UNREACHED = 255
@@ -28,35 +31,23 @@ HARDEST_SAMPLE = 50
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def expand_level(distance, level, lo, hi, neighbors, n, blocks):
+def expand_level(distance, level, lo, hi, neighbors, radix, blocks):
     """Expand every rank in [lo, hi) at ``level``; unreached neighbours get level + 1. Returns the count expanded."""
     span = hi - lo
     per_block = (span + blocks - 1) // blocks
     counts = np.zeros(blocks, dtype=np.int64)
     for b in prange(blocks):
-        cells = np.empty(n, dtype=np.int64)
+        cells = np.empty(radix.shape[0], dtype=np.int64)
+        children = np.empty(4, dtype=np.int64)
         start = lo + b * per_block
         stop = min(hi, start + per_block)
         for rank in range(start, stop):
             if distance[rank] != level:
                 continue
             counts[b] += 1
-            permutation_unrank(rank, n, cells)
-            blank = 0
-            for c in range(n):
-                if cells[c] == 0:
-                    blank = c
-            for d in range(4):
-                target = neighbors[blank, d]
-                if target < 0:
-                    continue
-                cells[blank] = cells[target]
-                cells[target] = 0
-                child = permutation_rank(cells)
-                cells[target] = cells[blank]
-                cells[blank] = 0
-                if distance[child] == 255:
-                    distance[child] = level + 1
+            for c in range(board_children(rank, radix, neighbors, cells, children)):
+                if distance[children[c]] == UNREACHED:
+                    distance[children[c]] = level + 1
     return counts.sum()
 
 
@@ -84,7 +75,8 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, goal: Board | Non
     total = max(1, math.factorial(n) // 2)
     neighbors = goal_tables(goal).neighbors
     distance = np.full(math.factorial(n), UNREACHED, dtype=np.uint8)
-    distance[permutation_rank(np.array(goal.cells, dtype=np.int64))] = 0
+    distance[board_rank(goal.cells)] = 0
+    radix = lexicographic_radix(n, n)
     histogram = [1]
     reached = 1
     level = 0
@@ -92,12 +84,12 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, goal: Board | Non
     while histogram[-1] > 0:
         for lo in range(0, distance.size, CHUNK):
             with PARALLEL_LOCK:
-                expand_level(distance, level, lo, min(distance.size, lo + CHUNK), neighbors, n, blocks)
+                expand_level(distance, level, lo, min(distance.size, lo + CHUNK), neighbors, radix, blocks)
             fraction = min(1.0, (reached + (lo / distance.size) * histogram[-1]) / total)
             watch.report(fraction, {"nodes": reached, "depth": level + 1,
                                     "text": f"distance {level + 1}: {reached:,} of {total:,} positions reached"})
             if watch.cancel is not None and watch.cancel.is_set():
-                return {"status": CANCELLED, "rows": rows, "cols": cols}
+                return {"status": Status.CANCELLED, "rows": rows, "cols": cols}
         with PARALLEL_LOCK:
             new = int(count_level(distance, level + 1, blocks))
         histogram.append(new)
@@ -109,8 +101,8 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, goal: Board | Non
     cells = np.empty(n, dtype=np.int64)
     hardest = []
     for rank in hardest_ranks[:HARDEST_SAMPLE]:
-        permutation_unrank(int(rank), n, cells)
+        unrank_positions(int(rank), radix, cells)
         hardest.append([int(c) for c in cells])
-    return {"status": "done", "rows": rows, "cols": cols, "goal": list(goal.cells), "diameter": diameter,
+    return {"status": Status.DONE, "rows": rows, "cols": cols, "goal": list(goal.cells), "diameter": diameter,
             "histogram": histogram, "positions": reached, "hardest_count": int(hardest_ranks.size),
             "hardest": hardest, "seconds": watch.elapsed}

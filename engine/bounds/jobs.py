@@ -1,15 +1,13 @@
-"""The research computations as background jobs (kinds ``research-*``), for the Research page and the API."""
+"""The research computations as background jobs (kinds ``research-*``), for the Research page and the API. The
+kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
-from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS, full_bfs
-from engine.bounds.maxmd import BRUTE_MAX_N, EXACT_MAX_N, max_md_brute, max_md_exact, pattern_best
-from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, solve_subproblem, state_count
-from engine.bounds.table import bounds_table
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.params import choice, flag, integer
 from engine.result import Watch
+from engine.status import Status
 
 #: Paper values for the Research page: Table 3 (k = 1) and Table 5.
 PAPER_F = {1: {1: 1, 2: 6, 3: 20, 4: 27, 5: 36, 6: 45, 100: 891}, 2: {2: 6, 3: 21, 4: 35, 5: 48, 6: 61, 7: 74},
@@ -20,6 +18,8 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
 
 
 def check_bfs(params: dict) -> dict:
+    from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS
+
     rows, cols = integer(params, "rows", 1, 12), integer(params, "cols", 1, 12)
     if rows * cols > FULL_BFS_MAX_CELLS:
         raise PuzzleError(f"a full breadth-first search is offered for at most {FULL_BFS_MAX_CELLS} cells "
@@ -30,10 +30,14 @@ def check_bfs(params: dict) -> dict:
 @job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
     """Every position of a small board by breadth-first search: diameter, histogram, hardest positions."""
+    from engine.bounds.fullbfs import full_bfs
+
     return full_bfs(params["rows"], params["cols"], Watch(cancel=cancel, progress=report))
 
 
 def check_max_md(params: dict) -> dict:
+    from engine.bounds.maxmd import BRUTE_MAX_N, EXACT_MAX_N
+
     method = choice(params, "method", ("exact", "brute"), "exact")
     n = integer(params, "n", 1, BRUTE_MAX_N if method == "brute" else EXACT_MAX_N)
     return {"n": n, "method": method}
@@ -42,6 +46,8 @@ def check_max_md(params: dict) -> dict:
 @job_kind("research-maxmd", check=check_max_md)
 def max_md_job(params: dict, report, cancel) -> dict:
     """The largest Manhattan distance of a solvable 2×n position, by brute force or the exact method."""
+    from engine.bounds.maxmd import max_md_brute, max_md_exact, pattern_best
+
     n = params["n"]
     if params["method"] == "brute":
         report(None, {"text": f"enumerating all {2 * n}! arrangements on every core"})
@@ -52,6 +58,8 @@ def max_md_job(params: dict, report, cancel) -> dict:
 
 
 def check_subproblem(params: dict) -> dict:
+    from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, state_count
+
     n, k = integer(params, "n", 1, 200), integer(params, "k", 1, 4)
     if k > n:
         raise PuzzleError(f"k (the distinguished columns) must be at most n (got k = {k}, n = {n})")
@@ -64,6 +72,8 @@ def check_subproblem(params: dict) -> dict:
 @job_kind("research-subproblem", check=check_subproblem)
 def subproblem_job(params: dict, report, cancel) -> dict:
     """The k-column sub-problem of 2×n solved by breadth-first search from its goals: f_k(n) and a hardest state."""
+    from engine.bounds.subproblem import solve_subproblem
+
     return solve_subproblem(params["n"], params["k"], Watch(cancel=cancel, progress=report),
                             blank_home=params["blank_home"])
 
@@ -75,20 +85,22 @@ def check_tables(params: dict) -> dict:
 @job_kind("research-tables", check=check_tables)
 def tables_job(params: dict, report, cancel) -> dict:
     """Tables 3 and 5 of the paper in one go: every (n, k) the paper lists, with the paper's value beside ours."""
+    from engine.bounds.subproblem import solve_subproblem
+
     wanted = [(n, k) for k, values in PAPER_F.items() for n in values]
     extra = [(n, 3) for n in range(8, params["k3_max"] + 1)]
     rows = []
     watch = Watch.cancel_only(cancel)
     for index, (n, k) in enumerate(wanted + extra):
         if cancel.is_set():
-            return {"status": "cancelled"}
+            return {"status": Status.CANCELLED}
         report(index / len(wanted + extra), {"nodes": index, "text": f"k = {k}, n = {n}"})
         result = solve_subproblem(n, k, watch)
-        if result.get("status") == "cancelled":
-            return {"status": "cancelled"}
+        if result.get("status") == Status.CANCELLED:
+            return {"status": Status.CANCELLED}
         rows.append({"n": n, "k": k, "f": result["f"], "paper": PAPER_F.get(k, {}).get(n),
                      "seconds": round(result["seconds"], 3), "states": result["states"]})
-    return {"status": "done", "rows": rows}
+    return {"status": Status.DONE, "rows": rows}
 
 
 def check_bounds(params: dict) -> dict:
@@ -98,4 +110,6 @@ def check_bounds(params: dict) -> dict:
 @job_kind("research-bounds", check=check_bounds)
 def bounds_job(params: dict, report, cancel) -> dict:
     """The bounds table of 2×n: lower bound, exact diameters, the paper's and our upper bounds."""
+    from engine.bounds.table import bounds_table
+
     return bounds_table(params["n_max"], progress=report, cancel=cancel)

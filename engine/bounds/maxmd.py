@@ -48,8 +48,9 @@ def lower_bound_formula(n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _heap_max(items, last_tile, dist, cols, out):
-    """Max MD over solvable arrangements whose last cell holds ``last_tile``; ``items`` are the other tiles.
+def _heap_max(items, last_tile, parity, dist, out):
+    """Max MD over solvable arrangements whose last cell holds ``last_tile``; ``items`` are the other tiles, in
+    cells 0..N-2 at the start, whose permutation has ``parity``.
 
     out = [best MD, number of arrangements reaching it, and the best arrangement (cells 0..N-1)].
     """
@@ -63,17 +64,6 @@ def _heap_max(items, last_tile, dist, cols, out):
     for c in range(n_cells):
         if perm[c] != 0:
             md += dist[perm[c], c]
-    # Parity of the starting arrangement by cycle count.
-    seen = np.zeros(n_cells, dtype=np.bool_)
-    cycles = 0
-    for s in range(n_cells):
-        if not seen[s]:
-            cycles += 1
-            j = s
-            while not seen[j]:
-                seen[j] = True
-                j = perm[j]
-    parity = (n_cells - cycles) % 2
     blank = 0
     for c in range(n_cells):
         if perm[c] == 0:
@@ -121,15 +111,12 @@ def _heap_max(items, last_tile, dist, cols, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _brute_all(n_cells, dist, cols, results):
+def _brute_all(starts, parities, dist, results):
+    """Row ``last`` of ``starts`` is the first arrangement with tile ``last`` in the last cell (the others in
+    order); each row is enumerated on its own core."""
+    n_cells = starts.shape[1]
     for last in prange(n_cells):
-        items = np.empty(n_cells - 1, dtype=np.int64)
-        k = 0
-        for t in range(n_cells):
-            if t != last:
-                items[k] = t
-                k += 1
-        _heap_max(items, last, dist, cols, results[last])
+        _heap_max(starts[last, :n_cells - 1].copy(), last, parities[last], dist, results[last])
 
 
 def max_md_brute(n: int) -> dict:
@@ -140,9 +127,11 @@ def max_md_brute(n: int) -> dict:
     dist = distance_matrix(n)
     if cells == 2:
         return {"n": n, "max_md": 1, "count": 1, "position": [0, 1][::-1], "arrangements": 2}
+    starts = np.array([[t for t in range(cells) if t != last] + [last] for last in range(cells)], dtype=np.int64)
+    parities = np.array([permutation_parity(list(row)) for row in starts], dtype=np.int64)
     results = np.zeros((cells, 2 + cells), dtype=np.int64)
     with PARALLEL_LOCK:
-        _brute_all(cells, dist, n, results)
+        _brute_all(starts, parities, dist, results)
     best = int(results[:, 0].max())
     count = int(results[results[:, 0] == best, 1].sum())
     row = results[int(np.argmax(results[:, 0]))]

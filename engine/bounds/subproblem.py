@@ -7,8 +7,8 @@ rightmost k columns never need to move again and what is left is a 2×(n−k) pu
 search from all goal states gives each state's distance; f_k(n) is the largest. For k = 1 there are
 2n(2n−1)(2n−2) states.
 
-States are numbered by the rank of a partial permutation (digits: how many still-free cells lie below each item's
-cell), so the distance table has exactly P(2n, 2k+1) entries.
+States are numbered by the rank of a partial permutation (``engine.tiles.ranking``: digits, how many still-free
+cells lie below each item's cell), so the distance table has exactly P(2n, 2k+1) entries.
 """
 
 from __future__ import annotations
@@ -17,8 +17,12 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import CANCELLED, Watch
+from engine.result import Watch
+from engine.status import Status
 from engine.tiles.board import MOVES
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
+from engine.tiles.tables import neighbor_table
 
 UNREACHED = 65535
 MAX_STATES = 200_000_000
@@ -33,48 +37,16 @@ def state_count(n: int, k: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def rank_items(items, n_cells):
-    """Rank of distinct cells ``items`` (tiles first, blank last) among all partial permutations."""
-    m = items.shape[0]
-    rank = 0
-    for i in range(m):
-        smaller = items[i]
-        for j in range(i):
-            if items[j] < items[i]:
-                smaller -= 1
-        rank = rank * (n_cells - i) + smaller
-    return rank
-
-
-@njit(cache=True, nogil=True)
-def unrank_items(rank, m, n_cells, out):
-    digits = np.empty(m, dtype=np.int64)
-    for i in range(m - 1, -1, -1):
-        base = n_cells - i
-        digits[i] = rank % base
-        rank //= base
-    used = np.zeros(n_cells, dtype=np.bool_)
-    for i in range(m):
-        k = digits[i]
-        for c in range(n_cells):
-            if not used[c]:
-                if k == 0:
-                    out[i] = c
-                    used[c] = True
-                    break
-                k -= 1
-
-
-@njit(cache=True, nogil=True)
-def subproblem_bfs_run(distance, queue, cursor, neighbors, m, n_cells, quota):
+def subproblem_bfs_run(distance, queue, cursor, neighbors, radix, quota):
     """Resumable FIFO breadth-first search. ``cursor`` = [head, tail]; returns 1 when done, 0 when paused."""
+    m = radix.shape[0]
     items = np.empty(m, dtype=np.int64)
     done = 0
     while cursor[0] < cursor[1]:
         rank = queue[cursor[0]]
         cursor[0] += 1
         level = distance[rank]
-        unrank_items(rank, m, n_cells, items)
+        unrank_positions(rank, radix, items)
         blank = items[m - 1]
         for d in range(4):
             target = neighbors[blank, d]
@@ -87,7 +59,7 @@ def subproblem_bfs_run(distance, queue, cursor, neighbors, m, n_cells, quota):
             items[m - 1] = target
             if moved >= 0:
                 items[moved] = blank
-            child = rank_items(items, n_cells)
+            child = rank_of_positions(items, radix)
             if moved >= 0:
                 items[moved] = target
             items[m - 1] = blank
@@ -99,16 +71,6 @@ def subproblem_bfs_run(distance, queue, cursor, neighbors, m, n_cells, quota):
         if done >= quota:
             return 0
     return 1
-
-
-def _neighbors(n: int) -> np.ndarray:
-    table = np.full((2 * n, 4), -1, dtype=np.int64)
-    for cell in range(2 * n):
-        r, c = divmod(cell, n)
-        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-            if 0 <= r + dr < 2 and 0 <= c + dc < n:
-                table[cell, d] = (r + dr) * n + c + dc
-    return table
 
 
 def distinguished_tiles(n: int, k: int) -> list[int]:
@@ -130,7 +92,8 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     tiles = distinguished_tiles(n, k)
     m = len(tiles) + 1
     n_cells = 2 * n
-    neighbors = _neighbors(n)
+    neighbors = neighbor_table(2, n)
+    radix = lexicographic_radix(m, n_cells)
     distance = np.full(total, UNREACHED, dtype=np.uint16)
     queue = np.empty(total, dtype=np.int64 if total > 2**31 - 1 else np.int32)
     cursor = np.zeros(2, dtype=np.int64)
@@ -138,35 +101,35 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     for blank in ([0] if blank_home else range(n_cells)):
         if blank in occupied:
             continue
-        rank = rank_items(np.array(tiles + [blank], dtype=np.int64), n_cells)
+        rank = rank_of_positions(np.array(tiles + [blank], dtype=np.int64), radix)
         distance[rank] = 0
         queue[cursor[1]] = rank
         cursor[1] += 1
-    while not subproblem_bfs_run(distance, queue, cursor, neighbors, m, n_cells, 2_000_000):
+    while not subproblem_bfs_run(distance, queue, cursor, neighbors, radix, 2_000_000):
         watch.report(cursor[0] / total, {"nodes": int(cursor[0]),
                                          "text": f"{cursor[0]:,} of {total:,} states expanded"})
         if watch.cancel is not None and watch.cancel.is_set():
-            return {"status": CANCELLED, "n": n, "k": k}
+            return {"status": Status.CANCELLED, "n": n, "k": k}
     hardest_rank = int(queue[cursor[1] - 1])  # BFS order: the last state settled is among the farthest
     longest = int(distance[hardest_rank])
     histogram = np.bincount(distance[distance != UNREACHED]).tolist()
     items = np.empty(m, dtype=np.int64)
-    unrank_items(hardest_rank, m, n_cells, items)
+    unrank_positions(hardest_rank, radix, items)
     position = ["X"] * n_cells
     for tile, cell in zip(tiles, items[:-1]):
         position[int(cell)] = tile
     position[int(items[-1])] = 0
-    return {"status": "done", "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
+    return {"status": Status.DONE, "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,
             "histogram": histogram,
-            "hardest": position, "blank_path": _descend(distance, items, neighbors, m, n_cells),
+            "hardest": position, "blank_path": _descend(distance, items, neighbors, radix),
             "hardest_count": int((distance == longest).sum()), "seconds": watch.elapsed}
 
 
-def _descend(distance, items, neighbors, m, n_cells) -> str:
+def _descend(distance, items, neighbors, radix) -> str:
     """An optimal blank path from a state to the sub-problem's goal, read off the distance table."""
     items = items.copy()
     path = []
-    d = int(distance[rank_items(items, n_cells)])
+    d = int(distance[rank_of_positions(items, radix)])
     while d > 0:
         blank = int(items[-1])
         for move in range(4):
@@ -175,10 +138,10 @@ def _descend(distance, items, neighbors, m, n_cells) -> str:
                 continue
             trial = items.copy()
             trial[-1] = target
-            for i in range(m - 1):
+            for i in range(len(items) - 1):
                 if trial[i] == target:
                     trial[i] = blank
-            if int(distance[rank_items(trial, n_cells)]) == d - 1:
+            if int(distance[rank_of_positions(trial, radix)]) == d - 1:
                 items, d = trial, d - 1
                 path.append(MOVES[move])
                 break

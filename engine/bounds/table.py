@@ -18,6 +18,7 @@ from typing import Callable
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact
 from engine.bounds.subproblem import MAX_STATES, solve_subproblem, state_count
 from engine.result import Watch
+from engine.status import Status
 
 #: Seed 000, Table 1 (row m = 2): known diameters of 2×n, the larger ones from the literature.
 KNOWN_DIAMETERS = {1: 1, 2: 6, 3: 21, 4: 36, 5: 55, 6: 80, 7: 108, 8: 140}
@@ -56,14 +57,14 @@ def bounds_table(n_max: int = 20, k_limits: dict[int, int] | None = None, progre
     watch = Watch.cancel_only(cancel)
     for index, (n, k) in enumerate(jobs):
         if cancel is not None and cancel.is_set():
-            return {"status": "cancelled"}
+            return {"status": Status.CANCELLED}
         if progress:
             progress(index / (len(jobs) + 1), {"nodes": index, "text": f"sub-problem k={k}, n={n}"})
         results = [solve_subproblem(n, k, watch, blank_home=False)]
         if k == 1 and n >= 4:
             results.append(solve_subproblem(n, 1, watch, blank_home=True))
-        if any(r.get("status") == "cancelled" for r in results):
-            return {"status": "cancelled"}
+        if any(r.get("status") == Status.CANCELLED for r in results):
+            return {"status": Status.CANCELLED}
         f_star[(n, k)] = results[0]["f"]
         if len(results) == 2:
             f_paper[n] = results[1]["f"]
@@ -84,4 +85,4 @@ def bounds_table(n_max: int = 20, k_limits: dict[int, int] | None = None, progre
                                 f"9(n−1) + UB(n−1) from UB(3) = 21 gives {row['paper_upper']} (and its next entry, "
                                 f"{PAPER_TABLE_4['upper'].get(n + 1)}, is {row['paper_upper']} + f(n+1))")
         rows.append(row)
-    return {"status": "done", "n_max": n_max, "k_limits": {str(k): v for k, v in k_limits.items()}, "rows": rows}
+    return {"status": Status.DONE, "n_max": n_max, "k_limits": {str(k): v for k, v in k_limits.items()}, "rows": rows}

@@ -1,18 +1,21 @@
-"""The classic-search counts as background jobs (kinds ``classic-queens`` and ``classic-knights``)."""
+"""The classic-search counts as background jobs (kinds ``classic-queens`` and ``classic-knights``). The counting
+kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
-from engine.classic import knights, queens
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
+from engine.status import Status
 
 
 def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> dict:
     """Count N queens by each method in turn; a method past its limit is listed as skipped, not run."""
+    from engine.classic import queens
+
     rows = []
     for index, method in enumerate(methods):
         if n > queens.JOB_LIMIT[method]:
-            rows.append({"method": method, "status": "skipped",
+            rows.append({"method": method, "status": Status.SKIPPED,
                          "message": f"not run: {method} is offered up to N = {queens.JOB_LIMIT[method]}"})
             continue
 
@@ -21,13 +24,15 @@ def queens_comparison(n: int, methods: list[str], report=None, cancel=None) -> d
                 report((index + fraction) / len(methods), {**info, "text": f"{method}: {info['text']}"})
 
         result = queens.count_solutions(n, method, progress, cancel)
-        if result["status"] == "cancelled":
-            return {"status": "cancelled", "n": n}
+        if result["status"] == Status.CANCELLED:
+            return {"status": Status.CANCELLED, "n": n}
         rows.append(result)
-    return {"status": "done", "n": n, "rows": rows, "seed": queens.SEED_COUNTS.get(n)}
+    return {"status": Status.DONE, "n": n, "rows": rows, "seed": queens.SEED_COUNTS.get(n)}
 
 
 def check_queens(params: dict) -> dict:
+    from engine.classic import queens
+
     methods = params.get("methods", list(queens.METHODS))
     if not isinstance(methods, list) or not methods or not all(isinstance(m, str) and m in queens.METHODS
                                                                for m in methods):
@@ -42,6 +47,8 @@ def queens_job(params: dict, report, cancel) -> dict:
 
 
 def check_knights(params: dict) -> dict:
+    from engine.classic import knights
+
     rows, cols, start = knights.check_board(params.get("rows"), params.get("cols"), params.get("start", 0),
                                             knights.COUNT_MAX_CELLS)
     return {"rows": rows, "cols": cols, "start": start}
@@ -50,4 +57,6 @@ def check_knights(params: dict) -> dict:
 @job_kind("classic-knights", check=check_knights)
 def knights_job(params: dict, report, cancel) -> dict:
     """Count every open knight's tour from a square by backtracking."""
+    from engine.classic import knights
+
     return knights.count_tours(params["rows"], params["cols"], params["start"], report, cancel)

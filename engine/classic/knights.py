@@ -13,6 +13,7 @@ from numba import njit
 
 from engine.errors import PuzzleError
 from engine.params import integer
+from engine.status import Status
 
 JUMPS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 COUNT_MAX_CELLS = 36      # 6×6: the count is a background job; beyond that it would run for days
@@ -122,7 +123,7 @@ def count_tours(rows: int, cols: int, start: int = 0, progress=None, cancel=None
         finished = False
         while not finished:
             if cancel is not None and cancel.is_set():
-                return {"status": "cancelled", "rows": rows, "cols": cols, "start": start}
+                return {"status": Status.CANCELLED, "rows": rows, "cols": cols, "start": start}
             found, visited_nodes, finished = count_tours_from(jumps, visited, path, trial, cursor, len(prefix),
                                                               cells, SLICE_NODES)
             tours += int(found)
@@ -131,7 +132,7 @@ def count_tours(rows: int, cols: int, start: int = 0, progress=None, cancel=None
                 progress(index / len(prefixes), {"nodes": nodes, "text": f"{tours:,} tours so far"})
     if cells == 1:
         tours = 1
-    return {"status": "done", "rows": rows, "cols": cols, "start": start, "tours": tours, "nodes": nodes,
+    return {"status": Status.DONE, "rows": rows, "cols": cols, "start": start, "tours": tours, "nodes": nodes,
             "seconds": time.perf_counter() - began}
 
 
@@ -146,7 +147,7 @@ def warnsdorff_tour(rows: int, cols: int, start: int = 0, max_nodes: int = 5_000
     rows, cols, start = check_board(rows, cols, start, WARNSDORFF_MAX_SIDE ** 2)
     for attempt in range(21):
         result = _rule_guided_search(rows, cols, start, attempt, max_nodes)
-        if result["status"] == "done":
+        if result["status"] == Status.DONE:
             return {**result, "attempts": attempt + 1}
     return result
 
@@ -189,8 +190,9 @@ def _rule_guided_search(rows: int, cols: int, start: int, attempt: int, max_node
         tour.append(square)
         choices.append(rule_order(square))
     if len(tour) == cells:
-        return {"status": "done", "rows": rows, "cols": cols, "start": start, "tour": tour, "backtracks": backtracks}
-    return {"status": "no_tour", "rows": rows, "cols": cols, "start": start,
+        return {"status": Status.DONE, "rows": rows, "cols": cols, "start": start, "tour": tour,
+                "backtracks": backtracks}
+    return {"status": Status.NOT_SOLVED, "rows": rows, "cols": cols, "start": start,
             "message": f"no tour of {rows}×{cols} from square {start} found within {max_nodes:,} jumps "
                        "(3×3 and 4×4 have none at all, and on boards with an odd number of squares a tour can only "
                        "start on a square of the majority colour)"}

@@ -23,6 +23,7 @@ from numba import njit
 
 from engine.errors import PuzzleError
 from engine.params import integer
+from engine.status import Status
 
 METHODS = ("generate-and-test", "backtracking", "bitmask")
 #: Largest N offered per method: answered at once / as a background job. Generate and test grows as N!.
@@ -251,13 +252,13 @@ def count_solutions(n: int, method: str, progress=None, cancel=None) -> dict:
         finished = False
         while not finished:
             if cancel is not None and cancel.is_set():
-                return {"status": "cancelled", "n": n, "method": method}
+                return {"status": Status.CANCELLED, "n": n, "method": method}
             found, visited, finished = kernel(*state, SLICE_NODES)
             count += int(found)
             nodes += int(visited)
             if progress:
                 progress(first / n, {"nodes": nodes, "text": f"first queen in column {first + 1} of {n}: "
                                                               f"{count:,} solutions so far"})
-    return {"status": "done", "n": n, "method": method, "solutions": count, "nodes": nodes,
+    return {"status": Status.DONE, "n": n, "method": method, "solutions": count, "nodes": nodes,
             "seconds": time.perf_counter() - start, "seed": SEED_COUNTS.get(n),
             "seed_seconds": SEED_SECONDS.get(method, {}).get(n)}

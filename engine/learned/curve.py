@@ -19,9 +19,11 @@ import json
 from engine import store
 from engine.errors import PuzzleError
 from engine.learned.evaluate import PAPER, evaluate, summarise
-from engine.learned.train import TrainingParams, train
+from engine.learned.catalogue import TrainingParams
+from engine.learned.train import train
 from engine.result import Budget
 from engine.tiles import goal_board
+from engine.status import Status
 
 CURVE_WALKS = (700_000, 2_000_000, 10_000_000, 100_000_000)
 MAX_NODES = 2_000_000_000
@@ -39,7 +41,7 @@ def baseline(count: int, seed: int, budget: Budget, progress=None, cancel=None) 
     if path.exists():
         return json.loads(path.read_text())
     result = evaluate(None, count, seed, budget, progress, cancel, heuristics=("pdb", "manhattan"))
-    if result["status"] != "done":
+    if result["status"] != Status.DONE:
         return None
     path.write_text(json.dumps(result["rows"]))
     return result["rows"]
@@ -48,7 +50,7 @@ def baseline(count: int, seed: int, budget: Budget, progress=None, cancel=None) 
 def point(table: str, rows: list[dict], seed: int, budget: Budget, progress=None, cancel=None) -> dict | None:
     """One table evaluated on the baseline's positions: V's solves merged into the baseline rows, summarised."""
     learned = evaluate(table, len(rows), seed, budget, progress, cancel, heuristics=("learned",))
-    if learned["status"] != "done":
+    if learned["status"] != Status.DONE:
         return None
     merged = []
     for base, own in zip(rows, learned["rows"]):
@@ -74,23 +76,23 @@ def m_curve(walks=CURVE_WALKS, count: int = 100, seed: int = 0, budget: Budget |
 
     rows = baseline(count, seed, budget, part(0.0, 0.2, "Manhattan and PDB"), cancel)
     if rows is None:
-        return {"status": "cancelled"}
+        return {"status": Status.CANCELLED}
     points = []
     for i, m in enumerate(walks):
         start = 0.2 + i * share
         learned = train(goal, TrainingParams(walks=m, seed=train_seed), part(start, share / 2, f"training M = {m:,}"),
                         cancel)
         if learned is None:
-            return {"status": "cancelled"}
+            return {"status": Status.CANCELLED}
         result = point(learned.name, rows, seed, budget, part(start + share / 2, share / 2, f"V, M = {m:,}"),
                        cancel)
         if result is None:
-            return {"status": "cancelled"}
+            return {"status": Status.CANCELLED}
         points.append({"walks": m, "table": learned.name, "training_seconds": learned.info["seconds"],
                        "training_cpu_seconds": learned.info.get("cpu_seconds"), "fill": learned.info["fill"],
                        "overall": result["overall"], "groups": result["groups"],
                        "paper": against_paper(result["overall"])})
-    return {"status": "done", "positions": count, "seed": seed, "max_nodes": budget.max_nodes,
+    return {"status": Status.DONE, "positions": count, "seed": seed, "max_nodes": budget.max_nodes,
             "max_seconds": budget.max_seconds, "points": points}
 
 

@@ -12,15 +12,19 @@ as the search. The budget still stops a search by the wall clock.
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
+from engine import registry
+from engine.background import run_tasks
 from engine.errors import PuzzleError
+from engine.learned.catalogue import table_for
 from engine.result import Budget
+from engine.solvers import solve
 from engine.tiles import goal_board
 from engine.tiles.board import Board
 from engine.tiles.random import random_solvable
+from engine.status import Status
 
 PAPER = {"node_reduction": 0.85, "time_reduction": 0.76, "optimal_share": 0.90}
 GROUP_WIDTH = 10
@@ -32,16 +36,14 @@ HEURISTICS = ("pdb", "manhattan", "learned")
 
 def solve_position(board: Board, goal: Board, table: str, budget: Budget, heuristics=HEURISTICS, cancel=None) -> dict:
     """Solve one position with each heuristic; one left out (to compare tables quickly) counts as over budget."""
-    from engine.solvers import solve
-
     row = {"tiles": list(board.cells)}
     for heuristic in HEURISTICS:
         if heuristic not in heuristics:
-            row[heuristic] = {"status": "skipped", "length": None, "nodes": 0, "seconds": 0.0}
+            row[heuristic] = {"status": Status.SKIPPED, "length": None, "nodes": 0, "seconds": 0.0}
             continue
         started = time.thread_time()
         result = solve(board, goal, "idastar", heuristic, budget, cancel=cancel, table=table)
-        row[heuristic] = {"status": result.status, "length": result.length if result.status == "solved" else None,
+        row[heuristic] = {"status": result.status, "length": result.length if result.status == Status.SOLVED else None,
                           "nodes": result.nodes_expanded, "seconds": round(time.thread_time() - started, 4),
                           "wall_seconds": round(result.seconds, 4)}
     row["optimum"] = row["pdb"]["length"]
@@ -52,33 +54,25 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
              cancel=None, workers: int | None = None, goal: Board | None = None, heuristics=HEURISTICS) -> dict:
     if not 1 <= count <= MAX_POSITIONS:
         raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
-    from engine.solvers import warm_up
-
-    warm_up()  # no search's time includes loading the compiled kernels
+    registry.warm_up()  # no search's time includes loading the compiled kernels
     goal = goal or goal_board(4, 4, "blank-first")
     if "learned" in heuristics:
-        from engine.learned.train import table_for
-
         table_for(goal, table)  # nor reading the table
     budget = budget or Budget(max_nodes=2_000_000_000, max_seconds=300)
     positions = [random_solvable(goal, seed * 1_000_003 + i) for i in range(count)]
-    from engine.solvers import warm_up
-
-    warm_up()  # compiling the kernels is no heuristic's time
     started = time.perf_counter()
-    rows: list[dict] = []
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:  # the kernels release the GIL
-        futures = [pool.submit(solve_position, board, goal, table, budget, heuristics, cancel) for board in positions]
-        for future in futures:
-            if cancel is not None and cancel.is_set():
-                for f in futures:
-                    f.cancel()
-                return {"status": "cancelled"}
-            rows.append(future.result())
-            if progress:
-                progress(len(rows) / count, {"nodes": sum(r["manhattan"]["nodes"] for r in rows),
-                                             "text": f"{len(rows)} of {count} positions solved three ways "
-                                                     f"({time.perf_counter() - started:.0f} s)"})
+    nodes = [0]
+
+    def report(index: int, row: dict) -> None:
+        nodes[0] += row["manhattan"]["nodes"]
+        if progress:
+            progress((index + 1) / count, {"nodes": nodes[0], "text": f"{index + 1} of {count} positions solved three "
+                                                                      f"ways ({time.perf_counter() - started:.0f} s)"})
+
+    rows = run_tasks([partial(solve_position, board, goal, table, budget, heuristics, cancel) for board in positions],
+                     cancel, report, workers)
+    if rows is None:
+        return {"status": Status.CANCELLED}
     return summarise(rows, table, seed, budget, time.perf_counter() - started)
 
 
@@ -88,7 +82,7 @@ def _mean(values: list[float]) -> float | None:
 
 def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: float) -> dict:
     done = [r for r in rows if r["optimum"] is not None]
-    both = [r for r in done if r["manhattan"]["status"] == "solved" and r["learned"]["status"] == "solved"]
+    both = [r for r in done if r["manhattan"]["status"] == Status.SOLVED and r["learned"]["status"] == Status.SOLVED]
     groups = []
     for low in sorted({(r["optimum"] - 1) // GROUP_WIDTH * GROUP_WIDTH for r in done}):
         members = [r for r in done if low < r["optimum"] <= low + GROUP_WIDTH]
@@ -100,13 +94,13 @@ def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: 
             "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in finished]),
             "mean_excess": _mean([r["learned"]["length"] - r["optimum"] for r in finished]),
         })
-    learned_done = [r for r in done if r["learned"]["status"] == "solved"]
+    learned_done = [r for r in done if r["learned"]["status"] == Status.SOLVED]
     md_nodes = sum(r["manhattan"]["nodes"] for r in both)
     md_seconds = sum(r["manhattan"]["seconds"] for r in both)
     overall = {
         "positions": len(rows), "with_optimum": len(done), "both_finished": len(both),
-        "manhattan_over_budget": sum(1 for r in done if r["manhattan"]["status"] != "solved"),
-        "learned_over_budget": sum(1 for r in done if r["learned"]["status"] != "solved"),
+        "manhattan_over_budget": sum(1 for r in done if r["manhattan"]["status"] != Status.SOLVED),
+        "learned_over_budget": sum(1 for r in done if r["learned"]["status"] != Status.SOLVED),
         "node_reduction": 1 - sum(r["learned"]["nodes"] for r in both) / md_nodes if md_nodes else None,
         "time_reduction": 1 - sum(r["learned"]["seconds"] for r in both) / md_seconds if md_seconds else None,
         "optimal_share": _mean([1.0 if r["learned"]["length"] == r["optimum"] else 0.0 for r in both]),
@@ -116,6 +110,6 @@ def summarise(rows: list[dict], table: str, seed: int, budget: Budget, seconds: 
         "learned_mean_nodes": _mean([r["learned"]["nodes"] for r in learned_done]),
         "learned_mean_excess": _mean([r["learned"]["length"] - r["optimum"] for r in learned_done]),
     }
-    return {"status": "done", "table": table, "seed": seed, "budget": {"max_nodes": budget.max_nodes,
+    return {"status": Status.DONE, "table": table, "seed": seed, "budget": {"max_nodes": budget.max_nodes,
             "max_seconds": budget.max_seconds}, "groups": groups, "overall": overall, "rows": rows,
             "paper": PAPER, "seconds": round(seconds, 1)}

@@ -1,5 +1,5 @@
 """Training, evaluation and the M curve as background jobs (kinds ``learned-train``, ``learned-evaluate`` and
-``learned-curve``)."""
+``learned-curve``). The training kernel loads when a job runs, not when the kinds are registered."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from dataclasses import asdict
 
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
-from engine.learned.curve import CURVE_WALKS, MAX_NODES, MAX_SECONDS, m_curve
+from engine.learned.catalogue import check_params, trained_tables
 from engine.learned.evaluate import MAX_POSITIONS, evaluate
-from engine.learned.train import check_params, train, trained_tables
 from engine.params import choice, integer, number, text
 from engine.result import Budget
 from engine.tiles import goal_board
+from engine.status import Status
 
 
 def check_train(params: dict) -> dict:
@@ -27,11 +27,13 @@ def check_train(params: dict) -> dict:
 @job_kind("learned-train", check=check_train)
 def train_job(params: dict, report, cancel) -> dict:
     """Train the learned table over random walks (seed 002's Algorithm 1)."""
+    from engine.learned.train import train
+
     goal = goal_board(4, 4, params["goal"])
     learned = train(goal, check_params(params), report, cancel)
     if learned is None:
-        return {"status": "cancelled"}
-    return {"status": "done", "name": learned.name, **learned.info}
+        return {"status": Status.CANCELLED}
+    return {"status": Status.DONE, "name": learned.name, **learned.info}
 
 
 def check_evaluate(params: dict) -> dict:
@@ -58,6 +60,8 @@ def check_curve(params: dict) -> dict:
     """The M curve's parameters: ``walks`` (1 to 8 values of M, a list or "700000,2000000"), ``positions``
     (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_nodes`` and ``max_seconds`` (each search's
     budget)."""
+    from engine.learned.curve import CURVE_WALKS, MAX_NODES, MAX_SECONDS
+
     walks = params.get("walks") or list(CURVE_WALKS)
     if isinstance(walks, str):
         walks = walks.replace(",", " ").split()
@@ -74,5 +78,7 @@ def check_curve(params: dict) -> dict:
 @job_kind("learned-curve", check=check_curve)
 def curve_job(params: dict, report, cancel) -> dict:
     """The M curve: one table per M (N = 200), each evaluated on the same uniformly random positions."""
+    from engine.learned.curve import m_curve
+
     return m_curve(tuple(params["walks"]), params["positions"], params["seed"],
                    Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel)

@@ -1,6 +1,6 @@
 """The compressed pattern of seed 002: the cells of the blank and of a few tiles (10..15 by default).
 
-The key is ranked densely (``engine.tiles.kernels.pattern_rank``): for 7 items on 16 cells that is
+The key is ranked densely (``engine.tiles.ranking_kernels.pattern_rank``): for 7 items on 16 cells that is
 16·15·…·10 = 57,657,600 keys, one byte each in the table.
 """
 

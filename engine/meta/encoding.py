@@ -20,8 +20,6 @@ import numpy as np
 from engine.tiles.board import Board
 from engine.tiles.tables import goal_tables
 
-MOVE_NAMES = "UDLR"
-
 
 def neighbour_cells(cell: int, rows: int, cols: int) -> list[int]:
     """The cells the blank can move to from ``cell``, in U D L R order (the kernels' neighbour table)."""

@@ -8,17 +8,20 @@ equals the true optimum, since nothing better exists; the curves are unchanged b
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, replace
+from functools import partial
 
+from engine.background import run_tasks
 from engine.errors import PuzzleError
-from engine.meta.search import DPSOParams, GAParams, run_dpso, run_ga
+from engine.meta.params import DPSOParams, GAParams
+from engine.meta.search import run_dpso, run_ga
 from engine.result import Budget
+from engine.solvers import solve
 from engine.tiles import goal_board
 from engine.tiles.pdb import is_ready
 from engine.tiles.random import scramble
+from engine.status import Status
 
 DEPTHS = (10, 20, 30, 40, 50)
 CHECKPOINTS = (100, 1_000, 5_000, 10_000, 42_000, 50_000)
@@ -27,11 +30,9 @@ EQUAL_EVALUATIONS = {"dpso": 5_000, "ga": 42_000}  # 5,000 × 250 ≈ 42,000 × 
 
 def exact_length(board, goal) -> int | None:
     """The optimal solution length, by IDA* with the pattern database when it is built (else linear conflict)."""
-    from engine.solvers import solve  # late import: engine.solvers registers this package's solvers
-
     heuristic = "pdb" if is_ready(goal) else "linear-conflict"
     result = solve(board, goal, "idastar", heuristic, Budget(max_nodes=2_000_000_000, max_seconds=300))
-    return result.length if result.status == "solved" else None
+    return result.length if result.status == Status.SOLVED else None
 
 
 def run_trial(depth: int, trial: int, seed: int, dpso: DPSOParams, ga: GAParams, cancel=None) -> dict:
@@ -57,19 +58,17 @@ def run_experiment(depths=DEPTHS, trials: int = 30, dpso: DPSOParams | None = No
     if not depths or any(not 1 <= d <= 100 for d in depths):
         raise PuzzleError("scramble depths must be from 1 to 100")
     started = time.perf_counter()
-    jobs = [(d, t) for d in depths for t in range(trials)]
-    rows = []
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:  # the kernels release the GIL
-        futures = [pool.submit(run_trial, d, t, seed, dpso, ga, cancel) for d, t in jobs]
-        for future in futures:
-            rows.append(future.result())
-            if progress:
-                progress(len(rows) / len(jobs), {"nodes": len(rows), "text": f"{len(rows)} of {len(jobs)} trials "
-                                                 f"(depth {rows[-1]['depth']}, {time.perf_counter() - started:.0f} s)"})
-            if cancel is not None and cancel.is_set():
-                for f in futures:
-                    f.cancel()
-                return {"status": "cancelled"}
+    trials_to_run = [partial(run_trial, d, t, seed, dpso, ga, cancel) for d in depths for t in range(trials)]
+
+    def report(index: int, row: dict) -> None:
+        if progress:
+            progress((index + 1) / len(trials_to_run),
+                     {"nodes": index + 1, "text": f"{index + 1} of {len(trials_to_run)} trials (depth {row['depth']}, "
+                                                  f"{time.perf_counter() - started:.0f} s)"})
+
+    rows = run_tasks(trials_to_run, cancel, report, workers)
+    if rows is None:
+        return {"status": Status.CANCELLED}
     return summarise(rows, depths, trials, dpso, ga, seed, time.perf_counter() - started)
 
 
@@ -106,5 +105,5 @@ def summarise(rows, depths, trials, dpso, ga, seed, seconds) -> dict:
             }
         entry["mean_optimum"] = round(sum(r["optimum"] or 0 for r in mine) / max(1, len(mine)), 1)
         table.append(entry)
-    return {"status": "done", "depths": list(depths), "trials": trials, "seed": seed, "dpso": asdict(dpso),
+    return {"status": Status.DONE, "depths": list(depths), "trials": trials, "seed": seed, "dpso": asdict(dpso),
             "ga": asdict(ga), "rows": rows, "table": table, "curves": curves, "seconds": round(seconds, 1)}

@@ -1,5 +1,5 @@
-"""DPSO and the GA as solvers (``solve(..., solver="dpso" | "ga")``) and as background jobs (kinds ``meta-run``,
-``meta-experiment``).
+"""DPSO and the GA as solvers (``solve(..., solver="dpso" | "ga")``), and seed 001's experiment as a background job
+(kind ``meta-experiment``).
 
 As solvers they are not optimal. Budget: the time budget is a deadline; the node budget caps evaluations (iterations
 × swarm or population size). A run stops early when its best is as short as the Manhattan distance of the start,
@@ -8,20 +8,24 @@ since no solution can be shorter. Parameters come in ``options["params"]`` (the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
-from engine.meta.experiment import DEPTHS, run_experiment
-from engine.meta.search import DPSOParams, GAParams, MetaRun, params_from, run_dpso, run_ga
-from engine.result import BUDGET_EXHAUSTED, CANCELLED, SOLVED, SolveResult, Watch
+from engine.meta.params import DPSOParams, GAParams, params_from
+from engine.result import SolveResult, Watch
 from engine.solvers import SolverInfo, register_solver
+from engine.status import Status
 from engine.tiles import goal_board, parse_size
 from engine.tiles.board import Board, position_from
 from engine.tiles.random import scramble
 
-NOT_SOLVED = "not_solved"
-RUNS = {"dpso": (run_dpso, DPSOParams, "particles", "iterations"),
-        "ga": (run_ga, GAParams, "population", "generations")}
+if TYPE_CHECKING:
+    from engine.meta.search import MetaRun
+
+#: algorithm → (its parameters, the name of its size and of its length parameter)
+SHAPES = {"dpso": (DPSOParams, "particles", "iterations"), "ga": (GAParams, "population", "generations")}
 
 
 def start_manhattan(board: Board, goal: Board) -> int:
@@ -32,7 +36,10 @@ def start_manhattan(board: Board, goal: Board) -> int:
 
 
 def meta_solve(algorithm: str, board: Board, goal: Board, watch: Watch, values: dict) -> tuple[SolveResult, MetaRun]:
-    run, kind, size_name, length_name = RUNS[algorithm]
+    from engine.meta.search import run_dpso, run_ga  # the kernels load when a run starts
+
+    run = {"dpso": run_dpso, "ga": run_ga}[algorithm]
+    kind, size_name, length_name = SHAPES[algorithm]
     params = params_from(kind, values or {})
     cap = max(1, watch.budget.max_nodes // getattr(params, size_name))
     if getattr(params, length_name) > cap:
@@ -44,18 +51,18 @@ def meta_solve(algorithm: str, board: Board, goal: Board, watch: Watch, values: 
              "params": meta.params, "lower_bound": lower_bound}
     common = dict(nodes_expanded=meta.evaluations, nodes_generated=meta.evaluations, seconds=meta.seconds,
                   solver=algorithm, extra=extra)
-    if meta.stopped == "cancelled":
-        return SolveResult(CANCELLED, message="cancelled", **common), meta
+    if meta.stopped == Status.CANCELLED:
+        return SolveResult(Status.CANCELLED, message="cancelled", **common), meta
     if meta.solved:
         proof = meta.best_score == lower_bound
         note = "" if proof else (f"best of {meta.iterations:,} {length_name}; not proven optimal "
                                  f"(the Manhattan lower bound is {lower_bound})")
-        return SolveResult(SOLVED, meta.moves, proof, message=note, **common), meta
-    if meta.stopped == "budget":
-        return SolveResult(BUDGET_EXHAUSTED, message=f"stopped by the time budget after {meta.iterations:,} "
+        return SolveResult(Status.SOLVED, meta.moves, proof, message=note, **common), meta
+    if meta.stopped == Status.BUDGET_EXHAUSTED:
+        return SolveResult(Status.BUDGET_EXHAUSTED, message=f"stopped by the time budget after {meta.iterations:,} "
                            f"{length_name}; best fitness {meta.best_score}", **common), meta
-    return SolveResult(NOT_SOLVED, message=f"no solution within {params.max_moves} moves after {meta.iterations:,} "
-                       f"{length_name}: the best sequence leaves a Manhattan sum of "
+    return SolveResult(Status.NOT_SOLVED, message=f"no solution within {params.max_moves} moves after "
+                       f"{meta.iterations:,} {length_name}: the best sequence leaves a Manhattan sum of "
                        f"{meta.best_score - params.max_moves}", **common), meta
 
 
@@ -67,14 +74,18 @@ def _solver(algorithm: str):
 
 register_solver(SolverInfo("dpso", "DPSO (binary particle swarm)", _solver("dpso"), ("",), 36, False,
                            "Seed 001's swarm over 2-bit move codes; finds a solution, rarely the shortest.",
-                           check_options=lambda values: params_from(DPSOParams, values)))
+                           check_options=lambda values: params_from(DPSOParams, values),
+                           warm_options={"params": {"iterations": 1, "particles": 4}}))
 register_solver(SolverInfo("ga", "Genetic algorithm", _solver("ga"), ("",), 36, False,
                            "Seed 001's GA over the same encoding: roulette, two-point crossover, 3 elites.",
-                           check_options=lambda values: params_from(GAParams, values)))
+                           check_options=lambda values: params_from(GAParams, values),
+                           warm_options={"params": {"generations": 1, "population": 4, "elites": 1}}))
 
 
 def check_experiment(params: dict) -> dict:
     """The experiment's parameters, validated at submission: depths, trials, run lengths, seed."""
+    from engine.meta.experiment import DEPTHS
+
     depths = params.get("depths") or list(DEPTHS)
     if isinstance(depths, str):
         depths = depths.replace(",", " ").split()
@@ -92,6 +103,8 @@ def check_experiment(params: dict) -> dict:
 @job_kind("meta-experiment", check=check_experiment)
 def experiment_job(params: dict, report, cancel) -> dict:
     """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
+    from engine.meta.experiment import run_experiment
+
     dpso = params_from(DPSOParams, {k: params[k] for k in ("iterations", "particles", "vmax")})
     ga = params_from(GAParams, {"generations": params["generations"]})
     return run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel)

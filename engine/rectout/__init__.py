@@ -1,7 +1,10 @@
 """Rectangle-out (seed 003): a continuous sliding puzzle.
 
-Issue #7 is not finished. Done: the geometry (``geometry``, with numba twins in ``kernels``), the puzzle
-(``puzzle``), the moves of one plate or two touching plates as one (``moves``), A* with duplicate detection
-(``search``) as a job (``jobs``), and the page (play by hand, solve from here). Open: from the start the search does
-not reach the way out within its budget; docs/rectout.md has the measurements and the geometry behind them.
+``geometry`` is the exact plane geometry in plain Python; ``collision_kernels``, ``turn_kernels`` and
+``fan_kernels`` are its numba twins and the turn sweeps. ``puzzle`` holds the box, the plates and a state;
+``contacts`` a body of plates and what it touches; ``motion`` how a body translates, turns or turns with a partner
+until it stops; ``moves`` every motion from a state (the search's move generator); ``by_hand`` the page's play by
+hand; ``search`` A* over feature points with duplicate detection, run as a job by ``jobs``. From the default start
+the search gets the target out in the paper's 6 moves (12 motions); docs/rectout.md has the answer, the
+measurements and the geometry behind them.
 """

@@ -1,12 +1,12 @@
-"""The Rectangle-out search as a background job (kind ``rectout-solve``)."""
+"""The Rectangle-out search as a background job (kind ``rectout-solve``), and the warm-up of its geometry kernels.
+The kernels load when a job is checked or run, not when the kind is registered."""
 
 from __future__ import annotations
 
+from engine import registry
 from engine.jobs import job_kind
 from engine.params import flag, integer, number
-from engine.rectout.puzzle import state_from
-from engine.rectout.search import solve
-from engine.result import Budget
+from engine.result import Budget, Watch
 
 MAX_STATES = 200_000
 MAX_SECONDS = 1_800
@@ -14,6 +14,8 @@ MAX_SECONDS = 1_800
 
 def search_params(params: dict) -> dict:
     """Checked search settings, as JSON values: the state, the budget, duplicate detection, the weight."""
+    from engine.rectout.puzzle import state_from
+
     return {"state": [list(pose) for pose in state_from(params.get("state"))],
             "max_states": integer(params, "max_states", 1, MAX_STATES, 20_000),
             "max_seconds": number(params, "max_seconds", 1, MAX_SECONDS, 300.0),
@@ -24,5 +26,17 @@ def search_params(params: dict) -> dict:
 @job_kind("rectout-solve", check=search_params)
 def solve_job(params: dict, report, cancel) -> dict:
     """The feature-point A* from a Rectangle-out position (seed 003)."""
-    return solve(state_from(params["state"]), Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]),
-                 dedupe=params["dedupe"], weight=params["weight"], progress=report, cancel=cancel).to_dict()
+    from engine.rectout.puzzle import state_from
+    from engine.rectout.search import solve
+
+    watch = Watch(Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]), cancel, report)
+    return solve(state_from(params["state"]), watch, dedupe=params["dedupe"], weight=params["weight"]).to_dict()
+
+
+@registry.warms_up
+def warm_rectout_kernels() -> None:
+    """A slide and every motion of the start position."""
+    from engine.rectout.moves import motions
+    from engine.rectout.puzzle import start_state
+
+    motions(start_state())

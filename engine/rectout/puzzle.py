@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import PuzzleError
-from engine.rectout import kernels
+from engine.rectout.collision_kernels import plate_corners, quad_penetration
 from engine.rectout.geometry import TOLERANCE, box
 
 SIZE = 13.0
@@ -83,7 +83,7 @@ def state_from(data: object) -> State:
 
 def corners(pose: Pose) -> np.ndarray:
     out = np.empty((4, 2))
-    kernels.plate_corners(pose[0], pose[1], pose[2], HALF_WIDTH, HALF_HEIGHT, out)
+    plate_corners(pose[0], pose[1], pose[2], HALF_WIDTH, HALF_HEIGHT, out)
     return out
 
 
@@ -99,9 +99,9 @@ def overlap_depths(state: State) -> list[tuple[str, float]]:
     for i, pose in enumerate(state):
         mine = corners(pose)
         walls = TARGET_WALLS if i == TARGET else PLATE_WALLS
-        depths.append((f"plate {i + 1} overlaps a wall", max(kernels.quad_penetration(mine, w) for w in walls)))
+        depths.append((f"plate {i + 1} overlaps a wall", max(quad_penetration(mine, w) for w in walls)))
         for j in range(i + 1, len(state)):
-            depths.append((f"plates {i + 1} and {j + 1} overlap", kernels.quad_penetration(mine, corners(state[j]))))
+            depths.append((f"plates {i + 1} and {j + 1} overlap", quad_penetration(mine, corners(state[j]))))
     return depths
 
 

@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import time
 from dataclasses import dataclass, field
 
 from engine.errors import PuzzleError
-from engine.rectout.moves import Motion, apply, motions
+from engine.rectout.motion import Motion, apply
+from engine.rectout.moves import motions
 from engine.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
-from engine.result import Budget
+from engine.result import Budget, Watch
+from engine.status import Status
 
-PROGRESS_EVERY = 10  # expansions between progress reports and cancel checks (an expansion takes up to ~0.3 s)
+PROGRESS_EVERY = 10  # expansions between progress reports (an expansion takes up to ~0.3 s)
 
 
 @dataclass
 class RectoutResult:
-    status: str  # solved, budget_exhausted, cancelled, no_solution
+    status: Status  # SOLVED, BUDGET_EXHAUSTED, CANCELLED, or NOT_SOLVED when every feature point was searched
     start: State
     motions: list[Motion] = field(default_factory=list)
     expanded: int = 0
@@ -66,16 +67,17 @@ def joins(family: str | None, moved: frozenset | set, motion: Motion) -> bool:
     return family == motion.family and not moved & set(motion.pieces)
 
 
-def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=120), dedupe: bool = True,
-          quantum: Quantum = Quantum(), weight: float = 1.0, progress=None, cancel=None) -> RectoutResult:
+def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum: Quantum = Quantum(),
+          weight: float = 1.0) -> RectoutResult:
     """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades
     the fewest moves for a faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts
-    plates, and one set move can clear several.) Among equal f the newest state goes first."""
+    plates, and one set move can clear several.) Among equal f the newest state goes first. ``watch`` holds the
+    budget (states expanded, seconds), the cancel and the progress report (by default 20,000 states, 120 s)."""
     problems = overlap_report(start)
     if problems:
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
-    began = time.perf_counter()
-    result = RectoutResult("budget_exhausted", start, dedupe=dedupe)
+    watch = watch or Watch(Budget(max_nodes=20_000, max_seconds=120))
+    result = RectoutResult(Status.BUDGET_EXHAUSTED, start, dedupe=dedupe)
     order = itertools.count(0, -1)  # newest first among equal (f, h)
     # nodes: (state, parent index, motion that led here, g, the open move's family and the plates it moved)
     nodes: list[tuple[State, int, Motion | None, int, str | None, frozenset]] = [(start, -1, None, 0, None,
@@ -84,21 +86,18 @@ def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=12
     frontier = [(weight * heuristic(start), 0, next(order), 0)]
     reported = -1  # the expansion count last reported (stale entries popped in between do not report again)
     while frontier:
-        if result.expanded >= budget.max_nodes or time.perf_counter() - began > budget.max_seconds:
-            break
         if result.expanded % PROGRESS_EVERY == 0 and result.expanded != reported:
             reported = result.expanded
-            if cancel is not None and cancel.is_set():
-                result.status = "cancelled"
-                break
-            if progress is not None:
-                progress(min(1.0, result.expanded / budget.max_nodes),
+            watch.report(min(1.0, result.expanded / watch.budget.max_nodes),
                          {"nodes": result.expanded, "text": f"{result.expanded:,} states expanded, "
                           f"{len(frontier):,} waiting, {result.duplicates:,} duplicates merged"})
+        if reason := watch.stop_reason(result.expanded):
+            result.status = reason
+            break
         f, _, _, index = heapq.heappop(frontier)
         state, _, _, g, family, moved = nodes[index]
         if is_out(state):
-            result.status = "solved"
+            result.status = Status.SOLVED
             result.motions = _path(nodes, index)
             break
         if dedupe and best_g.get((quantum.key(state), family, moved), g) < g:
@@ -121,8 +120,8 @@ def solve(start: State, budget: Budget = Budget(max_nodes=20_000, max_seconds=12
             h = heuristic(child)
             heapq.heappush(frontier, (child_g + weight * h, h, next(order), len(nodes) - 1))
     else:
-        result.status = "no_solution"
-    result.seconds = time.perf_counter() - began
+        result.status = Status.NOT_SOLVED
+    result.seconds = watch.elapsed
     return result
 
 

@@ -27,7 +27,8 @@ import itertools
 from collections import deque
 from typing import Callable, Hashable
 
-from engine.result import BUDGET_EXHAUSTED, CANCELLED, SOLVED, Budget, SolveResult, Watch
+from engine.result import Budget, SolveResult, Watch
+from engine.status import Status
 from engine.search.problem import Problem
 
 Trace = Callable[[str, dict], None]
@@ -40,7 +41,7 @@ def _stopped(watch: Watch, reason: str, expanded: int, generated: int, peak: int
 
 
 def _unreachable(expanded: int, generated: int, peak: int, watch: Watch, solver: str) -> SolveResult:
-    return SolveResult("unsolvable", nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
+    return SolveResult(Status.UNSOLVABLE, nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
                        seconds=watch.elapsed, solver=solver, message="the goal is not reachable")
 
 
@@ -52,7 +53,7 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
     if problem.is_goal(start):
         if trace:
             trace("goal", {"state": start, "path": (), "expanded": 0, "generated": 0, "frontier": 0})
-        return SolveResult(SOLVED, "", True, seconds=watch.elapsed, solver="bfs")
+        return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="bfs")
     frontier: deque[tuple[Hashable, Path]] = deque([(start, ())])
     reached = {start}
     expanded = generated = peak = 0
@@ -76,7 +77,7 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
             if problem.is_goal(child):
                 if trace:
                     trace("goal", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
-                return SolveResult(SOLVED, problem.format_path(child_path), True, expanded, generated, peak,
+                return SolveResult(Status.SOLVED, problem.format_path(child_path), True, expanded, generated, peak,
                                    watch.elapsed, "bfs")
             frontier.append((child, child_path))
             if trace:
@@ -138,7 +139,8 @@ def depth_first_search(problem: Problem, limit: int, budget: Budget | None = Non
     if path is None:
         return SolveResult("not_found", nodes_expanded=counts[0], nodes_generated=counts[1], seconds=watch.elapsed,
                            solver="dfs", message=f"no solution within {limit} moves")
-    return SolveResult(SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed, "dfs")
+    return SolveResult(Status.SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed,
+                       "dfs")
 
 
 def iterative_deepening_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -153,11 +155,11 @@ def iterative_deepening_search(problem: Problem, budget: Budget | None = None, t
                                 "expanded": counts[0], "generated": counts[1]})
             path = depth_limited_search(problem, limit, watch, trace, counts)
             if path is not None:
-                return SolveResult(SOLVED, problem.format_path(path), True, counts[0], counts[1], limit,
+                return SolveResult(Status.SOLVED, problem.format_path(path), True, counts[0], counts[1], limit,
                                    watch.elapsed, "ids")
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "ids")
-    return _stopped(watch, BUDGET_EXHAUSTED, counts[0], counts[1], 0, "ids")
+    return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "ids")
 
 
 def best_first_search(problem: Problem, priority: Callable[[int, int], int], solver: str,
@@ -185,7 +187,7 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
         if problem.is_goal(state):
             if trace:
                 trace("goal", {"state": state, "path": path, **counts})
-            return SolveResult(SOLVED, problem.format_path(path), solver != "greedy", expanded, generated, peak,
+            return SolveResult(Status.SOLVED, problem.format_path(path), solver != "greedy", expanded, generated, peak,
                                watch.elapsed, solver)
         if reason := watch.stop_reason(expanded):
             return _stopped(watch, reason, expanded, generated, peak, solver)
@@ -274,12 +276,12 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
                                 "generated": counts[1]})
             found, bound_next = search(problem.initial, (), h0, bound, None)
             if found is not None:
-                return SolveResult(SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
+                return SolveResult(Status.SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
                                    watch.elapsed, "idastar")
             bound, previous = bound_next, bound
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "idastar")
-    return _stopped(watch, BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
+    return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
 
 
 def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None) -> SolveResult:
@@ -297,7 +299,7 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
         if trace:
             trace("goal", {"state": start, "path": (), "side": "forward", "other": (), "expanded": 0,
                            "generated": 0, "frontier": 0})
-        return SolveResult(SOLVED, "", True, seconds=watch.elapsed, solver="bidirectional")
+        return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="bidirectional")
     # paths[side][state]: the actions from that side's root to the state (backward: the actions walked from the goal)
     paths = {"forward": {start: ()}, "backward": {goal: ()}}
     frontiers = {"forward": deque([start]), "backward": deque([goal])}
@@ -350,11 +352,11 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
                 trace("goal", {"state": meeting, "path": paths[side][meeting], "side": side,
                                "other": paths[other][meeting], "expanded": expanded, "generated": generated,
                                "frontier": len(frontiers["forward"]) + len(frontiers["backward"])})
-            return SolveResult(SOLVED, problem.format_path(best), True, expanded, generated, peak, watch.elapsed,
+            return SolveResult(Status.SOLVED, problem.format_path(best), True, expanded, generated, peak, watch.elapsed,
                                "bidirectional")
     return _unreachable(expanded, generated, peak, watch, "bidirectional")
 
 
 __all__ = ["astar_search", "best_first_search", "bidirectional_search", "breadth_first_search",
            "depth_first_search", "depth_limited_search", "greedy_best_first_search", "idastar_search",
-           "iterative_deepening_search", "uniform_cost_search", "CANCELLED"]
+           "iterative_deepening_search", "uniform_cost_search"]

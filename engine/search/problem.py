@@ -36,16 +36,13 @@ class Problem(Protocol):
 class SlidingTileProblem:
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
 
-    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", database=None):
+    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
+        """``heuristic`` is a name in the registry (``engine.tiles.heuristics``); ``options`` are the solve's own
+        (``{"table": name}`` picks a learned table)."""
         self.initial = initial
         self.goal = goal
         self.heuristic_name = heuristic
-        if database is not None:
-            self._h = database.value
-        elif heuristic == "misplaced":
-            self._h = misplaced_tiles(goal)
-        else:
-            self._h = heuristic_function(heuristic, goal)
+        self._h = heuristic_function(heuristic, goal, options)
 
     def actions(self, state: Board) -> str:
         return state.legal_moves()
@@ -108,11 +105,3 @@ class GraphProblem:
 
     def format_path(self, path: tuple) -> str:
         return " ".join(map(str, path))
-
-
-def misplaced_tiles(goal: Board):
-    """h = the number of tiles not on their goal cell: admissible (each needs a move) but weaker than Manhattan
-    distance. Only the step-through offers it, to show what a better-informed h saves."""
-    def h(board: Board) -> int:
-        return sum(1 for tile, want in zip(board.cells, goal.cells) if tile and tile != want)
-    return h

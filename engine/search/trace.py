@@ -24,6 +24,7 @@ from engine.search.algorithms import (
     uniform_cost_search,
 )
 from engine.search.problem import Problem
+from engine.status import Status
 
 ALGORITHMS = {
     "bfs": "Breadth-first search",
@@ -178,4 +179,4 @@ def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, d
             "priority": PRIORITY.get(algorithm), "heuristic": getattr(problem, "heuristic_name", ""),
             "pseudocode": [line for line, _ in pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,
-            "recording_stopped": result.status == "budget_exhausted"}
+            "recording_stopped": result.status == Status.BUDGET_EXHAUSTED}

@@ -14,9 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.result import SOLVED, SolveResult, Watch
-from engine.tiles import kernels
+from engine.result import SolveResult, Watch
+from engine.status import Status
+from engine.tiles.bfs_kernels import blank_cell
 from engine.tiles.board import MOVES, Board
+from engine.tiles.heuristic_kernels import MODE_LINEAR_CONFLICT, MODE_MANHATTAN, linear_conflict_sum, manhattan_sum
 from engine.tiles.tables import goal_tables
 
 MAX_CELLS = 16
@@ -100,9 +102,9 @@ def _pop(heap_key, heap_node, size):
 
 @njit(cache=True, nogil=True)
 def heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col):
-    h = kernels.manhattan_sum(cells, manhattan)
-    if mode == kernels.MODE_LINEAR_CONFLICT:
-        h += 2 * kernels.linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
+    h = manhattan_sum(cells, manhattan)
+    if mode == MODE_LINEAR_CONFLICT:
+        h += 2 * linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
     return h
 
 
@@ -131,7 +133,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
             return FOUND
         st[3] += 1
         unpack(keys[node], cells)
-        blank = kernels.blank_cell(cells)
+        blank = blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:
@@ -167,7 +169,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
 
 def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> SolveResult:
     tables = goal_tables(goal)
-    mode = kernels.MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else kernels.MODE_MANHATTAN
+    mode = MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else MODE_MANHATTAN
     capacity = 1 << 12
     keys = np.zeros(capacity, dtype=np.uint64)
     best_g = np.zeros(capacity, dtype=np.int64)
@@ -187,7 +189,7 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
     goal_key = np.uint64(pack(np.array(goal.cells, dtype=np.int64)))  # numba hands back a Python int
 
     def stats(status: str, moves: str = "", message: str = "") -> SolveResult:
-        return SolveResult(status, moves, status == SOLVED, int(st[3]), int(st[4]), int(st[5]), watch.elapsed,
+        return SolveResult(status, moves, status == Status.SOLVED, int(st[3]), int(st[4]), int(st[5]), watch.elapsed,
                            "astar", heuristic_name, message)
 
     while True:
@@ -199,9 +201,9 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
             while parent[node] >= 0:
                 path.append(MOVES[move[node]])
                 node = int(parent[node])
-            return stats(SOLVED, "".join(reversed(path)))
+            return stats(Status.SOLVED, "".join(reversed(path)))
         if code == EMPTY:
-            return stats("unsolvable", message="the goal is not reachable")
+            return stats(Status.UNSOLVABLE, message="the goal is not reachable")
         if code == FULL:
             keys, best_g, parent, move = (np.concatenate([a, np.zeros_like(a)]) for a in (keys, best_g, parent, move))
             heap_key, heap_node = (np.concatenate([a, np.zeros_like(a)]) for a in (heap_key, heap_node))

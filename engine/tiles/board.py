@@ -1,6 +1,6 @@
 """An immutable sliding-tile board and everything needed to read, write and move it.
 
-Notation (SPEC.md): tiles are 1..mn-1, 0 is the blank, cells are numbered row-major from 0, and a move is named by
+Notation (docs/SPEC.md): tiles are 1..mn-1, 0 is the blank, cells are numbered row-major from 0, and a move is named by
 the direction the *blank* travels: ``U`` (up), ``D`` (down), ``L`` (left), ``R`` (right).
 """
 
@@ -15,6 +15,10 @@ from engine.errors import PuzzleError
 
 #: Largest board offered for play (6×6); solvers state their own, smaller, practical limits.
 MAX_CELLS = 36
+#: Boards whose whole state space fits the rank-indexed BFS (12! ranks is 479 MB of one byte each).
+BFS_MAX_CELLS = 12
+#: Boards whose distance table (one full BFS from the goal) is kept on disk for the ``table`` solver.
+PERFECT_MAX_CELLS = 10
 MOVES = "UDLR"
 #: (row step, column step) of the blank for each move letter.
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}

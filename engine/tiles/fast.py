@@ -11,16 +11,22 @@ import math
 import numpy as np
 
 from engine.errors import PuzzleError
-from engine.result import BUDGET_EXHAUSTED, SOLVED, SolveResult, Watch
+from engine.result import SolveResult, Watch
+from engine.status import Status
 from engine.store import artefact_name, load_or_build
-from engine.tiles import kernels
-from engine.tiles.board import MOVES, Board
+from engine.tiles.bfs_kernels import bfs_expand
+from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board
+from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_LINEAR_CONFLICT, MODE_MANHATTAN, MODE_PDB,
+                                           heuristic_value, learned_value, linear_conflict_sum, manhattan_sum)
+from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_manhattan_run, ida_pdb_run, ida_run
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import board_rank
 from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
-#: Boards whose whole state space fits the rank-indexed BFS (12! ranks is 479 MB of one byte each).
-BFS_MAX_CELLS = 12
-PERFECT_MAX_CELLS = 10
+#: The IDA* kernel's modes by name (``engine.tiles.heuristics.Heuristic.kernel``).
+KERNEL_MODES = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "pdb": MODE_PDB,
+                "learned": MODE_LEARNED}
 EMPTY_INT = np.zeros(0, dtype=np.int64)
 EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
@@ -31,16 +37,14 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     table) with MODE_LEARNED."""
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
-    md = int(kernels.manhattan_sum(cells, tables.manhattan))
-    lc = int(kernels.linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
+    md = int(manhattan_sum(cells, tables.manhattan))
+    lc = int(linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
     key_slot = learned.key_slot if learned is not None else np.full(goal.size, -1, dtype=np.int64)
     key_radix = learned.key_radix if learned is not None else EMPTY_INT
     learned_table = learned.table if learned is not None else EMPTY_BYTES
-    learned_value = 0
-    if mode == kernels.MODE_LEARNED:
-        learned_value = int(kernels.learned_value(cells, key_slot, key_radix, learned_table))
-    h0 = int(kernels.heuristic_value(mode, md, lc, learned_value))
-    if mode == kernels.MODE_PDB:
+    learned_h = int(learned_value(cells, key_slot, key_radix, learned_table)) if mode == MODE_LEARNED else 0
+    h0 = int(heuristic_value(mode, md, lc, learned_h))
+    if mode == MODE_PDB:
         pdb = database.kernel_arrays()
         direct, mirrored = database.group_values(board)
         h0 = max(md, sum(direct), sum(mirrored or [0]))
@@ -53,15 +57,14 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
                     ref_where[pdb["ref_group"][tile], pdb["ref_slot"][tile]] = pdb["ref_cell"][cell]
         values = np.zeros((max_bound + 2, 2 * len(direct)), dtype=np.int64)
         values[0] = direct + (mirrored or [0] * len(direct))
-    optimal = mode != kernels.MODE_LEARNED
+    optimal = mode != MODE_LEARNED
     if md == 0:
-        return SolveResult(SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
+        return SolveResult(Status.SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
     stack = max_bound + 2
     path = np.zeros(stack, dtype=np.int64)
     trial = np.zeros(stack, dtype=np.int64)
     md_stack = np.zeros(stack, dtype=np.int64)
-    h_stack = np.zeros(stack, dtype=np.int64)
-    md_stack[0], h_stack[0] = md, h0
+    md_stack[0] = md
     expanded = generated = 0
     bound = h0
     iterations = []
@@ -76,24 +79,23 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         expanded += 1  # the root, expanded once per iteration
         while True:
             quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3])))
-            if mode == kernels.MODE_MANHATTAN:
-                code = kernels.ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors,
-                                                 tables.manhattan, bound, quota)
-            elif mode == kernels.MODE_PDB:
-                code = kernels.ida_pdb_run(cells, st, path, trial, md_stack, values, tables.neighbors,
-                                           tables.manhattan, pdb["tables"], pdb["offsets"], pdb["radix"],
-                                           pdb["sizes"], pdb["group_of"], pdb["slot_of"], where, pdb["ref_cell"],
-                                           pdb["ref_group"], pdb["ref_slot"], ref_where, pdb["mirrored"], bound,
-                                           quota)
-            elif mode == kernels.MODE_LEARNED:
-                code = kernels.ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                               key_slot, key_radix, key_where, learned_table, bound, quota)
+            if mode == MODE_MANHATTAN:
+                code = ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, bound,
+                                         quota)
+            elif mode == MODE_PDB:
+                code = ida_pdb_run(cells, st, path, trial, md_stack, values, tables.neighbors, tables.manhattan,
+                                   pdb["tables"], pdb["offsets"], pdb["radix"], pdb["sizes"], pdb["group_of"],
+                                   pdb["slot_of"], where, pdb["ref_cell"], pdb["ref_group"], pdb["ref_slot"], ref_where,
+                                   pdb["mirrored"], bound, quota)
+            elif mode == MODE_LEARNED:
+                code = ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, key_slot,
+                                       key_radix, key_where, learned_table, bound, quota)
             else:
-                code = kernels.ida_run(cells, st, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
-                                       goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode, key_slot,
-                                       key_radix, learned_table, bound, quota)
+                code = ida_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
+                               goal.cols, tables.goal_row, tables.goal_col, mode, key_slot, key_radix, learned_table,
+                               bound, quota)
             total_expanded = expanded + int(st[3])
-            if code != kernels.PAUSED:
+            if code != PAUSED:
                 break
             watch.report(None, {"nodes": total_expanded, "bound": bound,
                                 "text": f"bound {bound}: {total_expanded:,} nodes expanded"})
@@ -105,11 +107,11 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         expanded += int(st[3])
         generated += int(st[4])
         iterations.append({"bound": bound, "expanded": expanded})
-        if code == kernels.FOUND:
+        if code == FOUND:
             depth = int(st[0])
             moves = "".join(MOVES[d] for d in path[:depth])
-            return SolveResult(SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar", name,
-                               extra={"bounds": iterations})
+            return SolveResult(Status.SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar",
+                               name, extra={"bounds": iterations})
         if st[2] >= 1 << 40:
             break
         bound = int(st[2])
@@ -117,8 +119,9 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
             return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
                                solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
                                extra={"bounds": iterations})
-    return SolveResult(BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
-                       solver="idastar", heuristic=name, message=f"no solution within {max_bound} moves")
+    return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
+                       seconds=watch.elapsed, solver="idastar", heuristic=name,
+                       message=f"no solution within {max_bound} moves")
 
 
 def _check_bfs_size(board: Board, limit: int) -> None:
@@ -138,8 +141,9 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
     n = start.size
     tables = goal_tables(start)
     distance = np.full(math.factorial(n), 255, dtype=np.uint8)
-    first = kernels.permutation_rank(np.array(start.cells, dtype=np.int64))
-    goal_rank = kernels.permutation_rank(np.array(stop_at.cells, dtype=np.int64)) if stop_at else -1
+    radix = lexicographic_radix(n, n)
+    first = board_rank(start.cells)
+    goal_rank = board_rank(stop_at.cells) if stop_at else -1
     distance[first] = 0
     frontier = np.array([first], dtype=np.int64)
     counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
@@ -151,8 +155,8 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
         for begin in range(0, frontier.size, CHUNK // 4):
             chunk = frontier[begin:begin + CHUNK // 4]
             out = np.empty(chunk.size * 4, dtype=np.int64)
-            written, generated, found_here = kernels.bfs_expand(chunk, distance, depth, tables.neighbors, n, out,
-                                                                goal_rank)
+            written, generated, found_here = bfs_expand(chunk, distance, depth, tables.neighbors, radix, out,
+                                                        goal_rank)
             pieces.append(out[:written])
             counts["expanded"] += chunk.size
             counts["generated"] += generated
@@ -174,15 +178,15 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
     return distance, counts
 
 
-def descend(board: Board, distance: np.ndarray, towards_zero: bool = True) -> str:
+def descend(board: Board, distance: np.ndarray) -> str:
     """Follow a distance table downhill from ``board`` to the position at distance 0: a shortest path."""
     moves = []
     current = board
-    d = int(distance[kernels.permutation_rank(np.array(current.cells, dtype=np.int64))])
+    d = int(distance[board_rank(current.cells)])
     while d > 0:
         for move in current.legal_moves():
             child = current.move(move)
-            if int(distance[kernels.permutation_rank(np.array(child.cells, dtype=np.int64))]) == d - 1:
+            if int(distance[board_rank(child.cells)]) == d - 1:
                 moves.append(move)
                 current = child
                 d -= 1
@@ -194,8 +198,7 @@ def descend(board: Board, distance: np.ndarray, towards_zero: bool = True) -> st
 
 def invert(moves: str) -> str:
     """The move string that walks a path backwards."""
-    inverse = {"U": "D", "D": "U", "L": "R", "R": "L"}
-    return "".join(inverse[m] for m in reversed(moves))
+    return "".join(INVERSE[m] for m in reversed(moves))
 
 
 def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
@@ -207,7 +210,7 @@ def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
         return SolveResult(counts["stopped"], seconds=watch.elapsed,
                            message=watch.stop_message(counts["stopped"], counts["expanded"]), **common)
     moves = invert(descend(goal, distance))
-    return SolveResult(SOLVED, moves, True, seconds=watch.elapsed, **common)
+    return SolveResult(Status.SOLVED, moves, True, seconds=watch.elapsed, **common)
 
 
 def goal_distance_table(goal: Board) -> np.ndarray:
@@ -221,4 +224,4 @@ def perfect_solve(board: Board, goal: Board, watch: Watch) -> SolveResult:
     """With the exact distance table as heuristic, search only walks the optimal path (one expansion per move)."""
     distance = goal_distance_table(goal)
     moves = descend(board, distance)
-    return SolveResult(SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")
+    return SolveResult(Status.SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")

@@ -1,13 +1,91 @@
-"""Plain-Python heuristics for any goal: the readable references of the numba kernels (tests check they agree)."""
+"""The tile heuristics: one record each (``Heuristic``) in one registry, and the plain-Python functions that are the
+readable references of the numba kernels (tests/engine/tiles/test_kernels.py checks they agree).
+
+The built-in heuristics register here; a subject registers its own from its package (``engine.learned.heuristic``
+registers ``learned``), and ``engine.registry.load_all()`` imports every such module, so a lookup of a name not yet
+registered loads them first. The solvers (which heuristics A* and IDA* take, which are admissible), the pages' choices,
+the step-through's list and the CLI's help all read this registry.
+
+Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled searches
+also its kernel (``engine.tiles.heuristic_kernels``), its IDA* kernel (``engine.tiles.ida_kernels``) and the mode's
+name in ``engine.tiles.fast.KERNEL_MODES``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
+from engine import registry
 from engine.errors import PuzzleError
+from engine.tiles import pdb
 from engine.tiles.board import Board
 
-HEURISTICS = ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "learned", "zero")
+#: Builds h for a goal; ``options`` are the solve's own (``{"table": name}`` picks a learned table).
+HeuristicBuilder = Callable[[Board, dict], Callable[[Board], int]]
+#: (the heuristic used, the compiled IDA*'s table arguments, a note when it is not the one asked for).
+KernelInputs = tuple[str, dict, str]
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    name: str
+    label: str
+    description: str
+    #: never overestimates, so A* and IDA* answers found with it are optimal
+    admissible: bool
+    function: HeuristicBuilder
+    #: the one board shape it is made for; None: every board
+    shape: tuple[int, int] | None = None
+    #: the IDA* kernel's mode that computes it (a key of ``engine.tiles.fast.KERNEL_MODES``); None: only the readable
+    #: searches use it, and the solvers do not offer it
+    kernel: str | None = None
+    #: loads what the kernel reads (a pattern database, a trained table), possibly another heuristic's when this one's
+    #: table is missing; None: nothing to load
+    kernel_inputs: Callable[[Board, dict], KernelInputs] | None = None
+    #: whether it can be offered now for a board (e.g. a table has been trained); None: whenever the shape fits
+    available: Callable[[Board], bool] | None = None
+
+    def fits(self, board: Board) -> bool:
+        return self.shape is None or (board.rows, board.cols) == self.shape
+
+    def offered_for(self, board: Board) -> bool:
+        return self.fits(board) and (self.available is None or self.available(board))
+
+    def inputs(self, goal: Board, options: dict) -> KernelInputs:
+        return self.kernel_inputs(goal, options) if self.kernel_inputs is not None else (self.name, {}, "")
+
+
+_HEURISTICS: dict[str, Heuristic] = {}
+
+
+def register_heuristic(record: Heuristic) -> Heuristic:
+    _HEURISTICS[record.name] = record
+    return record
+
+
+def heuristics() -> dict[str, Heuristic]:
+    """Every registered heuristic, in registration order (the built-in ones first)."""
+    registry.load_all()
+    return dict(_HEURISTICS)
+
+
+def heuristic(name: str) -> Heuristic:
+    if name not in _HEURISTICS:
+        registry.load_all()
+    if name not in _HEURISTICS:
+        shown = repr(name) if isinstance(name, str) and len(name) <= 40 else "that"
+        raise PuzzleError(f"unknown heuristic {shown}: choose one of {', '.join(_HEURISTICS)}")
+    return _HEURISTICS[name]
+
+
+def search_heuristics() -> tuple[str, ...]:
+    """The heuristics A* and IDA* take: those the IDA* kernel computes."""
+    return tuple(name for name, record in heuristics().items() if record.kernel is not None)
+
+
+def heuristic_function(name: str, goal: Board, options: dict | None = None) -> Callable[[Board], int]:
+    return heuristic(name).function(goal, options or {})
 
 
 def manhattan_distance(board: Board, goal: Board) -> int:
@@ -51,23 +129,48 @@ def linear_conflict_distance(board: Board, goal: Board) -> int:
     return manhattan_distance(board, goal) + 2 * linear_conflicts(board, goal)
 
 
-def heuristic_function(name: str, goal: Board) -> Callable[[Board], int]:
-    if name == "manhattan":
-        return lambda board: manhattan_distance(board, goal)
-    if name == "linear-conflict":
-        return lambda board: linear_conflict_distance(board, goal)
-    if name == "zero":
-        return lambda board: 0
-    if name in ("pdb", "pdb-78", "pdb-663"):
-        from engine.tiles.pdb import load, resolve
+def misplaced_tiles(board: Board, goal: Board) -> int:
+    """The number of tiles not on their goal cell: admissible (each needs a move) but weaker than Manhattan distance.
+    Only the step-through offers it, to show what a better-informed h saves."""
+    return sum(1 for tile, want in zip(board.cells, goal.cells) if tile and tile != want)
 
-        database = resolve(name, goal)[0] if name == "pdb" else load(name, goal)
+
+def _database_function(name: str) -> HeuristicBuilder:
+    def build(goal: Board, options: dict) -> Callable[[Board], int]:
+        database = pdb.resolve(name, goal)[0] if name == "pdb" else pdb.load(name, goal)
         if database is None:
             raise PuzzleError(f"the {name} pattern database is not built yet: python -m engine tables build")
         return database.value
-    if name == "learned":  # seed 002's V = MD + DB: not admissible
-        from engine.learned.train import table_for
+    return build
 
-        table = table_for(goal)
-        return lambda board: manhattan_distance(board, goal) + table.value(board)
-    raise PuzzleError(f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS)}")
+
+def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
+    """The database the name resolves to now; linear conflict, with a note, when none is built (never built here)."""
+    def inputs(goal: Board, options: dict) -> KernelInputs:
+        database, note = pdb.resolve(name, goal)
+        if database is None:
+            return "linear-conflict", {}, note
+        return database.name, {"database": database}, note
+    return inputs
+
+
+register_heuristic(Heuristic(
+    "manhattan", "Manhattan distance", "Each tile's row and column distance to its goal cell, summed.", True,
+    lambda goal, options: lambda board: manhattan_distance(board, goal), kernel="manhattan"))
+register_heuristic(Heuristic(
+    "linear-conflict", "linear conflict", "Manhattan distance plus two moves for each tile that must leave its row or "
+    "column to let another pass.", True,
+    lambda goal, options: lambda board: linear_conflict_distance(board, goal), kernel="linear-conflict"))
+register_heuristic(Heuristic(
+    "pdb", "pattern database", "The strongest pattern database built for the goal (7-8, else 6-6-3).", True,
+    _database_function("pdb"), shape=(4, 4), kernel="pdb", kernel_inputs=_database_inputs("pdb")))
+for _grouping in pdb.GROUPINGS:
+    register_heuristic(Heuristic(
+        _grouping, pdb.LABELS[_grouping], f"The {pdb.LABELS[_grouping]} (Korf & Felner).", True,
+        _database_function(_grouping), shape=(4, 4), kernel="pdb", kernel_inputs=_database_inputs(_grouping)))
+register_heuristic(Heuristic(
+    "misplaced", "misplaced tiles", "The number of tiles off their goal cell.", True,
+    lambda goal, options: lambda board: misplaced_tiles(board, goal)))
+register_heuristic(Heuristic(
+    "zero", "none (h = 0)", "No estimate: A* becomes uniform-cost search.", True,
+    lambda goal, options: lambda board: 0))

@@ -24,12 +24,13 @@ import numpy as np
 from numba import njit
 
 from engine.errors import PuzzleError
-from engine.result import SOLVED, Budget, SolveResult, Watch
-from engine.tiles import kernels
+from engine.result import Budget, SolveResult, Watch
+from engine.status import Status
 from engine.tiles.board import MOVES, Board
 from engine.tiles.fast import idastar_fast
+from engine.tiles.heuristic_kernels import MODE_MANHATTAN
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.tables import goal_tables
+from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 #: Tiles placed together by one search (the last group of a line has at least two): GROUP while the unsolved
 #: rectangle has at most GROUP_CELLS cells, pairs before that (a 3-tile search over 36 cells can take a second).
@@ -100,7 +101,6 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
     if goal < 0:
         return -1
     # walk back from the goal, undoing one move at a time
-    inverse = np.array([1, 0, 3, 2])
     count = 0
     state = goal
     while seen[state] != 4:
@@ -108,7 +108,7 @@ def place_group(start, blank, targets, locked, neighbors, n, seen, queue, moves)
         moves[count] = d
         count += 1
         c = _decode(state, n, pos)
-        state = _swapped(pos, c, neighbors[c, inverse[d]], n)
+        state = _swapped(pos, c, neighbors[c, INVERSE_INDEX[d]], n)
     moves[:count] = moves[:count][::-1].copy()
     return count
 
@@ -172,8 +172,8 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
     names = {0: 0, **{t: i + 1 for i, t in enumerate(t for t in (goal.cells[cell] for cell in region) if t)}}
     sub_goal = Board(bottom - top, right - left, tuple(names[goal.cells[cell]] for cell in region))
     sub_board = Board(bottom - top, right - left, tuple(names[cells[cell]] for cell in region))
-    rest = idastar_fast(sub_board, sub_goal, kernels.MODE_MANHATTAN, watch, "manhattan")
-    if rest.status != SOLVED:
+    rest = idastar_fast(sub_board, sub_goal, MODE_MANHATTAN, watch, "manhattan")
+    if rest.status != Status.SOLVED:
         raise _Stopped(rest.status)
     return "".join(answer) + rest.moves
 
@@ -187,18 +187,18 @@ def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> S
     lower = manhattan_distance(board, goal)
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
     # take it apart line by line.
-    quick = idastar_fast(board, goal, kernels.MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
-    if quick.status == SOLVED:
-        return SolveResult(SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0, watch.elapsed,
-                           "fast", "", message=f"optimal: found by IDA* + Manhattan within "
-                                                f"{QUICK_NODES:,} nodes", extra={"lower_bound": lower,
-                                                                                 "method": "IDA* (close to home)"})
+    quick = idastar_fast(board, goal, MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
+    if quick.status == Status.SOLVED:
+        return SolveResult(Status.SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0,
+                           watch.elapsed, "fast", "",
+                           message=f"optimal: found by IDA* + Manhattan within {QUICK_NODES:,} nodes",
+                           extra={"lower_bound": lower, "method": "IDA* (close to home)"})
     try:
         moves = reduction_moves(board, goal, watch, group)
     except _Stopped as stop:
         return SolveResult(stop.reason, seconds=watch.elapsed, solver="fast", heuristic="",
                            message=watch.stop_message(stop.reason, 0), extra={"lower_bound": lower})
-    return SolveResult(SOLVED, moves, lower == len(moves), 0, 0, 0, watch.elapsed, "fast", "",
+    return SolveResult(Status.SOLVED, moves, lower == len(moves), 0, 0, 0, watch.elapsed, "fast", "",
                        message=f"not optimal in general: {len(moves)} moves; no answer can be shorter than the "
                                f"Manhattan lower bound, {lower}",
                        extra={"lower_bound": lower, "method": f"row-and-column reduction, groups of up to {group}"})

@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.tiles.board import MOVES, Board
+from engine.tiles.board import INVERSE, MOVES, STEP, Board
 
-#: Index of the move that undoes each move, in ``MOVES`` order (U D L R).
-INVERSE_INDEX = np.array([1, 0, 3, 2], dtype=np.int64)
+#: Index of the move that undoes each move, in ``MOVES`` order (U D L R): ``board.INVERSE`` for the kernels.
+INVERSE_INDEX = np.array([MOVES.index(INVERSE[move]) for move in MOVES], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -23,14 +23,23 @@ class GoalTables:
     goal_col: np.ndarray  # (tiles,)
 
 
+def neighbor_table(rows: int, cols: int) -> np.ndarray:
+    """(cells, 4): the blank's cell after each move in ``MOVES`` order, -1 where it would leave the board. Any size
+    (the 2×n sub-problem goes past the largest playable board)."""
+    table = np.full((rows * cols, 4), -1, dtype=np.int64)
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        for d, move in enumerate(MOVES):
+            dr, dc = STEP[move]
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                table[cell, d] = (r + dr) * cols + c + dc
+    return table
+
+
 @lru_cache(maxsize=64)
 def goal_tables(goal: Board) -> GoalTables:
     size = goal.size
-    neighbors = np.full((size, 4), -1, dtype=np.int64)
-    for cell in range(size):
-        for d, move in enumerate(MOVES):
-            target = goal.neighbor(cell, move)
-            neighbors[cell, d] = -1 if target is None else target
+    neighbors = neighbor_table(goal.rows, goal.cols)
     goal_row = np.zeros(size, dtype=np.int64)
     goal_col = np.zeros(size, dtype=np.int64)
     for cell, tile in enumerate(goal.cells):

@@ -116,6 +116,8 @@ def missing(names=None) -> list[str]:
 
 
 def build(names=None, progress: Callable[[float | None, dict], None] | None = None, cancel=None) -> list[dict]:
+    from engine.tiles.pdb_build import build_database  # the compiled build: listing the tables needs no numba
+
     specs = [spec for spec in _specs(names) if spec.name in missing(names)]
     cancelled = cancel.is_set if hasattr(cancel, "is_set") else cancel
     weights = [spec.expected_bytes for spec in specs]
@@ -128,7 +130,7 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
 
         _marker(spec).write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
         try:
-            pdb.build_database(spec.grouping, spec.goal, report, cancelled)
+            build_database(spec.grouping, spec.goal, report, cancelled)
         finally:
             _marker(spec).unlink(missing_ok=True)
         done += weight

@@ -54,3 +54,10 @@ def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, mo
     assert '<td class="not-met">70 %</td>' in html
     response = client.post("/learned/curve", data={"walks": "0"})
     assert response.status_code == 400 and "walks" in response.get_data(as_text=True)
+
+
+def test_the_learned_page_shows_the_recorded_curve_until_a_curve_job_runs(client):
+    html = client.get("/learned/").get_data(as_text=True)
+    for walks in (700_000, 2_000_000, 10_000_000, 100_000_000):
+        assert f'class="curve-point" data-walks="{walks}"' in html
+    assert "6.5 %" in html  # M = 10⁸ against Manhattan distance, in the page's one-sentence summary

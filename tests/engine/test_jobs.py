@@ -10,7 +10,8 @@ import pytest
 
 from engine.cluster import JobRunner, Limits, NotOwner, QuotaExceeded
 from engine.errors import PuzzleError
-from engine.jobs import JobStore, Status, canonical, checked, job_kinds
+from engine.jobs import JobStore, canonical, checked, job_kinds
+from engine.status import Status
 from engine import registry
 from tests.support.job_kinds import register_everywhere
 from tests.support.waiting import wait_until

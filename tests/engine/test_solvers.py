@@ -1,7 +1,6 @@
 import threading
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +8,7 @@ from hypothesis import strategies as st
 import engine.result
 from engine.errors import PuzzleError
 from engine.result import Budget
-from engine.solvers import solve
+from engine.solvers import solve, solvers
 from engine.tiles import Board, goal_board, random_solvable, scramble
 from engine.tiles.fast import bfs_distances, goal_distance_table
 
@@ -34,8 +33,14 @@ def test_2xn_diameters_match_seed_000_table_1(rows, cols, diameter):
     assert int(distance[distance != 255].max()) == diameter
 
 
-SOLVERS = [("bfs", ""), ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan"),
-           ("idastar", "linear-conflict"), ("table", "perfect")]
+# every optimal solver with every heuristic it offers for the 8-puzzle, from the registry: a new one is tested here
+SOLVERS = [(info.name, heuristic) for info in solvers().values() if info.optimal and info.supports(GOAL_3x3)
+           for heuristic in info.heuristics_for(GOAL_3x3)]
+
+
+def test_the_registry_offers_the_known_optimal_8_puzzle_solvers():
+    assert {("bfs", ""), ("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan"),
+            ("idastar", "linear-conflict"), ("table", "perfect")} <= set(SOLVERS)
 
 
 @pytest.mark.parametrize("solver, heuristic", SOLVERS)
@@ -52,9 +57,9 @@ def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, conventi
     goal = goal_board(3, 3, convention)
     board = random_solvable(goal, seed)
     distance = goal_distance_table(goal)  # one full BFS from the goal: the true distances
-    from engine.tiles.kernels import permutation_rank
+    from engine.tiles.ranking_kernels import board_rank
 
-    optimum = int(distance[permutation_rank(np.array(board.cells))])
+    optimum = int(distance[board_rank(board.cells)])
     for solver, heuristic in SOLVERS:
         result = solve(board, goal, solver, heuristic)
         assert result.length == optimum, (solver, heuristic)

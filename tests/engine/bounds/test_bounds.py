@@ -4,10 +4,13 @@ import pytest
 
 from engine.bounds.fullbfs import full_bfs
 from engine.bounds.maxmd import lower_bound_formula, max_md_brute, max_md_exact, pattern_best
-from engine.bounds.subproblem import _neighbors, rank_items, solve_subproblem, state_count, unrank_items
+from engine.bounds.subproblem import solve_subproblem, state_count
 from engine.bounds.table import KNOWN_DIAMETERS, bounds_table
 from engine.errors import PuzzleError
-from engine.tiles import Board, goal_board
+from engine.tiles import MOVES, Board, goal_board
+from engine.tiles.ranking import lexicographic_radix
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
+from engine.tiles.tables import neighbor_table
 
 import numpy as np
 
@@ -70,10 +73,11 @@ def test_subproblem_rank_is_a_bijection():
     n, m = 3, 3
     seen = set()
     items = np.empty(m, dtype=np.int64)
+    radix = lexicographic_radix(m, 2 * n)
     for rank in range(state_count(n, 1)):
-        unrank_items(rank, m, 2 * n, items)
+        unrank_positions(rank, radix, items)
         assert len(set(items)) == m
-        assert rank_items(items, 2 * n) == rank
+        assert rank_of_positions(items, radix) == rank
         seen.add(tuple(items))
     assert len(seen) == 6 * 5 * 4
 
@@ -103,12 +107,12 @@ def test_hardest_k1_state_for_n4_matches_fig_8_and_the_papers_path_is_optimal():
     paper_path = "DLLLU RRDLLU RRDRULDLURDRU LLL".replace(" ", "")
     assert len(paper_path) == 27
     # Replay both paths on the sub-problem: they end with 3 and 7 home and the blank in cell 0.
-    neighbors = _neighbors(4)
+    neighbors = neighbor_table(2, 4)
     for path in (paper_path, result["blank_path"]):
         cells = list(result["hardest"])
         for move in path:
             blank = cells.index(0)
-            target = int(neighbors[blank, "UDLR".index(move)])
+            target = int(neighbors[blank, MOVES.index(move)])
             assert target >= 0
             cells[blank], cells[target] = cells[target], 0
         assert cells[3] == 3 and cells[7] == 7 and cells[0] == 0

@@ -8,12 +8,13 @@ from hypothesis import strategies as st
 from engine import store
 from engine.errors import PuzzleError
 from engine.learned.pattern import Pattern, pattern_for, rank_reference, unrank
-from engine.learned.train import (EMPTY, TrainingParams, check_params, new_entries, record_state, train,
-                                  train_reference, update_entry)
+from engine.learned.catalogue import TrainingParams, check_params
+from engine.learned.kernels import EMPTY, new_entries, record_state, train_reference, update_entry
+from engine.learned.train import train
 from engine.solvers import solve
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.kernels import pattern_rank
+from engine.tiles.ranking_kernels import pattern_rank
 from engine.tiles.random import scramble
 
 GOAL = goal_board(4, 4, "blank-first")
@@ -108,7 +109,7 @@ def test_the_training_kernel_agrees_with_the_plain_python_algorithm_1():
         reference = train_reference(GOAL, params)
         entries = new_entries(PATTERN, GOAL)
         from engine.fastrandom import generator
-        from engine.learned.train import LANES, train_walks
+        from engine.learned.kernels import LANES, train_walks
         from engine.tiles.tables import goal_tables
 
         tables = goal_tables(GOAL)
@@ -148,8 +149,8 @@ def test_the_two_value_rules_differ_only_where_they_should(tmp_path, monkeypatch
 @pytest.mark.parametrize("rule", ["min-diff", "at-min-steps"])
 def test_db_of_the_goal_is_0_and_v_solves_every_position_one_move_away_in_one_move(tmp_path, monkeypatch, rule):
     table = trained(tmp_path, monkeypatch, walks=20000, length=200, value_rule=rule)
-    from engine.learned import train as train_module
-    monkeypatch.setattr(train_module, "_cache", {})
+    from engine.learned import catalogue
+    monkeypatch.setattr(catalogue, "_cache", {})
     assert table.value(GOAL) == 0 and table.table[rank_reference(GOAL.cells, PATTERN)] == 0
     # with DB(goal) = 2 (walks never storing the start) the first bound V(p) = 1 + DB(p) would be below the goal's
     # f = 1 + 2, so IDA* would need a second iteration and could return a longer answer
@@ -165,8 +166,8 @@ def test_db_of_the_goal_is_0_and_v_solves_every_position_one_move_away_in_one_mo
 
 def test_ida_star_with_v_is_legal_never_shorter_and_v_is_md_where_the_table_is_empty(tmp_path, monkeypatch):
     table = trained(tmp_path, monkeypatch, walks=20000, length=80)
-    from engine.learned import train as train_module
-    monkeypatch.setattr(train_module, "_cache", {})
+    from engine.learned import catalogue
+    monkeypatch.setattr(catalogue, "_cache", {})
     for seed in range(4):
         board, _ = scramble(GOAL, 30, seed)
         v = solve(board, GOAL, "idastar", "learned")

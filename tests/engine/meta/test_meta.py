@@ -8,7 +8,8 @@ from engine.meta.encoding import (covering_cycle_pairs, decode, fitness_referenc
                                   move_targets)
 from engine.meta.experiment import run_experiment
 from engine.fastrandom import generator
-from engine.meta.search import DPSOParams, GAParams, _Problem, initial_velocities, params_from, run_dpso, run_ga
+from engine.meta.params import DPSOParams, GAParams, params_from
+from engine.meta.search import _Problem, initial_velocities, run_dpso, run_ga
 from engine.errors import PuzzleError
 from engine.tiles import Board, goal_board
 from engine.tiles.random import scramble

@@ -1,14 +1,21 @@
 """The numba kernels agree with the readable references beside them."""
 
+import itertools
+import math
+
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable, scramble
 from engine.tiles.heuristics import linear_conflicts, manhattan_distance
-from engine.tiles.kernels import linear_conflict_sum, manhattan_sum, permutation_rank, permutation_unrank
+from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_MANHATTAN, learned_value, linear_conflict_sum,
+                                            manhattan_sum)
+from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_manhattan_run, ida_run
+from engine.tiles.ranking import lexicographic_radix, partial_rank
+from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import goal_tables
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
@@ -35,13 +42,24 @@ def test_linear_conflict_hand_checked():
     assert manhattan_distance(board, goal) == 4
 
 
-@settings(max_examples=50, deadline=None)
-@given(rank=st.integers(0, 362_879))
-def test_rank_unrank_round_trip(rank):
-    out = np.empty(9, dtype=np.int64)
-    permutation_unrank(rank, 9, out)
-    assert sorted(out) == list(range(9))
-    assert permutation_rank(out) == rank
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.sampled_from([4, 9, 12, 16, 400]), m=st.integers(1, 12))
+def test_rank_and_unrank_are_inverse_and_agree_with_the_reference(data, n, m):
+    m = min(m, n)
+    assume(math.perm(n, m) < 2**63)  # every table this indexes is far smaller
+    where = data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m, unique=True))
+    radix = lexicographic_radix(m, n)
+    rank = rank_of_positions(np.array(where, dtype=np.int64), radix)
+    assert rank == partial_rank(where, n) < math.perm(n, m)
+    out = np.empty(m, dtype=np.int64)
+    unrank_positions(rank, radix, out)
+    assert out.tolist() == where
+
+
+def test_whole_boards_are_ranked_in_lexicographic_order():
+    radix = lexicographic_radix(5, 5)
+    ranks = [rank_of_positions(np.array(p, dtype=np.int64), radix) for p in itertools.permutations(range(5))]
+    assert ranks == list(range(120))
 
 
 @settings(max_examples=15, deadline=None)
@@ -58,24 +76,22 @@ def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
 
 def one_iteration(kernel_name, board, goal, bound, quota):
     """One IDA* iteration at ``bound`` with a kernel, paused and resumed every ``quota`` expansions."""
-    from engine.tiles import kernels
-
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
-    path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
+    path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
     md_stack[0] = manhattan_sum(cells, tables.manhattan)
     state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
     while True:
         if kernel_name == "special":
-            code = kernels.ida_manhattan_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                             bound, quota)
+            code = ida_manhattan_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, bound,
+                                     quota)
         else:
-            code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors, tables.manhattan,
-                                   goal.rows, goal.cols, tables.goal_row, tables.goal_col, kernels.MODE_MANHATTAN,
-                                   np.full(goal.size, -1, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                                   np.zeros(1, dtype=np.uint8), bound, quota)
-        if code != kernels.PAUSED:
-            return code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []
+            code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
+                           goal.cols, tables.goal_row, tables.goal_col, MODE_MANHATTAN,
+                           np.full(goal.size, -1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                           np.zeros(1, dtype=np.uint8), bound, quota)
+        if code != PAUSED:
+            return code, state.tolist(), path[:state[0]].tolist() if code == FOUND else []
 
 
 @settings(max_examples=10, deadline=None)
@@ -93,7 +109,6 @@ def test_the_manhattan_kernel_is_the_general_kernel_specialised(seed, quota):
 @given(seed=st.integers(0, 10**9), quota=st.sampled_from([5, 10**9]))
 def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
     from engine.learned.pattern import Pattern
-    from engine.tiles import kernels
 
     goal = goal_board(4, 4, "blank-first")
     board, _ = scramble(goal, 26, seed)
@@ -102,25 +117,24 @@ def test_the_learned_kernel_is_the_general_kernel_specialised(seed, quota):
     slot, radix = pattern.key_slot(), pattern.key_radix()
     tables = goal_tables(goal)
     start = np.array(board.cells, dtype=np.int64)
-    bound = manhattan_sum(start, tables.manhattan) + int(kernels.learned_value(start, slot, radix, table)) + 4
+    bound = manhattan_sum(start, tables.manhattan) + int(learned_value(start, slot, radix, table)) + 4
     outcomes = []
     for name in ("special", "general"):
         cells = start.copy()
-        path, trial, md_stack, h_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(4))
+        path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
         md_stack[0] = manhattan_sum(cells, tables.manhattan)
         state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
         where = np.array([board.cells.index(t) for t in pattern.items], dtype=np.int64)
         while True:
             if name == "special":
-                code = kernels.ida_learned_run(cells, state, path, trial, md_stack, tables.neighbors,
-                                               tables.manhattan, slot, radix, where, table, bound, quota)
+                code = ida_learned_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, slot,
+                                       radix, where, table, bound, quota)
             else:
-                code = kernels.ida_run(cells, state, path, trial, md_stack, h_stack, tables.neighbors,
-                                       tables.manhattan, 4, 4, tables.goal_row, tables.goal_col, kernels.MODE_LEARNED,
-                                       slot, radix, table, bound, quota)
-            if code != kernels.PAUSED:
+                code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, 4, 4,
+                               tables.goal_row, tables.goal_col, MODE_LEARNED, slot, radix, table, bound, quota)
+            if code != PAUSED:
                 break
-        outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == kernels.FOUND else []))
+        outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == FOUND else []))
     assert outcomes[0] == outcomes[1]
 
 

@@ -3,14 +3,12 @@ direct and mirrored values against Korf's optimal lengths, the IDA* kernel again
 and the tables API.
 
 Every table read here is built in this run (session fixtures, in the run's fresh data directory). The 6-6-3 tables
-build in seconds. The 7-8 database's 8-tile table takes minutes on two cores, too long for CI, so CI checks the
-7-8 split on its 7-tile table (57,657,600 entries, the same build code and ranking, and an admissible heuristic on its
-own) against all 100 optimal lengths; the whole 7-8 database is checked by ``test_full_78_database_on_korf`` when
-``PUZZLE_TEST_PDB78=1`` (bench/korf100.py solves all 100 with it).
+build in seconds. The 7-8 database's 8-tile table takes minutes on two cores: it is built beside the other tests
+(``pdb78_dir`` in tests/conftest.py) and checked whole against all 100 optimal lengths at the end; its 7-tile table is
+also checked on its own (an admissible heuristic by itself).
 """
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -22,8 +20,10 @@ from engine.jobs import checked
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, scramble
-from engine.tiles import pdb, tables_catalogue
-from engine.tiles.kernels import rank_of_positions, unrank_positions
+from engine import store
+from engine.tiles import pdb, pdb_build, tables_catalogue
+from engine.tiles.ranking import lexicographic_radix, partial_rank
+from engine.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
 
 FIRST = goal_board(4, 4, "blank-first")
 LAST = goal_board(4, 4, "blank-last")
@@ -33,7 +33,7 @@ LAST = goal_board(4, 4, "blank-last")
 def table7():
     """The 7-tile table of the 7-8 split for blank-first (tiles 1..7)."""
     group = pdb.groups_of("pdb-78", FIRST)[1]
-    return group, pdb.build_group_table(FIRST, group)
+    return group, pdb_build.build_group_table(FIRST, group)
 
 
 def transposed(groups, goal):
@@ -62,9 +62,9 @@ def test_only_4x4():
        move=st.sampled_from([-4, -1, 1, 4]))
 def test_rank_kernels_agree_with_the_reference(cells, k, slot, move):
     where = np.array(cells[:k], dtype=np.int64)
-    radix = pdb.radix_of(k)
+    radix = lexicographic_radix(k, 16)
     rank = rank_of_positions(where, radix)
-    assert rank == pdb.partial_rank(list(where)) < math.perm(16, k)
+    assert rank == partial_rank(list(where)) < math.perm(16, k)
     out = np.empty(k, dtype=np.int64)
     unrank_positions(rank, radix, out)
     assert out.tolist() == where.tolist()
@@ -74,21 +74,21 @@ def test_rank_kernels_agree_with_the_reference(cells, k, slot, move):
     if on_board and target not in where.tolist():
         moved = where.copy()
         moved[slot] = target
-        assert pdb.moved_rank(rank, where, slot, target, radix) == pdb.partial_rank(list(moved))
+        assert moved_rank(rank, where, slot, target, radix) == partial_rank(list(moved))
 
 
 @pytest.mark.parametrize("goal", [FIRST, LAST], ids=["blank-first", "blank-last"])
 def test_the_parallel_build_equals_the_plain_search(goal):
     group = pdb.groups_of("pdb-663", goal)[2]  # the 3-tile row: small enough for plain Python
-    built = pdb.build_group_table(goal, group)
-    assert np.array_equal(built, pdb.group_table_reference(goal, group))
-    assert built.max() < pdb.UNSEEN  # every arrangement is reachable
+    built = pdb_build.build_group_table(goal, group)
+    assert np.array_equal(built, pdb_build.group_table_reference(goal, group))
+    assert built.max() < pdb_build.UNSEEN  # every arrangement is reachable
 
 
 @pytest.mark.slow
 def test_the_parallel_build_equals_the_plain_search_on_four_tiles():
     group = (5, 6, 9, 10)  # a 2x2 block in the middle: blank regions split and merge often
-    assert np.array_equal(pdb.build_group_table(FIRST, group), pdb.group_table_reference(FIRST, group))
+    assert np.array_equal(pdb_build.build_group_table(FIRST, group), pdb_build.group_table_reference(FIRST, group))
 
 
 def test_goal_is_zero_and_one_move_is_one(db663):
@@ -113,25 +113,39 @@ def test_78_split_seven_tile_table_is_admissible_direct_and_mirrored(table7, kor
     seen_differ = False
     for _, optimum, cells in korf:
         where = {t: c for c, t in enumerate(cells)}
-        direct = int(table[pdb.partial_rank([where[t] for t in group])])
+        direct = int(table[partial_rank([where[t] for t in group])])
         mirrored_where = {mirror[t]: pdb.transpose_cell(c) for t, c in where.items()}
-        mirrored = int(table[pdb.partial_rank([mirrored_where[t] for t in group])])
+        mirrored = int(table[partial_rank([mirrored_where[t] for t in group])])
         assert direct <= optimum and mirrored <= optimum
         seen_differ |= direct != mirrored
     assert seen_differ
-    assert table.max() < pdb.UNSEEN and int(table[pdb.partial_rank([FIRST.position_of(t) for t in group])]) == 0
+    assert table.max() < pdb_build.UNSEEN and int(table[partial_rank([FIRST.position_of(t) for t in group])]) == 0
 
 
-@pytest.mark.skipif(os.environ.get("PUZZLE_TEST_PDB78") != "1", reason="builds the 577 MB 7-8 database (minutes)")
-def test_full_78_database_on_korf(korf):
-    tables_catalogue.build(["pdb-78/blank-first"])
-    database = pdb.load("pdb-78", FIRST)
+@pytest.fixture
+def db78(pdb78_dir):
+    """The whole 7-8 database, read from the background build's own directory for this test only."""
+    saved = store.data_dir()
+    store.set_data_dir(pdb78_dir)
+    try:
+        yield pdb.load("pdb-78", FIRST)
+    finally:
+        pdb.forget("pdb-78", FIRST)
+        store.set_data_dir(saved)
+
+
+@pytest.mark.slow
+def test_full_78_database_on_korf(db78, korf):
+    seen_differ = False
     for number, optimum, cells in korf:
-        direct, mirrored = database.group_values(Board(4, 4, cells))
+        direct, mirrored = db78.group_values(Board(4, 4, cells))
         assert max(sum(direct), sum(mirrored)) <= optimum, number
-    for number, optimum, cells in korf[:10]:
-        result = solve(Board(4, 4, cells), FIRST, "idastar", "pdb-78")
-        assert result.length == optimum and result.heuristic == "pdb-78"
+        seen_differ |= sum(direct) != sum(mirrored)
+    assert seen_differ  # the reflection is a different split, so it can prune where the direct lookup cannot
+    for number, optimum, cells in korf[:25]:
+        board = Board(4, 4, cells)
+        result = solve(board, FIRST, "idastar", "pdb")
+        assert result.heuristic == "pdb-78" and result.length == optimum and board.apply(result.moves) == FIRST
 
 
 @pytest.mark.parametrize("seed", range(4))

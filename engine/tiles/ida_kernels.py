@@ -1,16 +1,16 @@
-"""numba kernels for the sliding-tile solvers.
+"""numba kernels of IDA* for the sliding-tile solvers.
 
-Each kernel is small, typed by its arrays and free of Python objects. The readable versions of the same algorithms are
-in ``engine/search/algorithms.py`` and ``engine/tiles/heuristics.py``; ``tests/engine/test_kernels.py`` checks that
-both agree. Long searches are resumable: a kernel works until a node quota is used up, keeps its whole state in the
-arrays it was given and returns, so the Python caller can report progress, honour a cancel and stop at the budget
-between chunks (DESIGN.md: at least once a second).
+Each kernel is small, typed by its arrays and free of Python objects. Long searches are resumable: a kernel works
+until a node quota is used up, keeps its whole state in the arrays it was given and returns, so the Python caller
+(``engine/tiles/fast.py``) can report progress, honour a cancel and stop at the budget between chunks, at least once
+a second.
 
 ``ida_run`` handles the Manhattan, linear-conflict and learned modes and is the reference; ``ida_manhattan_run`` and
 ``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
 and drops the mode switch (bench/engine_speed.py); the tests run each of them against ``ida_run`` node for node,
 pausing and resuming included. ``ida_pdb_run`` (the pattern databases) is checked node for node against the readable
-IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/test_pdb.py).
+IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/tiles/test_pdb.py). The readable IDA* is
+``engine/search/algorithms.py``; ``tests/engine/tiles/test_kernels.py`` holds the kernels to it.
 """
 
 from __future__ import annotations
@@ -18,142 +18,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Heuristic modes of the IDA* kernel.
-MODE_MANHATTAN = 0
-MODE_LINEAR_CONFLICT = 1
-MODE_PDB = 2
-MODE_LEARNED = 3
+from engine.tiles.heuristic_kernels import (
+    MODE_LEARNED,
+    MODE_LINEAR_CONFLICT,
+    heuristic_value,
+    learned_value,
+    linear_conflict_sum,
+)
+from engine.tiles.ranking_kernels import group_rank, rank_of_positions
+from engine.tiles.tables import INVERSE_INDEX
 
-# Return codes of ``ida_run``.
+# Return codes of the IDA* kernels.
 FOUND = 1
 ITERATION_DONE = 2
 PAUSED = 3
 
-INVERSE = np.array([1, 0, 3, 2], dtype=np.int64)
-
 
 @njit(cache=True, nogil=True)
-def manhattan_sum(cells, manhattan):
-    total = 0
-    for cell in range(cells.shape[0]):
-        total += manhattan[cells[cell], cell]
-    return total
-
-
-@njit(cache=True, nogil=True)
-def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
-    """Tiles to remove from one row (or column) so the rest of its goal-line tiles are in goal order.
-
-    That is the line's length in goal-line tiles minus the longest increasing run of their goal places; linear
-    conflict adds two moves for each such tile on top of Manhattan distance.
-    """
-    places = np.empty(length, dtype=np.int64)
-    longest = np.empty(length, dtype=np.int64)
-    k = 0
-    for i in range(length):
-        tile = cells[first + i * stride]
-        if tile != 0 and goal_line[tile] == line:
-            places[k] = goal_place[tile]
-            k += 1
-    best = 0
-    for i in range(k):
-        longest[i] = 1
-        for j in range(i):
-            if places[j] < places[i] and longest[j] + 1 > longest[i]:
-                longest[i] = longest[j] + 1
-        if longest[i] > best:
-            best = longest[i]
-    return k - best
-
-
-@njit(cache=True, nogil=True)
-def row_conflicts(cells, row, cols, goal_row, goal_col):
-    return line_conflicts(cells, row * cols, 1, cols, row, goal_row, goal_col)
-
-
-@njit(cache=True, nogil=True)
-def col_conflicts(cells, col, rows, cols, goal_row, goal_col):
-    return line_conflicts(cells, col, cols, rows, col, goal_col, goal_row)
-
-
-@njit(cache=True, nogil=True)
-def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
-    total = 0
-    for r in range(rows):
-        total += row_conflicts(cells, r, cols, goal_row, goal_col)
-    for c in range(cols):
-        total += col_conflicts(cells, c, rows, cols, goal_row, goal_col)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def pattern_rank(cells, key_slot, key_radix):
-    """Seed 002's compressed pattern as a dense index: the cells of the key tiles (blank first), ranked as a partial
-    permutation. Slot s's digit is its cell minus the key tiles of lower slots in lower cells, so it lies in
-    [0, n − s); the index is the mixed-radix number of the digits, a bijection onto n·(n−1)·…·(n−k+1) keys."""
-    rank = 0
-    seen = 0
-    for cell in range(cells.shape[0]):
-        slot = key_slot[cells[cell]]
-        if slot >= 0:
-            before = 0
-            for lower in range(slot):
-                before += (seen >> lower) & 1
-            rank += (cell - before) * key_radix[slot]
-            seen |= 1 << slot
-    return rank
-
-
-@njit(cache=True, nogil=True)
-def rank_of_positions(where, key_radix):
-    """The dense key from the items' cells (slot order): the same index as ``pattern_rank`` of the whole board."""
-    rank = 0
-    for slot in range(where.shape[0]):
-        cell = where[slot]
-        digit = cell
-        for lower in range(slot):
-            if where[lower] < cell:
-                digit -= 1
-        rank += digit * key_radix[slot]
-    return rank
-
-
-@njit(cache=True, nogil=True)
-def unrank_positions(rank, key_radix, out):
-    """Inverse of ``rank_of_positions``: the items' cells for a rank (no allocation: the pattern database build calls
-    it for every arrangement)."""
-    used = 0
-    for slot in range(out.shape[0]):
-        digit = rank // key_radix[slot]
-        rank -= digit * key_radix[slot]
-        cell = 0
-        while True:
-            if not (used >> cell) & 1:
-                if digit == 0:
-                    break
-                digit -= 1
-            cell += 1
-        out[slot] = cell
-        used |= 1 << cell
-
-
-@njit(cache=True, nogil=True)
-def learned_value(cells, key_slot, key_radix, table):
-    """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
-    return table[pattern_rank(cells, key_slot, key_radix)]
-
-
-@njit(cache=True, nogil=True)
-def heuristic_value(mode, md, lc, learned):
-    if mode == MODE_MANHATTAN:
-        return md
-    if mode == MODE_LINEAR_CONFLICT:
-        return md + 2 * lc
-    return md + learned
-
-
-@njit(cache=True, nogil=True)
-def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
+def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
             mode, key_slot, key_radix, learned_table, bound, quota):
     """Depth-first search below ``bound`` (one IDA* iteration), resumable.
 
@@ -171,7 +53,7 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
                 st[1] = blank
                 return ITERATION_DONE
             depth -= 1
-            back = neighbors[blank, INVERSE[path[depth]]]
+            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
             tile = cells[back]
             cells[blank] = tile
             cells[back] = 0
@@ -180,7 +62,7 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
         d = trial[depth]
         trial[depth] += 1
         target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
             continue
         st[4] += 1
         tile = cells[target]
@@ -205,7 +87,6 @@ def ida_run(cells, st, path, trial, md_stack, h_stack, neighbors, manhattan, row
         depth += 1
         blank = target
         md_stack[depth] = md
-        h_stack[depth] = h
         if md == 0:
             st[0] = depth
             st[1] = blank
@@ -250,7 +131,7 @@ def ida_manhattan_run(cells, st, path, trial, md_stack, neighbors, manhattan, bo
     came_from[0] = -1
     cell = blank
     for i in range(depth, 0, -1):
-        cell = neighbors[cell, INVERSE[path[i - 1]]]
+        cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
         came_from[i] = cell
     while True:
         # the children of the node at ``depth``, in a tight loop until one is inside the bound
@@ -318,7 +199,7 @@ def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_
                 st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
                 return ITERATION_DONE
             depth -= 1
-            back = neighbors[blank, INVERSE[path[depth]]]
+            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
             tile = cells[back]
             cells[blank] = tile
             cells[back] = 0
@@ -329,7 +210,7 @@ def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_
             continue
         trial[depth] = d + 1
         target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
             continue
         generated += 1
         tile = cells[target]
@@ -363,20 +244,6 @@ def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_
 
 
 @njit(cache=True, nogil=True)
-def group_rank(where, g, size, radix):
-    """``rank_of_positions`` of group g's row of ``where`` (its tiles' cells, slot order)."""
-    rank = 0
-    for slot in range(size):
-        cell = where[g, slot]
-        digit = cell
-        for lower in range(slot):
-            if where[g, lower] < cell:
-                digit -= 1
-        rank += digit * radix[g, slot]
-    return rank
-
-
-@njit(cache=True, nogil=True)
 def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, tables, offsets, radix, sizes,
                 group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, bound, quota):
     """One IDA* iteration with additive pattern databases: h = max(MD, direct sum, mirrored sum). Same state layout,
@@ -401,7 +268,7 @@ def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, 
                 st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
                 return ITERATION_DONE
             depth -= 1
-            back = neighbors[blank, INVERSE[path[depth]]]
+            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
             tile = cells[back]
             cells[blank] = tile
             cells[back] = 0
@@ -412,7 +279,7 @@ def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, 
             continue
         trial[depth] = d + 1
         target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE[path[depth - 1]]):
+        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
             continue
         generated += 1
         tile = cells[target]
@@ -469,80 +336,3 @@ def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, 
         if expanded >= stop_at:
             st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
             return PAUSED
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Permutation ranks, for breadth-first search over whole state spaces of up to 12 cells.
-
-@njit(cache=True, nogil=True)
-def permutation_rank(cells):
-    """Lexicographic rank of a permutation of 0..n-1 (its Lehmer code read as a factorial-base number)."""
-    n = cells.shape[0]
-    rank = 0
-    for i in range(n):
-        smaller = 0
-        for j in range(i + 1, n):
-            if cells[j] < cells[i]:
-                smaller += 1
-        rank = rank * (n - i) + smaller
-    return rank
-
-
-@njit(cache=True, nogil=True)
-def permutation_unrank(rank, n, out):
-    """Inverse of ``permutation_rank``: writes the permutation into ``out``."""
-    digits = np.empty(n, dtype=np.int64)
-    for i in range(n - 1, -1, -1):
-        base = n - i
-        digits[i] = rank % base
-        rank //= base
-    used = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        k = digits[i]
-        for v in range(n):
-            if not used[v]:
-                if k == 0:
-                    out[i] = v
-                    used[v] = True
-                    break
-                k -= 1
-
-
-@njit(cache=True, nogil=True)
-def blank_cell(cells):
-    for c in range(cells.shape[0]):
-        if cells[c] == 0:
-            return c
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def bfs_expand(frontier, distance, depth, neighbors, n, out, goal_rank):
-    """Expand every rank in ``frontier`` (all at ``depth``), writing unseen neighbours to ``out`` at depth + 1.
-
-    Returns (number written, generated count, whether the goal was reached). ``out`` must hold 4·len(frontier).
-    """
-    cells = np.empty(n, dtype=np.int64)
-    written = 0
-    generated = 0
-    found = False
-    for i in range(frontier.shape[0]):
-        permutation_unrank(frontier[i], n, cells)
-        blank = blank_cell(cells)
-        for d in range(4):
-            target = neighbors[blank, d]
-            if target < 0:
-                continue
-            cells[blank] = cells[target]
-            cells[target] = 0
-            rank = permutation_rank(cells)
-            cells[target] = cells[blank]
-            cells[blank] = 0
-            generated += 1
-            if distance[rank] == 255:
-                distance[rank] = depth + 1
-                out[written] = rank
-                written += 1
-                if rank == goal_rank:
-                    found = True
-    return written, generated, found

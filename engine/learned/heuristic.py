@@ -1,0 +1,45 @@
+"""Seed 002's learned heuristic in the heuristic registry: V = MD + DB, read from a trained table, 4×4 only, not
+admissible; offered once a table has been trained. The IDA* kernel's ``learned`` mode computes it."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine import registry
+from engine.learned.catalogue import table_for, trained_tables
+from engine.tiles.board import Board
+from engine.tiles.heuristics import Heuristic, KernelInputs, manhattan_distance, register_heuristic
+
+
+def learned_function(goal: Board, options: dict) -> Callable[[Board], int]:
+    table = table_for(goal, options.get("table"))
+    return lambda board: manhattan_distance(board, goal) + table.value(board)
+
+
+def learned_inputs(goal: Board, options: dict) -> KernelInputs:
+    return "learned", {"learned": table_for(goal, options.get("table"))}, ""
+
+
+register_heuristic(Heuristic(
+    "learned", "learned table", "Seed 002's V = MD + DB, DB trained on random walks out of the goal; it may "
+    "overestimate, so answers are not proven optimal.", False, learned_function, shape=(4, 4), kernel="learned",
+    kernel_inputs=learned_inputs, available=lambda board: bool(trained_tables())))
+
+
+@registry.warms_up
+def warm_learned_kernel() -> None:
+    """The learned IDA* kernel, on a one-tile pattern of the 3×3 board (the real table's array types, no table)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from engine.learned.pattern import Pattern
+    from engine.result import Watch
+    from engine.tiles.board import goal_board
+    from engine.tiles.fast import KERNEL_MODES, idastar_fast
+
+    goal = goal_board(3, 3, "blank-last")
+    pattern = Pattern(9, (8,))
+    learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
+                              table=np.zeros(pattern.size, dtype=np.uint8))
+    idastar_fast(goal.apply("ULUL"), goal, KERNEL_MODES["learned"], Watch(), "learned", learned=learned)

@@ -1,0 +1,87 @@
+"""numba kernels of the sliding-tile heuristics: Manhattan distance, linear conflict and the learned table's value.
+
+The readable versions are in ``engine/tiles/heuristics.py`` (and ``engine/learned/pattern.py`` for the learned key);
+``tests/engine/tiles/test_kernels.py`` checks that both agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.tiles.ranking_kernels import pattern_rank
+
+# Heuristic modes of the IDA* and A* kernels.
+MODE_MANHATTAN = 0
+MODE_LINEAR_CONFLICT = 1
+MODE_PDB = 2
+MODE_LEARNED = 3
+
+
+@njit(cache=True, nogil=True)
+def manhattan_sum(cells, manhattan):
+    total = 0
+    for cell in range(cells.shape[0]):
+        total += manhattan[cells[cell], cell]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
+    """Tiles to remove from one row (or column) so the rest of its goal-line tiles are in goal order.
+
+    That is the line's length in goal-line tiles minus the longest increasing run of their goal places; linear
+    conflict adds two moves for each such tile on top of Manhattan distance.
+    """
+    places = np.empty(length, dtype=np.int64)
+    longest = np.empty(length, dtype=np.int64)
+    k = 0
+    for i in range(length):
+        tile = cells[first + i * stride]
+        if tile != 0 and goal_line[tile] == line:
+            places[k] = goal_place[tile]
+            k += 1
+    best = 0
+    for i in range(k):
+        longest[i] = 1
+        for j in range(i):
+            if places[j] < places[i] and longest[j] + 1 > longest[i]:
+                longest[i] = longest[j] + 1
+        if longest[i] > best:
+            best = longest[i]
+    return k - best
+
+
+@njit(cache=True, nogil=True)
+def row_conflicts(cells, row, cols, goal_row, goal_col):
+    return line_conflicts(cells, row * cols, 1, cols, row, goal_row, goal_col)
+
+
+@njit(cache=True, nogil=True)
+def col_conflicts(cells, col, rows, cols, goal_row, goal_col):
+    return line_conflicts(cells, col, cols, rows, col, goal_col, goal_row)
+
+
+@njit(cache=True, nogil=True)
+def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
+    total = 0
+    for r in range(rows):
+        total += row_conflicts(cells, r, cols, goal_row, goal_col)
+    for c in range(cols):
+        total += col_conflicts(cells, c, rows, cols, goal_row, goal_col)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def learned_value(cells, key_slot, key_radix, table):
+    """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
+    return table[pattern_rank(cells, key_slot, key_radix)]
+
+
+@njit(cache=True, nogil=True)
+def heuristic_value(mode, md, lc, learned):
+    if mode == MODE_MANHATTAN:
+        return md
+    if mode == MODE_LINEAR_CONFLICT:
+        return md + 2 * lc
+    return md + learned

@@ -1,0 +1,95 @@
+"""The Rectangle-out search: duplicate detection, the paper's moves, budgets, cancel, and the way out."""
+
+import math
+import threading
+
+import pytest
+
+from engine.rectout.geometry import TOLERANCE
+from engine.rectout.motion import Motion, apply
+from engine.rectout.puzzle import TARGET, Quantum, heuristic, is_out, start_state
+from engine.rectout.search import paper_moves, solve
+from engine.result import Budget, Watch
+from tests.support.rectout import overlap_along
+
+START = start_state()  # plates flat and centred
+
+
+def test_quantum_merges_near_states_only():
+    quantum = Quantum()
+    state = start_state()
+    near = tuple((x + 1e-5, y - 1e-5, a + 1e-5) for x, y, a in state)
+    far = tuple((x + 1e-2, y, a) for x, y, a in state)
+    swapped = (state[1], state[0], state[2], state[3])
+    turned = state[:TARGET] + ((state[TARGET][0], state[TARGET][1], math.pi),)
+    assert quantum.key(near) == quantum.key(state) == quantum.key(swapped) == quantum.key(turned)
+    assert quantum.key(far) != quantum.key(state)
+    target_swapped = (state[3], state[1], state[2], state[0])
+    assert quantum.key(target_swapped) != quantum.key(state)
+
+
+def test_paper_moves_group_sets_of_plates():
+    def fake(pieces, family):
+        turn = (0, (), 1, 0.1, None) if family == "turn" else ()
+        return Motion(pieces, "x", (), (), "x", turn)
+
+    sequence = [fake((0,), "translation"), fake((1,), "translation"), fake((1,), "translation"), fake((2,), "turn"),
+                fake((3,), "turn"), fake((0, 1), "translation"), fake((1,), "translation")]
+    assert paper_moves(sequence) == [[0, 1], [2], [3, 4], [5], [6]]
+
+
+UPRIGHT = math.pi / 2
+
+
+#: three plates standing, the target upright in the air beside the hole: a few motions from the way out
+NEAR_GOAL = ((1.22, 4.88, UPRIGHT), (3.66, 4.88, UPRIGHT), (11.78, 4.88, UPRIGHT), (6.2, 8.0, UPRIGHT))
+
+
+def test_the_search_gets_the_target_out_from_near_the_goal():
+    result = solve(NEAR_GOAL, Watch(Budget(max_nodes=2_000, max_seconds=120)))
+    assert result.status == "solved" and 1 <= len(result.motions) <= 6
+    state = NEAR_GOAL
+    for motion in result.motions:  # every motion legal from where the previous one ended, and clear all along
+        assert motion.before == tuple(state[p] for p in motion.pieces)
+        assert overlap_along(state, motion, samples=400) <= TOLERANCE, motion.label
+        state = apply(state, motion)
+    assert is_out(state) and heuristic(state) == 0
+    assert result.duplicates > 0
+    # the paper's tree search (no duplicate detection) does not get there with the same number of expansions
+    plain = solve(NEAR_GOAL, Watch(Budget(max_nodes=result.expanded, max_seconds=120)), dedupe=False)
+    assert plain.status == "budget_exhausted"
+
+
+def test_the_search_stops_when_cancelled_and_reports_progress():
+    cancel = threading.Event()
+    reports = []
+
+    def progress(fraction, info):
+        reports.append(info["nodes"])
+        if info["nodes"] >= 20:
+            cancel.set()
+
+    result = solve(START, Watch(Budget(max_nodes=10_000, max_seconds=600), cancel, progress))
+    # progress every PROGRESS_EVERY = 10 expansions; the cancel is seen before the next expansion
+    assert result.status == "cancelled" and result.expanded == 20
+    assert reports == [0, 10, 20]
+
+
+@pytest.mark.slow
+def test_the_search_gets_the_target_out_from_the_default_start():
+    result = solve(START, Watch(Budget(max_nodes=2_000, max_seconds=900)), weight=3)
+    assert result.status == "solved"
+    state = START
+    for motion in result.motions:
+        assert motion.before == tuple(state[p] for p in motion.pieces)
+        assert overlap_along(state, motion) <= TOLERANCE, motion.label
+        state = apply(state, motion)
+    assert is_out(state)
+    # the paper's count, 6 moves; the first is four diagonals, the second two plates turning together
+    assert len(result.groups) == 6
+    first, second = (result.groups[0], result.groups[1])
+    assert sorted(result.motions[i].pieces for i in first) == [(0,), (1,), (2,), (TARGET,)]
+    assert [result.motions[i].pieces for i in second] == [(1, 2)] and result.motions[second[0]].kind == "fan"
+    # without duplicate detection the same number of expansions is not enough
+    plain = solve(START, Watch(Budget(max_nodes=result.expanded, max_seconds=900)), weight=3, dedupe=False)
+    assert plain.status == "budget_exhausted"

@@ -1,0 +1,190 @@
+"""The shape of engine/: its import graph, read with ``ast`` (no module is imported to draw it), and what the CLI
+loads.
+
+Layers: ``engine.tiles`` (the sliding-tile model, its kernels and heuristics) and ``engine.search`` (the textbook
+searches) are the base; the core modules (``engine.solvers``, ``engine.jobs``, ``engine.result``, ``engine.status``,
+``engine.registry``...) build on them; the subject packages (meta, learned, bounds, rectout, classic) register into
+the core; ``app`` sits on top and nothing in engine/ knows it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.jobs import job_kinds
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "engine"
+SUBJECTS = ("engine.meta", "engine.learned", "engine.bounds", "engine.rectout", "engine.classic")
+BASE = ("engine.tiles", "engine.search")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(ENGINE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imported(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
+    """The modules an import statement names: ``from a.b import c`` is the module a.b.c when that exists, else a.b."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    base = f"{package}.{node.module}" if node.level and node.module else (package if node.level else node.module)
+    return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+
+
+def imports(module: str, top_level_only: bool) -> set[str]:
+    """What ``module`` imports. At the top level: every statement that runs when the module is imported (class
+    bodies and ``if``/``try`` blocks included, ``if TYPE_CHECKING:`` not). A function-level import runs when the
+    function is called, after every module has finished importing, so it cannot close an import cycle: the registry's
+    lazy loading and the kernels imported when work runs rely on that, and the cycle test leaves them out."""
+    tree = ast.parse(MODULES[module].read_text())
+    found: set[str] = set()
+
+    def visit(nodes) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.update(_imported(node, module))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not top_level_only:
+                    for inner in ast.walk(node):
+                        if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                            found.update(_imported(inner, module))
+            elif isinstance(node, ast.If) and _is_type_checking(node):
+                continue
+            elif isinstance(node, (ast.If, ast.Try, ast.ClassDef, ast.With, ast.For, ast.While)):
+                visit(ast.iter_child_nodes(node))
+
+    visit(tree.body)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """engine module → the engine modules importing it loads first: the ones it names, and their parent packages
+    (``import engine.tiles.board`` runs engine/tiles/__init__.py) unless the importer is inside that package."""
+    graph = {}
+    for module in MODULES:
+        targets = set()
+        for name in imports(module, top_level_only=True):
+            if not name.startswith("engine"):
+                continue
+            parts = name.split(".")
+            for depth in range(2, len(parts) + 1):
+                target = ".".join(parts[:depth])
+                if target in MODULES and target != module and not module.startswith(target + "."):
+                    targets.add(target)
+        graph[module] = targets
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_graph_reader_sees_imports_and_cycles():
+    """The test's own parts on known facts, so an empty graph cannot pass for a clean one."""
+    graph = import_graph()
+    assert "engine.tiles.board" in graph["engine.solvers"] and "engine.tiles" in graph["engine.solvers"]
+    assert "engine.solvers" in graph["engine.meta.solvers"]
+    assert "engine.registry" in graph["engine.jobs"]
+    assert "engine.tiles.fast" not in graph["engine.solvers"]  # imported inside the solver functions only
+    assert "engine.tiles.fast" in imports("engine.solvers", top_level_only=False)
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycle_in_engine():
+    assert find_cycle(import_graph()) is None
+
+
+def test_nothing_in_engine_imports_the_web_app():
+    for module in MODULES:
+        names = imports(module, top_level_only=False)
+        assert not {n for n in names if n == "app" or n.startswith(("app.", "flask"))}, module
+
+
+def test_tiles_and_search_import_no_subject_package():
+    """Not even inside a function: a subject adds itself to the base through the registries."""
+    for module in MODULES:
+        if module.startswith(BASE):
+            wrong = {n for n in imports(module, top_level_only=False) if n.startswith(SUBJECTS)}
+            assert not wrong, (module, wrong)
+
+
+def test_the_registry_modules_exist_and_every_subject_is_listed():
+    from engine.registry import SUBJECT_MODULES
+
+    assert set(SUBJECT_MODULES) <= set(MODULES)
+    listed = {name.rsplit(".", 1)[0] for name in SUBJECT_MODULES}
+    assert set(SUBJECTS) <= listed
+
+
+def run_cli_and_report_modules(*commands: list[str]) -> list[dict]:
+    """Run CLI commands one after another in a fresh interpreter; after each, which heavy modules are loaded."""
+    script = (
+        "import contextlib, io, json, sys\n"
+        "from engine.cli import main\n"
+        f"for argv in {commands!r}:\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):\n"
+        "        try:\n"
+        "            code = main(argv)\n"
+        "        except SystemExit as exit:\n"
+        "            code = exit.code\n"
+        "    print(json.dumps({'argv': argv, 'code': code, 'stdout': out.getvalue(),\n"
+        "                      'loaded': [m for m in ('numba', 'flask') if m in sys.modules]}))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_cli_commands_that_need_no_kernel_import_neither_numba_nor_flask():
+    runs = run_cli_and_report_modules(["--help"], ["check", "--size", "3x3", "1 2 3/4 5 6/7 0 8"],
+                                      ["scramble", "--size", "3x3", "--seed", "1"], ["random", "--seed", "2"],
+                                      ["jobs"], ["tables", "list"], ["solve", "--help"])
+    assert [run["code"] for run in runs] == [0] * 7
+    assert runs[1]["stdout"].startswith("solvable")
+    assert "linear-conflict" in runs[-1]["stdout"] and "dpso" in runs[-1]["stdout"]  # help made from the registry
+    assert [run["loaded"] for run in runs] == [[]] * 7
+
+
+def test_cli_jobs_lists_every_registered_kind_without_the_web_app():
+    run, = run_cli_and_report_modules(["jobs", "--json"])
+    listed = json.loads(run["stdout"])
+    registered = {name for name, kind in job_kinds().items() if kind.run.__module__.startswith("engine.")}
+    assert set(listed) == registered and len(registered) >= 15
+    assert listed["research-maxmd"]["lane"] == "long" and listed["solve"]["lane"] == "by budget"
+    assert "flask" not in run["loaded"]

@@ -1,0 +1,64 @@
+"""The registries: every subject's solvers, heuristics and job kinds are found from any entry point, and the lists
+the pages and the CLI show are read from them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import PuzzleError
+from engine.solvers import check_request, solvers
+from engine.tiles import goal_board
+from engine.tiles.heuristics import heuristic, heuristic_function, heuristics, search_heuristics
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_notebook_that_imports_one_module_finds_every_subjects_entries():
+    """No load_all() call: the lookups load the subjects themselves (DPSO from engine.meta, learned from
+    engine.learned), in a fresh interpreter, without compiling a kernel."""
+    script = ("import sys\n"
+              "from engine.solvers import check_request\n"
+              "from engine.tiles import goal_board\n"
+              "from engine.tiles.heuristics import heuristic\n"
+              "info, _ = check_request(goal_board(4, 4), 'ga', None)\n"
+              "print(info.label, heuristic('learned').admissible, 'numba' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          check=True)
+    assert done.stdout.split() == ["Genetic", "algorithm", "False", "False"]
+
+
+def test_each_heuristic_record_says_what_the_solvers_need():
+    records = heuristics()
+    assert list(records)[:2] == ["manhattan", "linear-conflict"]
+    assert search_heuristics() == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "learned")
+    assert [name for name, h in records.items() if not h.admissible] == ["learned"]
+    assert {name for name, h in records.items() if h.shape == (4, 4)} == {"pdb", "pdb-78", "pdb-663", "learned"}
+    assert records["misplaced"].kernel is None and "misplaced" not in solvers()["astar"].heuristics
+
+
+def test_the_python_functions_come_from_the_records():
+    goal = goal_board(3, 3, "blank-last")
+    board = goal.apply("ULUL")  # four moves: tiles 6, 5, 2 and 1 each one cell off
+    assert [heuristic_function(name, goal)(board) for name in ("manhattan", "misplaced", "zero")] == [4, 4, 0]
+    assert heuristic_function("linear-conflict", goal)(board) >= 4
+
+
+def test_an_unknown_heuristic_or_a_wrong_board_is_a_clear_error():
+    with pytest.raises(PuzzleError, match="unknown heuristic 'euclid': choose one of manhattan, linear-conflict"):
+        heuristic("euclid")
+    with pytest.raises(PuzzleError, match="the learned table heuristic is made for the 4x4 puzzle only"):
+        check_request(goal_board(3, 3), "idastar", "learned")
+    with pytest.raises(PuzzleError, match="IDA\\* takes the heuristics manhattan, linear-conflict, pdb"):
+        check_request(goal_board(3, 3), "idastar", "misplaced")
+
+
+def test_the_offered_heuristics_follow_the_board_and_what_is_available():
+    idastar = solvers()["idastar"]
+    assert idastar.heuristics_for(goal_board(3, 3)) == ("manhattan", "linear-conflict")
+    four = idastar.heuristics_for(goal_board(4, 4))
+    assert four[:5] == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663")
+    assert ("learned" in four) == heuristic("learned").available(goal_board(4, 4))
