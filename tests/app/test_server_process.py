@@ -10,11 +10,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 PYTHON = sys.executable
@@ -35,20 +36,6 @@ def call(base: str, path: str, body: dict | None = None) -> dict:
         return json.loads(response.read())
 
 
-def wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
 class Server:
     """``python -m app`` in its own process, with its own instance folder."""
 
@@ -61,7 +48,7 @@ class Server:
         env["PUZZLE_DATABASE"] = str(tmp_path / "jobs.sqlite")  # both servers of a test share it, nobody else
         self.process = subprocess.Popen([PYTHON, "-m", "app"], env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
-        wait_for(lambda: call(self.base, "/api/solvers?size=3x3"), 180, "the server to answer")
+        wait_until(lambda: call(self.base, "/api/solvers?size=3x3"), 180, "the server to answer", ignore=(OSError,))
 
     def stop(self, sig: int) -> int:
         os.killpg(self.process.pid, sig) if sig == signal.SIGKILL else self.process.send_signal(sig)
@@ -74,11 +61,12 @@ def test_a_stopped_server_keeps_finished_results_and_marks_the_rest_interrupted(
     done = call(server.base, "/api/solve", {"size": "3x3", "tiles": SEED_004, "mode": "sync"})
     assert done["length"] == 31
     running = call(server.base, "/api/jobs", {"kind": "classic-queens", "params": {"n": 18, "methods": ["bitmask"]}})
-    wait_for(lambda: call(server.base, f"/api/jobs/{running['job']}")["status"] == "running", 120, "the job to run")
+    wait_until(lambda: call(server.base, f"/api/jobs/{running['job']}")["status"] == "running", 120, "the job to run",
+               ignore=(OSError,))
     finished = [j for j in call(server.base, "/api/jobs")["jobs"] if j["status"] == "done"]
     assert server.stop(sig) in (0, -signal.SIGKILL)
     if sig == signal.SIGKILL:  # nothing ran at exit; the workers, cut off from their scheduler, end themselves
-        wait_for(lambda: not _processes_of(server.process.pid), 60, "the worker processes to end")
+        wait_until(lambda: not _processes_of(server.process.pid), 60, "the worker processes to end")
     again = Server(tmp_path)
     try:
         assert call(again.base, f"/api/jobs/{running['job']}")["status"] == "interrupted"
@@ -109,8 +97,8 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
                                    "--scheduler-file", str(scheduler_file)], env=env, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, start_new_session=True)]
     try:
-        address = wait_for(lambda: scheduler_file.exists() and json.loads(scheduler_file.read_text())["address"],
-                           60, "the scheduler")
+        address = wait_until(lambda: scheduler_file.exists() and json.loads(scheduler_file.read_text())["address"],
+                             60, "the scheduler", ignore=(OSError,))
         for lane, name in (("long", "class-long"), ("interactive", "class-interactive")):
             processes.append(subprocess.Popen(
                 [DASK, "worker", address, "--name", name, "--nworkers", "1", "--nthreads", "1", "--resources",
@@ -121,8 +109,8 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
             log = (tmp_path / f"server-{server.port}.log").read_text()
             assert f"the Dask cluster at {address}" in log
             started = call(server.base, "/api/jobs", {"kind": "research-maxmd", "params": {"n": 8}})
-            job = wait_for(lambda: (lambda j: j if j["status"] == "done" else None)(
-                call(server.base, f"/api/jobs/{started['job']}")), 120, "the job on the cluster")
+            job = wait_until(lambda: (lambda j: j if j["status"] == "done" else None)(
+                call(server.base, f"/api/jobs/{started['job']}")), 120, "the job on the cluster", ignore=(OSError,))
             assert job["result"]["max_md"] == 75
             workers = _worker_names(address)
             assert workers[job["worker"]] == "class-long"
