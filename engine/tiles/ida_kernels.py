@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from engine.tiles.heuristic_kernels import (
     MODE_LEARNED,
@@ -199,23 +200,23 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
     return run
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _nothing_cut(aux, blank, target, tile):
     pass
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _nothing_enter(aux, depth, blank, target, tile):
     pass
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _nothing_leave(aux, blank, parent, tile):
     pass
 
 
 # Manhattan distance: aux is unused (an empty array).
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _manhattan_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return md
 
@@ -224,7 +225,7 @@ ida_manhattan_run = ida_kernel(_manhattan_h, _nothing_cut, _nothing_enter, _noth
 
 
 # Linear conflict: aux = (rows, cols, goal_row, goal_col).
-@njit(cache=True, nogil=True)
+@register_jitable
 def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
     rows, cols, goal_row, goal_col = aux
     cells[blank] = tile
@@ -240,7 +241,7 @@ ida_linear_conflict_run = ida_kernel(_linear_conflict_h, _nothing_cut, _nothing_
 
 # Seed 002's learned table, V = MD + DB: aux = (key_slot, key_radix, where, table); ``where`` follows the key items'
 # cells (slot 0 the blank), so a child re-ranks 7 cells instead of scanning the board.
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
     key_slot, key_radix, where, table = aux
     slot = key_slot[tile]
@@ -250,7 +251,7 @@ def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return md + table[rank_of_positions(where, key_radix)]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _learned_cut(aux, blank, target, tile):
     key_slot, key_radix, where, table = aux
     slot = key_slot[tile]
@@ -259,7 +260,7 @@ def _learned_cut(aux, blank, target, tile):
     where[0] = blank
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _learned_leave(aux, blank, parent, tile):
     key_slot, key_radix, where, table = aux
     slot = key_slot[tile]
@@ -273,7 +274,7 @@ ida_learned_run = ida_kernel(_learned_h, _learned_cut, _nothing_enter, _learned_
 
 # Additive pattern databases, h = max(MD, direct sum, mirrored sum): aux = (values, tables, offsets, radix, sizes,
 # group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, pending).
-@njit(cache=True, nogil=True)
+@register_jitable
 def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
      mirrored, pending) = aux
@@ -306,14 +307,14 @@ def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return h
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _pdb_cut(aux, blank, target, tile):
     (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
      mirrored, pending) = aux
     where[group_of[tile], slot_of[tile]] = target
 
 
-@njit(cache=True, nogil=True)
+@register_jitable
 def _pdb_enter(aux, depth, blank, target, tile):
     (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
      mirrored, pending) = aux
@@ -327,7 +328,7 @@ def _pdb_enter(aux, depth, blank, target, tile):
         values[depth + 1, groups + rg] = pending[1]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@register_jitable
 def _pdb_leave(aux, blank, parent, tile):
     (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
      mirrored, pending) = aux
