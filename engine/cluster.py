@@ -269,13 +269,15 @@ class JobRunner:
             return job
         with self._lock:
             future = self._futures.get(job_id)
-            followed = job_id in self._live
+            live = self._live.get(job_id)
+            followed = live is not None
+            started = bool(live and live.get("worker"))  # the row may still say queued: its write is on the pool
             first = job_id not in self._cancel_asked
             self._cancel_asked.setdefault(job_id, time.monotonic())
         from distributed import Event
 
         Event(cancel_event_name(job_id), client=self.client).set()
-        if job["status"] == Status.QUEUED and future is not None:
+        if job["status"] == Status.QUEUED and not started and future is not None:
             future.cancel()
         elif not followed:  # a row this runner does not follow (a stale row): end it here
             self.store.finish(job_id, Status.CANCELLED, None, "cancelled")

@@ -1,7 +1,7 @@
 """Where large artefacts (pattern databases, distance tables, learned tables) live: ``.npy`` files, built once.
 
 The directory is ``$PUZZLE_DATA_DIR`` if set, else ``~/.cache/puzzle-playground``; the web app points it at its
-instance folder, next to the job database (DESIGN.md).
+instance folder, next to the job database (ARCHITECTURE.md, contracts).
 """
 
 from __future__ import annotations

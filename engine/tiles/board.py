@@ -1,6 +1,6 @@
 """An immutable sliding-tile board and everything needed to read, write and move it.
 
-Notation (SPEC.md): tiles are 1..mn-1, 0 is the blank, cells are numbered row-major from 0, and a move is named by
+Notation (docs/SPEC.md): tiles are 1..mn-1, 0 is the blank, cells are numbered row-major from 0, and a move is named by
 the direction the *blank* travels: ``U`` (up), ``D`` (down), ``L`` (left), ``R`` (right).
 """
 

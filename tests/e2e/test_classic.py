@@ -34,6 +34,9 @@ def test_step_through_bfs_on_a_4_move_scramble_reaches_the_goal(page, live_serve
     page.select_option('#step-form select[name="second"]', "astar")
     page.fill('#step-form input[name="scramble"]', "4")
     page.click("#step-form button.primary")
+    # the form's answer is shown (the page's own first answer, still on its way, would be dropped): step only then,
+    # or the form's answer could land after the first step and start the player again
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     panels = page.locator(".step-panel")
     expect(panels).to_have_count(2)
     # step by hand a few times: the first expansion is the start node

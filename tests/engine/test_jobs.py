@@ -17,6 +17,11 @@ from tests.support.job_kinds import register_everywhere
 from tests.support.waiting import wait_until
 
 
+#: How long a test waits, at most, for a replaced worker to come back and take a job: its preload loads every kernel
+#: first, which takes minutes on a loaded machine. Only a broken test waits this long.
+RESTART = 300
+
+
 @pytest.fixture
 def runner(tmp_path, scheduler_address):
     runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address, limits=Limits(memory=400 * 2**20))
@@ -80,6 +85,16 @@ def test_cancel_of_a_running_job_is_honoured_by_the_job(runner):
     assert runner.cancel(job_id)["status"] == "cancelled"  # cancelling again changes nothing
 
 
+def test_cancel_of_a_job_that_started_before_its_row_says_so(runner, monkeypatch):
+    monkeypatch.setattr(runner.store, "started", lambda *args: None)  # the row's "started" write still to come
+    job_id, _ = runner.submit("test-count", {"n": 100_000, "sleep": 0.01})
+    wait_until(lambda: runner.get(job_id)["status"] == "running")  # as the worker's event says
+    assert runner.store.get(job_id)["status"] == "queued"
+    runner.cancel(job_id)
+    job = runner.wait(job_id, timeout=180)
+    assert job["status"] == "cancelled" and job["result"]["reached"] < 100_000  # it stopped itself: not dropped
+
+
 def test_cancel_of_a_queued_job(runner):
     blocker, _ = runner.submit("test-count", {"n": 100_000, "sleep": 0.01})  # the one long-lane worker is busy
     queued, _ = runner.submit("test-count", {"n": 5, "token": "second"})
@@ -99,24 +114,24 @@ def test_a_job_that_ignores_cancel_loses_its_worker_and_others_carry_on(runner, 
     job = runner.wait(stubborn, timeout=180)
     assert job["status"] == "cancelled" and "worker process was replaced" in job["error"]
     wait_until(lambda: worker not in runner.client.scheduler_info(n_workers=-1)["workers"]
-               and len(runner.client.scheduler_info(n_workers=-1)["workers"]) == 2, timeout=60)
-    assert runner.wait(other, timeout=60)["status"] == "done"
+               and len(runner.client.scheduler_info(n_workers=-1)["workers"]) == 2, timeout=RESTART)
+    assert runner.wait(other, timeout=RESTART)["status"] == "done"
     register_everywhere(runner.client)  # the fresh worker knows only the real kinds
-    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=60)["status"] == "done"
+    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=RESTART)["status"] == "done"
 
 
 def test_a_job_over_its_memory_limit_fails_and_the_next_job_runs(runner):
-    job = runner.wait(runner.submit("test-grow", {})[0], timeout=60)
+    job = runner.wait(runner.submit("test-grow", {})[0], timeout=RESTART)
     assert job["status"] == "failed" and "memory limit (0.4 GB)" in job["error"]
-    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=60)["status"] == "done"
+    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=RESTART)["status"] == "done"
 
 
 def test_a_job_over_its_memory_limit_that_ignores_cancel_ends_its_process(runner):
-    job = runner.wait(runner.submit("test-grow", {"ignore_cancel": True})[0], timeout=60)
+    job = runner.wait(runner.submit("test-grow", {"ignore_cancel": True})[0], timeout=RESTART)
     assert job["status"] == "failed" and "memory limit" in job["error"]
-    wait_until(lambda: len(runner.client.scheduler_info(n_workers=-1)["workers"]) == 2, timeout=60)
+    wait_until(lambda: len(runner.client.scheduler_info(n_workers=-1)["workers"]) == 2, timeout=RESTART)
     register_everywhere(runner.client)
-    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=60)["status"] == "done"
+    assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=RESTART)["status"] == "done"
 
 
 def test_interactive_jobs_do_not_wait_behind_long_ones(runner):
