@@ -313,7 +313,7 @@ def _warm_pdb_kernel() -> None:
     i64 = np.zeros(16, dtype=np.int64)
     grid = np.zeros((2, 8), dtype=np.int64)
     trial = np.full(4, 4, dtype=np.int64)
+    aux = (np.zeros((4, 4), dtype=np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
+           np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, np.zeros(2, np.int64))
     ida_pdb_run(i64.copy(), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), trial,
-                np.zeros(4, dtype=np.int64), np.zeros((4, 4), dtype=np.int64), np.zeros((16, 4), np.int64),
-                np.zeros((16, 16), np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
-                np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, 0, 1)
+                np.zeros(4, dtype=np.int64), np.zeros((16, 4), np.int64), np.zeros((16, 16), np.int64), aux, 0, 1)

@@ -50,10 +50,11 @@ def max_md_job(params: dict, report, cancel) -> dict:
 
     n = params["n"]
     if params["method"] == "brute":
-        report(None, {"text": f"enumerating all {2 * n}! arrangements on every core"})
-        result = max_md_brute(n)
+        result = max_md_brute(n, report, cancel)
+        if result.get("status") == Status.CANCELLED:
+            return result
     else:
-        result = max_md_exact(n)
+        result = max_md_exact(n)  # a handful of assignments even for n = 100: nothing to cancel
     return {**result, "method": params["method"], "pattern": pattern_best(n)["position"]}
 
 

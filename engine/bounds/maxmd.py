@@ -20,13 +20,17 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import os
+from functools import partial
 
 import numpy as np
 from numba import njit, prange
 from scipy.optimize import linear_sum_assignment
 
+from engine.background import run_tasks
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
+from engine.status import Status
 from engine.tiles.solvability import permutation_parity
 
 BRUTE_MAX_N = 6
@@ -111,16 +115,19 @@ def _heap_max(items, last_tile, parity, dist, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _brute_all(starts, parities, dist, results):
-    """Row ``last`` of ``starts`` is the first arrangement with tile ``last`` in the last cell (the others in
+def _brute_rows(starts, parities, dist, results):
+    """Each row of ``starts`` is the first arrangement with its last tile fixed in the last cell (the others in
     order); each row is enumerated on its own core."""
     n_cells = starts.shape[1]
-    for last in prange(n_cells):
-        _heap_max(starts[last, :n_cells - 1].copy(), last, parities[last], dist, results[last])
+    for row in prange(starts.shape[0]):
+        _heap_max(starts[row, :n_cells - 1].copy(), starts[row, n_cells - 1], parities[row], dist, results[row])
 
 
-def max_md_brute(n: int) -> dict:
-    """Enumerate all (2n)! arrangements of 2×n (n ≤ 6): the largest MD of a solvable one, how many reach it."""
+def max_md_brute(n: int, progress=None, cancel=None) -> dict:
+    """Enumerate all (2n)! arrangements of 2×n (n ≤ 6): the largest MD of a solvable one, how many reach it.
+
+    The last cell's tiles are enumerated a core's worth at a time (at least four batches), with progress and a
+    cancel check between batches (``{"status": "cancelled"}`` then)."""
     if not 1 <= n <= BRUTE_MAX_N:
         raise PuzzleError(f"the brute force is offered for n from 1 to {BRUTE_MAX_N} ((2n)! arrangements)")
     cells = 2 * n
@@ -130,8 +137,22 @@ def max_md_brute(n: int) -> dict:
     starts = np.array([[t for t in range(cells) if t != last] + [last] for last in range(cells)], dtype=np.int64)
     parities = np.array([permutation_parity(list(row)) for row in starts], dtype=np.int64)
     results = np.zeros((cells, 2 + cells), dtype=np.int64)
-    with PARALLEL_LOCK:
-        _brute_all(starts, parities, dist, results)
+    batch = max(1, min(os.cpu_count() or 2, cells // 4))  # a core's worth, and at least four batches
+
+    def enumerate_rows(begin: int) -> None:
+        end = min(cells, begin + batch)
+        with PARALLEL_LOCK:
+            _brute_rows(starts[begin:end], parities[begin:end], dist, results[begin:end])
+
+    def report(index: int, _) -> None:
+        if progress is not None:
+            done = min(cells, (index + 1) * batch)
+            progress(done / cells, {"text": f"{done} of {cells} tiles in the last cell: {done}×{cells - 1}! "
+                                            f"arrangements enumerated"})
+
+    batches = [partial(enumerate_rows, begin) for begin in range(0, cells, batch)]
+    if run_tasks(batches, cancel, report, workers=1) is None:  # each batch is parallel itself
+        return {"status": Status.CANCELLED, "n": n}
     best = int(results[:, 0].max())
     count = int(results[results[:, 0] == best, 1].sum())
     row = results[int(np.argmax(results[:, 0]))]

@@ -18,7 +18,8 @@ from engine.tiles.bfs_kernels import bfs_expand
 from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board
 from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_LINEAR_CONFLICT, MODE_MANHATTAN, MODE_PDB,
                                            heuristic_value, learned_value, linear_conflict_sum, manhattan_sum)
-from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_manhattan_run, ida_pdb_run, ida_run
+from engine.tiles.ida_kernels import (FOUND, PAUSED, ida_learned_run, ida_linear_conflict_run, ida_manhattan_run,
+                                      ida_pdb_run)
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
 from engine.tiles.tables import goal_tables
@@ -70,6 +71,17 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     iterations = []
     # the learned kernel follows the key items' cells as it moves (slot 0 is the blank)
     key_where = np.zeros(max(1, key_radix.shape[0]), dtype=np.int64)
+    if mode == MODE_MANHATTAN:
+        kernel, aux = ida_manhattan_run, EMPTY_INT
+    elif mode == MODE_LINEAR_CONFLICT:
+        kernel, aux = ida_linear_conflict_run, (goal.rows, goal.cols, tables.goal_row, tables.goal_col)
+    elif mode == MODE_LEARNED:
+        kernel, aux = ida_learned_run, (key_slot, key_radix, key_where, learned_table)
+    else:
+        kernel = ida_pdb_run
+        aux = (values, pdb["tables"], pdb["offsets"], pdb["radix"], pdb["sizes"], pdb["group_of"], pdb["slot_of"],
+               where, pdb["ref_cell"], pdb["ref_group"], pdb["ref_slot"], ref_where, pdb["mirrored"],
+               np.zeros(2, dtype=np.int64))
     while bound <= max_bound:
         st = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
         for cell, tile in enumerate(board.cells):
@@ -79,21 +91,7 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
         expanded += 1  # the root, expanded once per iteration
         while True:
             quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3])))
-            if mode == MODE_MANHATTAN:
-                code = ida_manhattan_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, bound,
-                                         quota)
-            elif mode == MODE_PDB:
-                code = ida_pdb_run(cells, st, path, trial, md_stack, values, tables.neighbors, tables.manhattan,
-                                   pdb["tables"], pdb["offsets"], pdb["radix"], pdb["sizes"], pdb["group_of"],
-                                   pdb["slot_of"], where, pdb["ref_cell"], pdb["ref_group"], pdb["ref_slot"], ref_where,
-                                   pdb["mirrored"], bound, quota)
-            elif mode == MODE_LEARNED:
-                code = ida_learned_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, key_slot,
-                                       key_radix, key_where, learned_table, bound, quota)
-            else:
-                code = ida_run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
-                               goal.cols, tables.goal_row, tables.goal_col, mode, key_slot, key_radix, learned_table,
-                               bound, quota)
+            code = kernel(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound, quota)
             total_expanded = expanded + int(st[3])
             if code != PAUSED:
                 break

@@ -5,18 +5,22 @@ until a node quota is used up, keeps its whole state in the arrays it was given 
 (``engine/tiles/fast.py``) can report progress, honour a cancel and stop at the budget between chunks, at least once
 a second.
 
-``ida_run`` handles the Manhattan, linear-conflict and learned modes and is the reference; ``ida_manhattan_run`` and
-``ida_learned_run`` are the same search with one mode each, written out so that numba keeps the counters in registers
-and drops the mode switch (bench/engine_speed.py); the tests run each of them against ``ida_run`` node for node,
-pausing and resuming included. ``ida_pdb_run`` (the pattern databases) is checked node for node against the readable
-IDA* of ``engine/search`` with ``PatternDatabase.value`` (tests/engine/tiles/test_pdb.py). The readable IDA* is
-``engine/search/algorithms.py``; ``tests/engine/tiles/test_kernels.py`` holds the kernels to it.
+``ida_run`` is the reference kernel: the plain search, every heuristic mode behind one switch. The kernels the
+solvers run are generated from one definition, ``ida_kernel``, by a heuristic's four hooks (the child's h, and what
+to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its own and
+inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). The
+definition keeps, per cell, the list of legal moves, prunes the parent by comparing cells, and takes a move's change
+of Manhattan distance from one table. ``tests/engine/tiles/test_kernels.py`` runs the Manhattan, linear-conflict and
+learned kernels against ``ida_run`` node for node, pausing and resuming included, and against the readable IDA* of
+``engine/search/algorithms.py``; ``tests/engine/tiles/test_pdb.py`` holds ``ida_pdb_run`` to the readable IDA* with
+``PatternDatabase.value``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from engine.tiles.heuristic_kernels import (
     MODE_LEARNED,
@@ -99,240 +103,238 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
             return PAUSED
 
 
-@njit(cache=True, nogil=True)
-def ida_manhattan_run(cells, st, path, trial, md_stack, neighbors, manhattan, bound, quota):
-    """``ida_run`` for Manhattan distance alone: the same search, state layout (``trial`` aside), node counts and
-    return codes; the tests check that both agree. What makes it fast (bench/engine_speed.py): the counters live in
-    locals, each cell has its list of legal moves (no off-board tests), the parent is pruned by comparing cells, and
-    a move's change of Manhattan distance is one table lookup. ``trial[d]`` is an index into the blank's move list.
+def ida_kernel(child_h, on_cut, on_enter, on_leave):
+    """One IDA* iteration below ``bound``, resumable, for the heuristic given by four hooks (numba inlines them):
+
+    * ``child_h(aux, cells, depth, blank, target, tile, md, bound, least)``: h of the child reached by moving
+      ``tile`` from ``target`` into the blank at ``blank`` (the board is not changed yet; ``md`` is the child's
+      Manhattan distance); it may prepare ``aux`` for the child;
+    * ``on_cut(aux, blank, target, tile)``: the child is above the bound: undo what ``child_h`` prepared;
+    * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1);
+    * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``.
+
+    State layout: ``st`` = [depth, blank cell, least f above the bound, expanded, generated]; ``trial[d]`` is the
+    index of the next move to try in the blank's move list at depth d; ``path[d]`` the move taken.
     """
-    n = cells.shape[0]
-    count = np.zeros(n, dtype=np.int64)
-    move_to = np.zeros((n, 4), dtype=np.int64)
-    move_dir = np.zeros((n, 4), dtype=np.int64)
-    delta = np.zeros((n, n, 4), dtype=np.int64)  # [tile, blank cell, move] → change of the distance
-    for cell in range(n):
-        for d in range(4):
-            target = neighbors[cell, d]
-            if target >= 0:
-                i = count[cell]
-                move_to[cell, i] = target
-                move_dir[cell, i] = d
-                for tile in range(1, n):
-                    delta[tile, cell, i] = manhattan[tile, cell] - manhattan[tile, target]
-                count[cell] = i + 1
-    depth = st[0]
-    blank = st[1]
-    least = st[2]
-    expanded = st[3]
-    generated = st[4]
-    stop_at = expanded + quota
-    came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier, -1 at the root
-    came_from[0] = -1
-    cell = blank
-    for i in range(depth, 0, -1):
-        cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
-        came_from[i] = cell
-    while True:
-        # the children of the node at ``depth``, in a tight loop until one is inside the bound
-        i = trial[depth]
-        moves = count[blank]
-        parent = came_from[depth]
-        base = md_stack[depth]
-        limit = bound - depth - 1  # a child is inside the bound when its distance is at most this
-        while i < moves:
-            target = move_to[blank, i]
-            i += 1
-            if target == parent:
-                continue
-            generated += 1
-            tile = cells[target]
-            md = base + delta[tile, blank, i - 1]
-            if md > limit:
-                if md + depth + 1 < least:
-                    least = md + depth + 1
-                continue
-            break
-        else:
-            if depth == 0:
-                trial[depth] = i
-                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-                return ITERATION_DONE
-            depth -= 1
-            cells[blank] = cells[parent]
-            cells[parent] = 0
-            blank = parent
-            continue
-        trial[depth] = i
-        cells[blank] = tile
-        cells[target] = 0
-        path[depth] = move_dir[blank, i - 1]
-        depth += 1
-        came_from[depth] = blank
-        blank = target
-        md_stack[depth] = md
-        if md == 0:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return FOUND
-        trial[depth] = 0
-        expanded += 1
-        if expanded >= stop_at:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return PAUSED
 
-
-@njit(cache=True, nogil=True)
-def ida_learned_run(cells, st, path, trial, md_stack, neighbors, manhattan, key_slot, key_radix, where, table, bound,
-                    quota):
-    """``ida_run`` for seed 002's V = MD + DB: the key items' cells are kept in ``where`` as the blank moves, so a
-    node re-ranks 7 cells instead of scanning the board. Same state layout, counts and return codes."""
-    depth = st[0]
-    blank = st[1]
-    least = st[2]
-    expanded = st[3]
-    generated = st[4]
-    stop_at = expanded + quota
-    while True:
-        d = trial[depth]
-        if d == 4:
-            if depth == 0:
-                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-                return ITERATION_DONE
-            depth -= 1
-            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
-            tile = cells[back]
+    @njit(cache=True, nogil=True)
+    def run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, bound, quota):
+        n = cells.shape[0]
+        count = np.zeros(n, dtype=np.int64)
+        move_to = np.zeros((n, 4), dtype=np.int64)
+        move_dir = np.zeros((n, 4), dtype=np.int64)
+        delta = np.zeros((n, n, 4), dtype=np.int64)  # [tile, blank cell, move] → change of the distance
+        for cell in range(n):
+            for d in range(4):
+                target = neighbors[cell, d]
+                if target >= 0:
+                    i = count[cell]
+                    move_to[cell, i] = target
+                    move_dir[cell, i] = d
+                    for tile in range(1, n):
+                        delta[tile, cell, i] = manhattan[tile, cell] - manhattan[tile, target]
+                    count[cell] = i + 1
+        depth = st[0]
+        blank = st[1]
+        least = st[2]
+        expanded = st[3]
+        generated = st[4]
+        stop_at = expanded + quota
+        came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier, -1 at the root
+        came_from[0] = -1
+        cell = blank
+        for i in range(depth, 0, -1):
+            cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
+            came_from[i] = cell
+        while True:
+            i = trial[depth]
+            moves = count[blank]
+            parent = came_from[depth]
+            base = md_stack[depth]
+            limit = bound - depth - 1  # a child is inside the bound when its h is at most this
+            while i < moves:
+                target = move_to[blank, i]
+                i += 1
+                if target == parent:
+                    continue
+                generated += 1
+                tile = cells[target]
+                md = base + delta[tile, blank, i - 1]
+                h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
+                if h > limit:
+                    if h + depth + 1 < least:
+                        least = h + depth + 1
+                    on_cut(aux, blank, target, tile)
+                    continue
+                break
+            else:
+                if depth == 0:
+                    trial[depth] = i
+                    st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                    return ITERATION_DONE
+                depth -= 1
+                tile = cells[parent]
+                cells[blank] = tile
+                cells[parent] = 0
+                on_leave(aux, blank, parent, tile)
+                blank = parent
+                continue
+            trial[depth] = i
+            on_enter(aux, depth, blank, target, tile)
             cells[blank] = tile
-            cells[back] = 0
-            if key_slot[tile] >= 0:
-                where[key_slot[tile]] = blank
-            where[0] = back
-            blank = back
-            continue
-        trial[depth] = d + 1
-        target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
-            continue
-        generated += 1
-        tile = cells[target]
-        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
-        slot = key_slot[tile]
-        if slot >= 0:
-            where[slot] = blank
-        where[0] = target
-        f = depth + 1 + md + table[rank_of_positions(where, key_radix)]
-        if f > bound:
-            if slot >= 0:
-                where[slot] = target
-            where[0] = blank
-            if f < least:
-                least = f
-            continue
-        cells[blank] = tile
-        cells[target] = 0
-        path[depth] = d
-        depth += 1
-        blank = target
-        md_stack[depth] = md
-        if md == 0:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return FOUND
-        trial[depth] = 0
-        expanded += 1
-        if expanded >= stop_at:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return PAUSED
+            cells[target] = 0
+            path[depth] = move_dir[blank, i - 1]
+            depth += 1
+            came_from[depth] = blank
+            blank = target
+            md_stack[depth] = md
+            if md == 0:
+                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                return FOUND
+            trial[depth] = 0
+            expanded += 1
+            if expanded >= stop_at:
+                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                return PAUSED
+
+    return run
 
 
-@njit(cache=True, nogil=True)
-def ida_pdb_run(cells, st, path, trial, md_stack, values, neighbors, manhattan, tables, offsets, radix, sizes,
-                group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, bound, quota):
-    """One IDA* iteration with additive pattern databases: h = max(MD, direct sum, mirrored sum). Same state layout,
-    counts and return codes as ``ida_run``.
+@register_jitable
+def _nothing_cut(aux, blank, target, tile):
+    pass
 
-    ``where[g, s]`` is the cell of group g's tile s; ``ref_where`` the same for the mirror image (transposed cells,
-    tiles renamed). ``values[depth]`` holds every group's value at that depth, direct groups then mirrored ones, so
-    a move re-ranks only the moved tile's group (twice with the mirror). The readable reference is
-    ``PatternDatabase.value`` under ``engine.search.idastar_search``; the tests match them node for node.
-    """
+
+@register_jitable
+def _nothing_enter(aux, depth, blank, target, tile):
+    pass
+
+
+@register_jitable
+def _nothing_leave(aux, blank, parent, tile):
+    pass
+
+
+# Manhattan distance: aux is unused (an empty array).
+@register_jitable
+def _manhattan_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    return md
+
+
+ida_manhattan_run = ida_kernel(_manhattan_h, _nothing_cut, _nothing_enter, _nothing_leave)
+
+
+# Linear conflict: aux = (rows, cols, goal_row, goal_col).
+@register_jitable
+def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    rows, cols, goal_row, goal_col = aux
+    cells[blank] = tile
+    cells[target] = 0
+    lc = linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
+    cells[target] = tile
+    cells[blank] = 0
+    return md + 2 * lc
+
+
+ida_linear_conflict_run = ida_kernel(_linear_conflict_h, _nothing_cut, _nothing_enter, _nothing_leave)
+
+
+# Seed 002's learned table, V = MD + DB: aux = (key_slot, key_radix, where, table); ``where`` follows the key items'
+# cells (slot 0 the blank), so a child re-ranks 7 cells instead of scanning the board.
+@register_jitable
+def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    key_slot, key_radix, where, table = aux
+    slot = key_slot[tile]
+    if slot >= 0:
+        where[slot] = blank
+    where[0] = target
+    return md + table[rank_of_positions(where, key_radix)]
+
+
+@register_jitable
+def _learned_cut(aux, blank, target, tile):
+    key_slot, key_radix, where, table = aux
+    slot = key_slot[tile]
+    if slot >= 0:
+        where[slot] = target
+    where[0] = blank
+
+
+@register_jitable
+def _learned_leave(aux, blank, parent, tile):
+    key_slot, key_radix, where, table = aux
+    slot = key_slot[tile]
+    if slot >= 0:
+        where[slot] = blank
+    where[0] = parent
+
+
+ida_learned_run = ida_kernel(_learned_h, _learned_cut, _nothing_enter, _learned_leave)
+
+
+# Additive pattern databases, h = max(MD, direct sum, mirrored sum): aux = (values, tables, offsets, radix, sizes,
+# group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, pending).
+@register_jitable
+def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
+     mirrored, pending) = aux
+    # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
+    # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
+    # table) are skipped. The counts, the cut and the next bound are those of the full h.
+    if md + depth + 1 > bound and md + depth + 1 >= least:
+        return md
     groups = sizes.shape[0]
-    depth = st[0]
-    blank = st[1]
-    least = st[2]
-    expanded = st[3]
-    generated = st[4]
-    stop_at = expanded + quota
-    while True:
-        d = trial[depth]
-        if d == 4:
-            if depth == 0:
-                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-                return ITERATION_DONE
-            depth -= 1
-            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
-            tile = cells[back]
-            cells[blank] = tile
-            cells[back] = 0
-            where[group_of[tile], slot_of[tile]] = blank
-            if mirrored:
-                ref_where[ref_group[tile], ref_slot[tile]] = ref_cell[blank]
-            blank = back
-            continue
-        trial[depth] = d + 1
-        target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
-            continue
-        generated += 1
-        tile = cells[target]
-        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
-        # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below
-        # the least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a
-        # 577 MB table) are skipped. The counts, the cut and the next bound are those of the full h.
-        if md + depth + 1 > bound and md + depth + 1 >= least:
-            continue
-        g = group_of[tile]
-        where[g, slot_of[tile]] = blank
-        value = np.int64(tables[offsets[g] + group_rank(where, g, sizes[g], radix)])
-        h = value - values[depth, g]
+    g = group_of[tile]
+    where[g, slot_of[tile]] = blank
+    value = np.int64(tables[offsets[g] + group_rank(where, g, sizes[g], radix)])
+    h = value - values[depth, g]
+    for j in range(groups):
+        h += values[depth, j]
+    if md > h:
+        h = md
+    pending[0] = value
+    if mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
+        rg = ref_group[tile]
+        ref_where[rg, ref_slot[tile]] = ref_cell[blank]
+        ref_value = np.int64(tables[offsets[rg] + group_rank(ref_where, rg, sizes[rg], radix)])
+        r = ref_value - values[depth, groups + rg]
         for j in range(groups):
-            h += values[depth, j]
-        if md > h:
-            h = md
-        rg = 0
-        ref_value = np.int64(0)
-        if mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
-            rg = ref_group[tile]
-            ref_where[rg, ref_slot[tile]] = ref_cell[blank]
-            ref_value = np.int64(tables[offsets[rg] + group_rank(ref_where, rg, sizes[rg], radix)])
-            r = ref_value - values[depth, groups + rg]
-            for j in range(groups):
-                r += values[depth, groups + j]
-            ref_where[rg, ref_slot[tile]] = ref_cell[target]
-            if r > h:
-                h = r
-        f = depth + 1 + h
-        if f > bound:
-            if f < least:
-                least = f
-            where[g, slot_of[tile]] = target
-            continue
-        if mirrored:
-            ref_where[rg, ref_slot[tile]] = ref_cell[blank]
-        cells[blank] = tile
-        cells[target] = 0
-        path[depth] = d
-        for j in range(2 * groups):
-            values[depth + 1, j] = values[depth, j]
-        values[depth + 1, g] = value
-        if mirrored:
-            values[depth + 1, groups + rg] = ref_value
-        depth += 1
-        blank = target
-        md_stack[depth] = md
-        if md == 0:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return FOUND
-        trial[depth] = 0
-        expanded += 1
-        if expanded >= stop_at:
-            st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
-            return PAUSED
+            r += values[depth, groups + j]
+        ref_where[rg, ref_slot[tile]] = ref_cell[target]
+        if r > h:
+            h = r
+        pending[1] = ref_value
+    return h
+
+
+@register_jitable
+def _pdb_cut(aux, blank, target, tile):
+    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
+     mirrored, pending) = aux
+    where[group_of[tile], slot_of[tile]] = target
+
+
+@register_jitable
+def _pdb_enter(aux, depth, blank, target, tile):
+    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
+     mirrored, pending) = aux
+    groups = sizes.shape[0]
+    for j in range(2 * groups):
+        values[depth + 1, j] = values[depth, j]
+    values[depth + 1, group_of[tile]] = pending[0]
+    if mirrored:
+        rg = ref_group[tile]
+        ref_where[rg, ref_slot[tile]] = ref_cell[blank]
+        values[depth + 1, groups + rg] = pending[1]
+
+
+@register_jitable
+def _pdb_leave(aux, blank, parent, tile):
+    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
+     mirrored, pending) = aux
+    where[group_of[tile], slot_of[tile]] = blank
+    if mirrored:
+        ref_where[ref_group[tile], ref_slot[tile]] = ref_cell[blank]
+
+
+ida_pdb_run = ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave)

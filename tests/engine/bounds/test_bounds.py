@@ -51,6 +51,26 @@ def test_max_md_brute_force_equals_exact_method_and_paper(n):
     assert sum(abs(c // n - t // n) + abs(c % n - t % n) for c, t in enumerate(cells) if t) == exact["max_md"]
 
 
+def test_the_max_md_job_reports_progress_and_honours_a_cancel_between_batches():
+    import threading
+
+    from engine.bounds.jobs import max_md_job
+
+    fractions = []
+    result = max_md_job({"n": 4, "method": "brute"}, lambda fraction, info: fractions.append(fraction),
+                        threading.Event())
+    assert result["max_md"] == 21 and fractions[-1] == 1.0 and fractions == sorted(fractions) and len(fractions) > 1
+    cancel = threading.Event()
+    seen = []
+
+    def report(fraction, info):  # a person cancels while the first batch's result is being reported
+        seen.append(fraction)
+        cancel.set()
+
+    assert max_md_job({"n": 4, "method": "brute"}, report, cancel) == {"status": "cancelled", "n": 4}
+    assert seen == [fractions[0]] and seen[0] < 1.0  # it stopped after one batch of the eight last tiles
+
+
 @pytest.mark.parametrize("n", [7, 8])
 def test_max_md_exact_beyond_brute_force(n):
     assert max_md_exact(n)["max_md"] == PAPER_TABLE_2[n]
