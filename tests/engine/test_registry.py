@@ -62,3 +62,20 @@ def test_the_offered_heuristics_follow_the_board_and_what_is_available():
     four = idastar.heuristics_for(goal_board(4, 4))
     assert four[:5] == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663")
     assert ("learned" in four) == heuristic("learned").available(goal_board(4, 4))
+
+
+def test_every_registered_solver_reaches_the_goal_from_two_moves_away():
+    """Each solver with each heuristic it offers for 3×3, whoever registered it (a new one is checked here too)."""
+    from engine.result import Budget
+    from engine.solvers import solve
+
+    goal = goal_board(3, 3, "blank-last")
+    board = goal.apply("UL")
+    tried = []
+    for info in solvers().values():
+        for name in info.heuristics_for(board):
+            result = solve(board, goal, info.name, name, Budget(max_seconds=60))
+            assert result.status == "solved" and board.apply(result.moves) == goal, (info.name, name)
+            assert result.length == 2 or not result.optimal, (info.name, name)  # what is called optimal is
+            tried.append(info.name)
+    assert {"bfs", "astar", "idastar", "table", "fast", "dpso", "ga"} <= set(tried)
