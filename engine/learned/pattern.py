@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import PuzzleError
+from engine.tiles.ranking import lexicographic_radix, partial_rank
 
 DEFAULT_TILES = (10, 11, 12, 13, 14, 15)
 
@@ -36,8 +37,7 @@ class Pattern:
         return slot
 
     def key_radix(self) -> np.ndarray:
-        k = len(self.items)
-        return np.array([math.perm(self.cells - s - 1, k - s - 1) for s in range(k)], dtype=np.int64)
+        return lexicographic_radix(len(self.items), self.cells)
 
 
 def pattern_for(tiles: object = DEFAULT_TILES, cells: int = 16) -> Pattern:
@@ -53,13 +53,8 @@ def pattern_for(tiles: object = DEFAULT_TILES, cells: int = 16) -> Pattern:
 
 
 def rank_reference(cells: tuple[int, ...], pattern: Pattern) -> int:
-    """The key's index in plain Python: the Lehmer digits of the items' cells, in mixed radix."""
-    where = [cells.index(item) for item in pattern.items]
-    rank = 0
-    for slot, cell in enumerate(where):
-        digit = cell - sum(1 for other in where[:slot] if other < cell)
-        rank = rank * (pattern.cells - slot) + digit
-    return rank
+    """The key's index in plain Python: the rank of the items' cells (``engine.tiles.ranking``)."""
+    return partial_rank([cells.index(item) for item in pattern.items], pattern.cells)
 
 
 def unrank(rank: int, pattern: Pattern) -> list[int]:
