@@ -74,7 +74,12 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     if mode == MODE_MANHATTAN:
         kernel, aux = ida_manhattan_run, EMPTY_INT
     elif mode == MODE_LINEAR_CONFLICT:
-        kernel, aux = ida_linear_conflict_run, (goal.rows, goal.cols, tables.goal_row, tables.goal_col)
+        lc_stack = np.zeros(stack, dtype=np.int64)
+        lc_stack[0] = lc
+        line = max(goal.rows, goal.cols)
+        kernel = ida_linear_conflict_run
+        aux = (goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack, np.zeros(line, dtype=np.int64),
+               np.zeros(line, dtype=np.int64))
     elif mode == MODE_LEARNED:
         kernel, aux = ida_learned_run, (key_slot, key_radix, key_where, learned_table)
     else:

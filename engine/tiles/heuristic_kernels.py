@@ -26,15 +26,14 @@ def manhattan_sum(cells, manhattan):
     return total
 
 
-@njit(cache=True, nogil=True)
-def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
+@njit(cache=True, nogil=True, inline="always")  # no call (and no array reference counting) per node
+def line_conflicts_in(cells, first, stride, length, line, goal_line, goal_place, places, longest):
     """Tiles to remove from one row (or column) so the rest of its goal-line tiles are in goal order.
 
     That is the line's length in goal-line tiles minus the longest increasing run of their goal places; linear
-    conflict adds two moves for each such tile on top of Manhattan distance.
+    conflict adds two moves for each such tile on top of Manhattan distance. ``places`` and ``longest`` are scratch
+    arrays of at least ``length`` entries, so a search can reuse them instead of allocating at every node.
     """
-    places = np.empty(length, dtype=np.int64)
-    longest = np.empty(length, dtype=np.int64)
     k = 0
     for i in range(length):
         tile = cells[first + i * stride]
@@ -50,6 +49,27 @@ def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
         if longest[i] > best:
             best = longest[i]
     return k - best
+
+
+@njit(cache=True, nogil=True)
+def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
+    return line_conflicts_in(cells, first, stride, length, line, goal_line, goal_place,
+                             np.empty(length, dtype=np.int64), np.empty(length, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True, inline="always")  # no call (and no array reference counting) per node
+def moved_lines_conflicts(cells, a, b, rows, cols, goal_row, goal_col, places, longest):
+    """The conflicts in the two lines a move between the neighbouring cells ``a`` and ``b`` can change.
+
+    A move along a row keeps that row's tiles in their order, so only the two columns change; a move along a column
+    changes only the two rows. A search keeps the sum of all lines and updates it by these two before and after."""
+    if a // cols == b // cols:
+        first, second = a % cols, b % cols
+        return (line_conflicts_in(cells, first, cols, rows, first, goal_col, goal_row, places, longest)
+                + line_conflicts_in(cells, second, cols, rows, second, goal_col, goal_row, places, longest))
+    first, second = a // cols, b // cols
+    return (line_conflicts_in(cells, first * cols, 1, cols, first, goal_row, goal_col, places, longest)
+            + line_conflicts_in(cells, second * cols, 1, cols, second, goal_row, goal_col, places, longest))
 
 
 @njit(cache=True, nogil=True)

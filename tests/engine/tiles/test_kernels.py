@@ -83,13 +83,18 @@ def one_iteration(kernel_name, heuristic, board, goal, bound, quota):
     path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
     md_stack[0] = manhattan_sum(cells, tables.manhattan)
     state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
+    lc_stack = np.zeros(bound + 2, dtype=np.int64)
+    lc_stack[0] = linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col)
+    line = max(goal.rows, goal.cols)
+    conflict_aux = (goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack, np.zeros(line, dtype=np.int64),
+                    np.zeros(line, dtype=np.int64))
     while True:
         if kernel_name == "generated" and heuristic == "manhattan":
             code = ida_manhattan_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
                                      np.zeros(0, dtype=np.int64), bound, quota)
         elif kernel_name == "generated":
             code = ida_linear_conflict_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                           (goal.rows, goal.cols, tables.goal_row, tables.goal_col), bound, quota)
+                                           conflict_aux, bound, quota)
         else:
             mode = MODE_MANHATTAN if heuristic == "manhattan" else MODE_LINEAR_CONFLICT
             code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
@@ -102,9 +107,9 @@ def one_iteration(kernel_name, heuristic, board, goal, bound, quota):
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**9), quota=st.sampled_from([7, 1000, 10**9]),
-       heuristic=st.sampled_from(["manhattan", "linear-conflict"]))
-def test_the_generated_kernels_are_the_reference_kernel_node_for_node(seed, quota, heuristic):
-    goal = goal_board(4, 4, "blank-first")
+       heuristic=st.sampled_from(["manhattan", "linear-conflict"]), shape=st.sampled_from([(4, 4), (3, 5)]))
+def test_the_generated_kernels_are_the_reference_kernel_node_for_node(seed, quota, heuristic, shape):
+    goal = goal_board(*shape, "blank-first")
     board, _ = scramble(goal, 30, seed)
     h = manhattan_distance(board, goal)
     for bound in (h, h + 2, h + 4):
