@@ -6,13 +6,13 @@ import json
 
 from flask import Blueprint, jsonify, request
 
+from app.positions import new_position, solver_choices
+from app.solving import compare_request, job_accepted, owner, runner, solve_request, start_job
 from engine.errors import PuzzleError
 from engine.jobs import job_kinds
 from engine.params import depth
 from engine.tiles import check_solvable, goal_board, parse_goal, parse_size
 from engine.tiles.board import position_from
-from app.positions import new_position, solver_choices
-from app.solving import compare_request, job_accepted, owner, runner, solve_request, start_job
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

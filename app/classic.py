@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
+from app.api import json_body
+from app.jobs import result_fragment
+from app.lessons import BY_SLUG, LESSONS
+from app.solving import job_fragment_for
+from app.subjects import Subject
 from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
 from engine.errors import PuzzleError
@@ -19,11 +24,6 @@ from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.tiles.heuristics import heuristics
 from engine.tiles.random import scramble
-from app.api import json_body
-from app.jobs import result_fragment
-from app.lessons import BY_SLUG, LESSONS
-from app.solving import job_fragment_for
-from app.subjects import Subject
 
 bp = Blueprint("classic", __name__)
 SUBJECTS = [

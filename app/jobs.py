@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template
 from jinja2 import Template, TemplateNotFound
 
-from engine.status import Status
 from app.solving import owner, progress_fragment, runner
+from engine.status import Status
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 

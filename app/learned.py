@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from engine.learned.curve import CURVE_WALKS, recorded_curve
-from engine.learned.evaluate import MAX_POSITIONS, PAPER
-from engine.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
-from engine.tiles import goal_board
 from app.solving import job_fragment_for, runner
 from app.subjects import Subject
+from engine.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
+from engine.learned.curve import CURVE_WALKS, recorded_curve
+from engine.learned.evaluate import MAX_POSITIONS, PAPER
+from engine.tiles import goal_board
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
+from app.solving import job_fragment_for, runner, start_job
+from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.meta import recorded
 from engine.meta.claims import claims
 from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.params import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
-from app.solving import job_fragment_for, runner, start_job
-from app.subjects import Subject
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "

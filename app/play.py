@@ -5,13 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from engine.errors import PuzzleError
-from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
-from engine.solvers import MAX_COMPARE
 from app import tables_job
 from app.jobs import result_fragment
+from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
 from app.solving import compare_request, progress_fragment, runner, solve_request
 from app.subjects import Subject
+from engine.errors import PuzzleError
+from engine.solvers import MAX_COMPARE
 
 bp = Blueprint("play", __name__)
 SUBJECTS = [

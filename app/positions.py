@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import PuzzleError
+from engine.params import flag, integer
 from engine.solvers import solvers
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
-from engine.params import flag, integer
 from engine.tiles.heuristics import heuristics
 from engine.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
 

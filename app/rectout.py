@@ -12,15 +12,25 @@ import math
 
 from flask import Blueprint, jsonify, render_template, request
 
+from app.api import json_body
+from app.solving import job_accepted, job_fragment_for, start_job
+from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.params import integer, number
 from engine.rectout import by_hand, motion
 from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
-from engine.rectout.puzzle import (DEFAULT_OFFSETS, HOLE, LENGTH, PLATES, SIZE, TARGET, THICKNESS, is_out,
-                                   start_state, state_from)
-from app.api import json_body
-from app.solving import job_accepted, job_fragment_for, start_job
-from app.subjects import Subject
+from engine.rectout.puzzle import (
+    DEFAULT_OFFSETS,
+    HOLE,
+    LENGTH,
+    PLATES,
+    SIZE,
+    TARGET,
+    THICKNESS,
+    is_out,
+    start_state,
+    state_from,
+)
 
 bp = Blueprint("rectout", __name__)
 SUBJECTS = [Subject("rectout.index", "Rectangle-out", "Rectangle-out", "Seed 003's continuous puzzle: four plates in a "
@@ -50,7 +60,7 @@ def _number(data: dict, name: str) -> float:
 def _answer(state, pieces: tuple[int, ...], poses, moved: float):
     """The new position; a motion shorter than ``motion.MIN_MOTION`` is no motion (the plate was already touching)."""
     if moved > motion.MIN_MOTION:
-        for piece, pose in zip(pieces, poses):
+        for piece, pose in zip(pieces, poses, strict=True):
             state = motion.with_pose(state, piece, pose)
     else:
         moved = 0.0

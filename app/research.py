@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
+from app.solving import job_fragment_for, runner
+from app.subjects import Subject
 from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
 from engine.errors import PuzzleError
-from app.solving import job_fragment_for, runner
-from app.subjects import Subject
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from flask import current_app, g, jsonify, render_template, request, url_for
 
 from engine.cluster import JobRunner
-from engine.status import FINISHED, Status
 from engine.params import choice, number
 from engine.solvers import MAX_REQUEST_SECONDS
+from engine.status import FINISHED, Status
 
 AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id
 SYNC_MAX_SECONDS = 10.0

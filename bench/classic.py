@@ -39,7 +39,7 @@ def main() -> None:
             if n > TOP[method] or (args.quick and n > 13):
                 row += ["-", "-"]
                 continue
-            result, seconds, runs = timed(lambda: queens.count_solutions(n, method))
+            result, seconds, runs = timed(lambda n=n, method=method: queens.count_solutions(n, method))
             seed = queens.SEED_SECONDS.get(method, {}).get(n)
             row += [f"{result['solutions']:,}", f"{seconds:.4f}" + (f" ({seed})" if seed else "")]
         rows.append(row)

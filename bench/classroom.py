@@ -34,6 +34,7 @@ from common import ROOT, header, table
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.random import scramble
 
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")

@@ -37,7 +37,7 @@ def median_time(function, runs: int = 5) -> tuple[float, object]:
 def table(headers: list[str], rows: list[list[object]]) -> str:
     cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = [" | ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+    lines = [" | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
 

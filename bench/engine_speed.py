@@ -18,9 +18,9 @@ import time
 
 from common import ROOT, header, load, median_time, table
 
+from engine.registry import warm_up
 from engine.result import Budget, Watch
 from engine.search import SlidingTileProblem, astar_search
-from engine.registry import warm_up
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable
 from engine.tiles.fast import bfs_distances
@@ -33,7 +33,7 @@ HARDEST_8 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 def ida_manhattan_rate(instances: int, nodes: int, runs: int) -> list[list[object]]:
     goal = goal_board(4, 4, "blank-first")
     rows = []
-    for number, optimum, cells in korf_instances()[:instances]:
+    for number, _optimum, cells in korf_instances()[:instances]:
         rates, result = [], None
         for _ in range(runs):
             result = solve(Board(4, 4, cells), goal, "idastar", "manhattan", Budget(max_nodes=nodes, max_seconds=600))

@@ -21,8 +21,8 @@ import time
 from common import ROOT, header, table
 
 from engine import store
-from engine.result import Budget
 from engine.registry import warm_up
+from engine.result import Budget
 from engine.solvers import solve
 from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board

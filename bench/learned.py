@@ -18,12 +18,11 @@ import tempfile
 from common import ROOT, header, table
 
 from engine import store
-from engine.learned.evaluate import PAPER, evaluate
 from engine.learned.catalogue import TrainingParams
+from engine.learned.evaluate import PAPER, evaluate
 from engine.learned.train import train
 from engine.result import Budget
 from engine.tiles import goal_board
-
 
 HEURISTICS = ("manhattan", "learned", "pdb")
 

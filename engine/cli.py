@@ -15,11 +15,11 @@ import sys
 from engine.errors import PuzzleError
 from engine.result import Budget, Watch
 from engine.solvers import solve, solvers
+from engine.status import Status
 from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
+from engine.tiles.heuristics import heuristics
 from engine.tiles.random import random_solvable, scramble
 from engine.tiles.solvability import check_solvable
-from engine.status import Status
-from engine.tiles.heuristics import heuristics
 
 
 def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:
@@ -142,10 +142,10 @@ def _evaluation_summary(result: dict, count: int) -> dict:
 
 def cmd_learned(args: argparse.Namespace) -> int:
     """Seed 002: train a table, evaluate one against Manhattan distance, or the whole M curve."""
-    from engine.learned.curve import CURVE_WALKS, baseline, m_curve, point
-    from engine.result import Budget
     from engine.learned.catalogue import check_params, table_for
+    from engine.learned.curve import CURVE_WALKS, baseline, m_curve, point
     from engine.learned.train import train
+    from engine.result import Budget
     from engine.tiles import goal_board
 
     goal = goal_board(4, 4, "blank-first")

@@ -18,8 +18,8 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine import registry
 from engine.errors import PuzzleError

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 SUBJECT_MODULES = (
     "engine.solvers",                 # sliding tiles: bfs, astar, idastar, table, fast; the solve and compare jobs

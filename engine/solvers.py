@@ -25,7 +25,7 @@ and the result's ``heuristic`` names what was used, its ``message`` says why.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from engine import params as params_reader
 from engine import registry

@@ -18,8 +18,8 @@ from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.result import Watch
 from engine.status import Status
-from engine.tiles.board import Board
 from engine.tiles.bfs_kernels import board_children
+from engine.tiles.board import Board
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank, unrank_positions
 from engine.tiles.tables import goal_tables

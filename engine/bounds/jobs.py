@@ -59,7 +59,8 @@ def max_md_job(params: dict, report, cancel) -> dict:
 
 
 def check_subproblem(params: dict) -> dict:
-    from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES, state_count
+    from engine.bounds.subproblem import MAX_STATES as SUBPROBLEM_MAX_STATES
+    from engine.bounds.subproblem import state_count
 
     n, k = integer(params, "n", 1, 200), integer(params, "k", 1, 4)
     if k > n:

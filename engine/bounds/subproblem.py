@@ -116,7 +116,7 @@ def solve_subproblem(n: int, k: int, watch: Watch | None = None, blank_home: boo
     items = np.empty(m, dtype=np.int64)
     unrank_positions(hardest_rank, radix, items)
     position = ["X"] * n_cells
-    for tile, cell in zip(tiles, items[:-1]):
+    for tile, cell in zip(tiles, items[:-1], strict=True):
         position[int(cell)] = tile
     position[int(items[-1])] = 0
     return {"status": Status.DONE, "n": n, "k": k, "blank_home": blank_home, "f": longest, "states": total,

@@ -13,7 +13,7 @@ upper bound and ours.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact
 from engine.bounds.subproblem import MAX_STATES, solve_subproblem, state_count

@@ -18,12 +18,12 @@ import json
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.learned.evaluate import PAPER, evaluate, summarise
 from engine.learned.catalogue import TrainingParams
+from engine.learned.evaluate import PAPER, evaluate, summarise
 from engine.learned.train import train
 from engine.result import Budget
-from engine.tiles import goal_board
 from engine.status import Status
+from engine.tiles import goal_board
 
 CURVE_WALKS = (700_000, 2_000_000, 10_000_000, 100_000_000)
 MAX_NODES = 2_000_000_000
@@ -53,7 +53,7 @@ def point(table: str, rows: list[dict], seed: int, budget: Budget, progress=None
     if learned["status"] != Status.DONE:
         return None
     merged = []
-    for base, own in zip(rows, learned["rows"]):
+    for base, own in zip(rows, learned["rows"], strict=True):
         if base["tiles"] != own["tiles"]:
             raise PuzzleError("the stored baseline's positions do not match this seed")
         merged.append({**base, "learned": own["learned"]})

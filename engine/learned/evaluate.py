@@ -21,10 +21,10 @@ from engine.errors import PuzzleError
 from engine.learned.catalogue import table_for
 from engine.result import Budget
 from engine.solvers import solve
+from engine.status import Status
 from engine.tiles import goal_board
 from engine.tiles.board import Board
 from engine.tiles.random import random_solvable
-from engine.status import Status
 
 PAPER = {"node_reduction": 0.85, "time_reduction": 0.76, "optimal_share": 0.90}
 GROUP_WIDTH = 10

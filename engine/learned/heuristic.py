@@ -3,7 +3,7 @@ admissible; offered once a table has been trained. The IDA* kernel's ``learned``
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine import registry
 from engine.learned.catalogue import table_for, trained_tables

@@ -11,8 +11,8 @@ from engine.learned.catalogue import check_params, trained_tables
 from engine.learned.evaluate import MAX_POSITIONS, evaluate
 from engine.params import choice, integer, number, text
 from engine.result import Budget
-from engine.tiles import goal_board
 from engine.status import Status
+from engine.tiles import goal_board
 
 
 def check_train(params: dict) -> dict:

@@ -185,7 +185,7 @@ def train_reference(goal: Board, params: TrainingParams, lanes: int = LANES) -> 
                 walk[1], walk[2] = target, blank
                 walk[3] = sum(int(tables.manhattan[tile, cell]) for cell, tile in enumerate(cells))
                 keys.append(rank_reference(tuple(cells), pattern))
-            for walk, key in zip(batch, keys):
+            for walk, key in zip(batch, keys, strict=True):
                 walk[4] = record_state(entries, key, walk[4] + 1, walk[3], params.value_rule)
         done += len(batch)
     return entries

@@ -13,7 +13,7 @@ Either way an encoding is a table ``targets[cell, code]``: the cell the blank mo
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -67,7 +67,7 @@ def hamiltonian_cycles(rows: int, cols: int) -> list[tuple[int, ...]]:
     return list(found.values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def covering_cycle_pairs(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """The pairs of Hamiltonian cycles whose edges together are all the grid's edges."""
     everything = grid_edges(rows, cols)

@@ -18,10 +18,10 @@ from engine.meta.params import DPSOParams, GAParams
 from engine.meta.search import run_dpso, run_ga
 from engine.result import Budget
 from engine.solvers import solve
+from engine.status import Status
 from engine.tiles import goal_board
 from engine.tiles.pdb import is_ready
 from engine.tiles.random import scramble
-from engine.status import Status
 
 DEPTHS = (10, 20, 30, 40, 50)
 CHECKPOINTS = (100, 1_000, 5_000, 10_000, 42_000, 50_000)

@@ -12,7 +12,6 @@ from numba import njit
 from engine.fastrandom import next_random
 
 
-
 @njit(cache=True, nogil=True)
 def fitness(bits, start, start_blank, start_md, targets, manhattan, max_moves, work, stack):
     """Seed 001's fitness of one bit string (2 bits a move, ``max_moves`` moves), minimised.

@@ -51,7 +51,7 @@ LIMITS = {"particles": (2, 2000), "w": (0.0, 2.0), "c1": (0.0, 5.0), "c2": (0.0,
 def params_from(kind: type, values: dict) -> DPSOParams | GAParams:
     """Build parameters from a request, each checked against ``LIMITS`` with a message naming it."""
     params = kind()
-    for name, default in asdict(params).items():
+    for name in asdict(params):
         if name not in values or values[name] in (None, ""):
             continue
         if name == "encoding":

@@ -29,9 +29,9 @@ from engine.fastrandom import generator, next_random
 from engine.meta import kernels
 from engine.meta.encoding import decode, default_encoding, move_targets
 from engine.meta.params import DPSOParams, GAParams
+from engine.status import Status
 from engine.tiles.board import Board
 from engine.tiles.tables import goal_tables
-from engine.status import Status
 
 HISTORY_POINTS = 200  # points of the best-fitness curve sent to the page while a run is live
 

@@ -76,7 +76,7 @@ def with_pose(state: State, piece: int, pose: Pose) -> State:
 
 
 def moved_state(state: State, pieces: tuple[int, ...], poses: tuple[Pose, ...]) -> State:
-    for piece, pose in zip(pieces, poses):
+    for piece, pose in zip(pieces, poses, strict=True):
         state = with_pose(state, piece, pose)
     return state
 

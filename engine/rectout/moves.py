@@ -67,7 +67,7 @@ def translations(body: Body, found: list[Contact]) -> list[Motion]:
             kind, legs = "diagonal", into_corner(body, vector)
         else:
             kind, legs = ("drop" if name == "drop" else "slide"), [translate(body, vector)[0]]
-        travel = sum(math.dist(a[0][:2], b[0][:2]) for a, b in zip([before] + legs, legs))
+        travel = sum(math.dist(a[0][:2], b[0][:2]) for a, b in zip([before] + legs, legs, strict=False))
         # where two ways end in the same place (down-left and sliding left, for a plate on the floor) keep the first
         if travel > MIN_MOTION and all(not np.allclose(legs[-1], m.after, rtol=0, atol=1e-9) for m in out):
             out.append(Motion(body.pieces, kind, before, legs[-1], f"{_who(body.pieces)}: {name}, {travel:.2f} cm",

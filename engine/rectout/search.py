@@ -67,7 +67,10 @@ def joins(family: str | None, moved: frozenset | set, motion: Motion) -> bool:
     return family == motion.family and not moved & set(motion.pieces)
 
 
-def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum: Quantum = Quantum(),
+DEFAULT_QUANTUM = Quantum()
+
+
+def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum: Quantum = DEFAULT_QUANTUM,
           weight: float = 1.0) -> RectoutResult:
     """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades
     the fewest moves for a faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts

@@ -1,6 +1,5 @@
 """Textbook searches over a small ``Problem`` interface, readable first; they emit trace events for teaching views."""
 
-from engine.search.problem import GraphProblem, Problem, SlidingTileProblem
 from engine.search.algorithms import (
     astar_search,
     bidirectional_search,
@@ -12,6 +11,7 @@ from engine.search.algorithms import (
     iterative_deepening_search,
     uniform_cost_search,
 )
+from engine.search.problem import GraphProblem, Problem, SlidingTileProblem
 
 __all__ = [
     "GraphProblem",

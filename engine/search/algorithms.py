@@ -25,11 +25,11 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from engine.result import Budget, SolveResult, Watch
-from engine.status import Status
 from engine.search.problem import Problem
+from engine.status import Status
 
 Trace = Callable[[str, dict], None]
 Path = tuple

@@ -57,7 +57,7 @@ def pdb_groups(board: Board, goal: Board) -> dict | None:
     groups = [{"tiles": list(group), "value": None} for group in database.groups]
     values = _group_values(database, board)
     if values is not None:
-        for group, value in zip(groups, values):
+        for group, value in zip(groups, values, strict=True):
             group["value"] = int(value)
     return {"groups": groups, "value": int(database.value(board))}
 

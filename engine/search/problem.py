@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Hashable, Iterable, Protocol
+from collections.abc import Hashable, Iterable
+from typing import Protocol
 
 from engine.tiles.board import INVERSE, Board
 from engine.tiles.heuristics import heuristic_function

@@ -9,7 +9,7 @@ happened to which node; the browser replays the steps forward and backward and d
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 from engine.errors import PuzzleError
 from engine.result import Budget

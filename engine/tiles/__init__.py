@@ -10,8 +10,8 @@ from engine.tiles.board import (
     parse_size,
     parse_tiles,
 )
-from engine.tiles.solvability import Solvability, check_solvable, is_solvable, require_solvable
 from engine.tiles.random import random_solvable, scramble
+from engine.tiles.solvability import Solvability, check_solvable, is_solvable, require_solvable
 
 __all__ = [
     "MAX_CELLS",

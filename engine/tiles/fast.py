@@ -16,10 +16,24 @@ from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles.bfs_kernels import bfs_expand
 from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board
-from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_LINEAR_CONFLICT, MODE_MANHATTAN, MODE_PDB,
-                                           heuristic_value, learned_value, linear_conflict_sum, manhattan_sum)
-from engine.tiles.ida_kernels import (FOUND, PAUSED, ida_learned_run, ida_linear_conflict_run, ida_manhattan_run,
-                                      ida_pdb_run)
+from engine.tiles.heuristic_kernels import (
+    MODE_LEARNED,
+    MODE_LINEAR_CONFLICT,
+    MODE_MANHATTAN,
+    MODE_PDB,
+    heuristic_value,
+    learned_value,
+    linear_conflict_sum,
+    manhattan_sum,
+)
+from engine.tiles.ida_kernels import (
+    FOUND,
+    PAUSED,
+    ida_learned_run,
+    ida_linear_conflict_run,
+    ida_manhattan_run,
+    ida_pdb_run,
+)
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
 from engine.tiles.tables import goal_tables

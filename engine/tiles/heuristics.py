@@ -13,8 +13,8 @@ name in ``engine.tiles.fast.KERNEL_MODES``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine import registry
 from engine.errors import PuzzleError
@@ -132,7 +132,7 @@ def linear_conflict_distance(board: Board, goal: Board) -> int:
 def misplaced_tiles(board: Board, goal: Board) -> int:
     """The number of tiles not on their goal cell: admissible (each needs a move) but weaker than Manhattan distance.
     Only the step-through offers it, to show what a better-informed h saves."""
-    return sum(1 for tile, want in zip(board.cells, goal.cells) if tile and tile != want)
+    return sum(1 for tile, want in zip(board.cells, goal.cells, strict=True) if tile and tile != want)
 
 
 def _database_function(name: str) -> HeuristicBuilder:

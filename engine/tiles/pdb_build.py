@@ -16,7 +16,7 @@ import math
 import resource
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit, prange
@@ -254,7 +254,7 @@ def build_database(grouping: str, goal: Board, progress: Callable[[float | None,
         sizes = [math.perm(16, len(g)) for g in groups]
         done = 0
         parts = []
-        for group, size in zip(groups, sizes):
+        for group, size in zip(groups, sizes, strict=True):
             def report(fraction, info, done=done, size=size):
                 if progress is not None:
                     progress((done + (fraction or 0.0) * size) / sum(sizes), info)

@@ -32,8 +32,8 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine import store
 from engine.errors import PuzzleError
@@ -122,7 +122,7 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
     cancelled = cancel.is_set if hasattr(cancel, "is_set") else cancel
     weights = [spec.expected_bytes for spec in specs]
     done = 0
-    for spec, weight in zip(specs, weights):
+    for spec, weight in zip(specs, weights, strict=True):
         def report(fraction, info, spec=spec, done=done, weight=weight):
             if progress is not None:
                 progress((done + (fraction or 0.0) * weight) / sum(weights),

@@ -8,14 +8,13 @@ import time
 
 import pytest
 
+from engine import registry
 from engine.cluster import JobRunner, Limits, NotOwner, QuotaExceeded
 from engine.errors import PuzzleError
 from engine.jobs import JobStore, canonical, checked, job_kinds
 from engine.status import Status
-from engine import registry
 from tests.support.job_kinds import register_everywhere
 from tests.support.waiting import wait_until
-
 
 #: How long a test waits, at most, for a replaced worker to come back and take a job: its preload loads every kernel
 #: first, which takes minutes on a loaded machine. Only a broken test waits this long.

@@ -149,9 +149,8 @@ def test_larger_boards_solve():
                                   "5x6", "6x5", "6x6"])
 @pytest.mark.parametrize("convention", ["blank-first", "blank-last"])
 def test_fast_answers_random_boards_of_every_offered_size(size, convention):
-    from engine.tiles import parse_size
-
     from engine.result import Watch
+    from engine.tiles import parse_size
     from engine.tiles.reduction import reduction_moves
 
     goal = goal_board(*parse_size(size), convention)

@@ -1,5 +1,6 @@
 """Seed 000's figures, recomputed."""
 
+import numpy as np
 import pytest
 
 from engine.bounds.fullbfs import full_bfs
@@ -11,8 +12,6 @@ from engine.tiles import MOVES, Board, goal_board
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import neighbor_table
-
-import numpy as np
 
 
 @pytest.mark.parametrize("rows, cols, diameter", [(2, 2, 6), (2, 3, 21), (2, 4, 36), (2, 5, 55), (3, 3, 31)])

@@ -72,7 +72,7 @@ def test_warnsdorff_finds_legal_tours():
         result = knights.warnsdorff_tour(rows, cols, 0)
         tour = result["tour"]
         assert sorted(tour) == list(range(rows * cols))
-        for a, b in zip(tour, tour[1:]):
+        for a, b in zip(tour, tour[1:], strict=False):
             (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
             assert sorted((abs(ra - rb), abs(ca - cb))) == [1, 2]
     assert knights.warnsdorff_tour(4, 4, 0)["status"] == "not_solved"

@@ -7,15 +7,15 @@ from hypothesis import strategies as st
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.learned.pattern import Pattern, pattern_for, rank_reference, unrank
 from engine.learned.catalogue import TrainingParams, check_params
 from engine.learned.kernels import EMPTY, new_entries, record_state, train_reference, update_entry
+from engine.learned.pattern import Pattern, pattern_for, rank_reference, unrank
 from engine.learned.train import train
 from engine.solvers import solve
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.ranking_kernels import pattern_rank
 from engine.tiles.random import scramble
+from engine.tiles.ranking_kernels import pattern_rank
 
 GOAL = goal_board(4, 4, "blank-first")
 PATTERN = pattern_for()
@@ -32,7 +32,7 @@ def test_the_index_is_a_bijection_on_the_key_space(rank):
     where = unrank(rank, PATTERN)
     assert len(set(where)) == 7 and all(0 <= c < 16 for c in where)
     cells = [1] * 16  # fill the other cells with non-key tiles; only the key items matter
-    for item, cell in zip(PATTERN.items, where):
+    for item, cell in zip(PATTERN.items, where, strict=True):
         cells[cell] = item
     others = iter(range(1, 10))
     cells = [next(others) if c == 1 and i not in where else c for i, c in enumerate(cells)]
@@ -46,7 +46,7 @@ def test_every_index_is_reached_exactly_once_on_a_small_key_space():
     ranks = set()
     for where in itertools.permutations(range(6), 3):
         cells = [1, 2, 3, 1, 2, 3]
-        for item, cell in zip(small.items, where):
+        for item, cell in zip(small.items, where, strict=True):
             cells[cell] = item
         filler = iter([1, 2, 3])
         cells = [next(filler) if i not in where else c for i, c in enumerate(cells)]
@@ -200,7 +200,6 @@ def test_bad_training_parameters():
 @pytest.mark.slow
 def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_baseline(monkeypatch, db663):
     from engine.learned import curve
-
     from engine.result import Budget
 
     # Seed 12's two positions are 37 and 60 moves from the goal: the pattern database solves both within the node

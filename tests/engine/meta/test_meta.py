@@ -3,14 +3,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.meta import kernels
-from engine.meta.encoding import (covering_cycle_pairs, decode, fitness_reference, grid_edges, hamiltonian_cycles,
-                                  move_targets)
-from engine.meta.experiment import run_experiment
+from engine.errors import PuzzleError
 from engine.fastrandom import generator
+from engine.meta import kernels
+from engine.meta.encoding import (
+    covering_cycle_pairs,
+    decode,
+    fitness_reference,
+    grid_edges,
+    hamiltonian_cycles,
+    move_targets,
+)
+from engine.meta.experiment import run_experiment
 from engine.meta.params import DPSOParams, GAParams, params_from
 from engine.meta.search import _Problem, initial_velocities, run_dpso, run_ga
-from engine.errors import PuzzleError
 from engine.tiles import Board, goal_board
 from engine.tiles.random import scramble
 from tests.support.meta import synthetic_experiment

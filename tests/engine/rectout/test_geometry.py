@@ -2,8 +2,16 @@ import math
 
 import pytest
 
-from engine.rectout.geometry import (TOLERANCE, Plate, box, contact_time, overlaps, penetration, slide,
-                                     turn_until_contact)
+from engine.rectout.geometry import (
+    TOLERANCE,
+    Plate,
+    box,
+    contact_time,
+    overlaps,
+    penetration,
+    slide,
+    turn_until_contact,
+)
 
 
 def square(x, y, half=1.0, angle=0.0):

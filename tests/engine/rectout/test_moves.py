@@ -9,8 +9,17 @@ from engine.rectout.by_hand import turn_together_by_hand
 from engine.rectout.geometry import TOLERANCE
 from engine.rectout.motion import apply
 from engine.rectout.moves import fans, motions
-from engine.rectout.puzzle import (HALF_HEIGHT, HALF_WIDTH, TARGET, blocking_plates, corners, heuristic, is_out,
-                                   overlap_report, start_state)
+from engine.rectout.puzzle import (
+    HALF_HEIGHT,
+    HALF_WIDTH,
+    TARGET,
+    blocking_plates,
+    corners,
+    heuristic,
+    is_out,
+    overlap_report,
+    start_state,
+)
 from tests.support.rectout import overlap_along
 
 START = start_state()  # plates flat and centred

@@ -39,7 +39,7 @@ def test_the_recorded_tree_replays_the_search():
     for node in nodes:  # every child is one blank move from its parent
         if node["parent"] is not None:
             parent = nodes[node["parent"]]["state"]
-            assert sum(a != b for a, b in zip(parent, node["state"])) == 2
+            assert sum(a != b for a, b in zip(parent, node["state"], strict=True)) == 2
     # A* expands nodes in nondecreasing f
     fs = [nodes[i]["g"] + nodes[i]["h"] for i in expanded]
     assert fs == sorted(fs)
@@ -87,7 +87,7 @@ def test_iterations_are_steps_that_say_why_the_bound_is_what_it_is(algorithm):
     traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), algorithm, encode=cells)
     bounds = [s for s in traced["steps"] if s["event"] == "bound"]
     assert bounds[0]["previous"] is None and len(bounds) >= 2
-    for before, after in zip(bounds, bounds[1:]):
+    for before, after in zip(bounds, bounds[1:], strict=False):
         assert after["previous"] == before["bound"] < after["bound"]
         assert after["cut"] > 0  # the previous iteration cut nodes off; the least f (or depth) among them is next
     if algorithm == "idastar":

@@ -10,11 +10,16 @@ from hypothesis import strategies as st
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable, scramble
+from engine.tiles.heuristic_kernels import (
+    MODE_LEARNED,
+    MODE_LINEAR_CONFLICT,
+    MODE_MANHATTAN,
+    learned_value,
+    linear_conflict_sum,
+    manhattan_sum,
+)
 from engine.tiles.heuristics import linear_conflicts, manhattan_distance
-from engine.tiles.heuristic_kernels import (MODE_LEARNED, MODE_LINEAR_CONFLICT, MODE_MANHATTAN, learned_value,
-                                            linear_conflict_sum, manhattan_sum)
-from engine.tiles.ida_kernels import (FOUND, PAUSED, ida_learned_run, ida_linear_conflict_run, ida_manhattan_run,
-                                      ida_run)
+from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_linear_conflict_run, ida_manhattan_run, ida_run
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import goal_tables

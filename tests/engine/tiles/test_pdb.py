@@ -15,13 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import store
 from engine.errors import PuzzleError
 from engine.jobs import checked
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
-from engine.tiles import Board, goal_board, scramble
-from engine import store
-from engine.tiles import pdb, pdb_build, tables_catalogue
+from engine.tiles import Board, goal_board, pdb, pdb_build, scramble, tables_catalogue
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
 
@@ -147,7 +146,7 @@ def test_full_78_database_on_korf(db78, korf):
     for number, optimum, cells in korf[:25]:
         board = Board(4, 4, cells)
         result = solve(board, FIRST, "idastar", "pdb")
-        assert result.heuristic == "pdb-78" and result.length == optimum and board.apply(result.moves) == FIRST
+        assert result.heuristic == "pdb-78" and result.length == optimum and board.apply(result.moves) == FIRST, number
 
 
 @pytest.mark.parametrize("seed", range(4))
