@@ -3,6 +3,7 @@ kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
+from engine import registry
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.params import choice, flag, integer
@@ -115,3 +116,15 @@ def bounds_job(params: dict, report, cancel) -> dict:
     from engine.bounds.table import bounds_table
 
     return bounds_table(params["n_max"], progress=report, cancel=cancel)
+
+
+@registry.warms_up
+def warm_research_kernels() -> None:
+    """The smallest cases of each research kernel, so no job's reported time includes loading its code."""
+    from engine.bounds.fullbfs import full_bfs
+    from engine.bounds.maxmd import max_md_brute
+    from engine.bounds.subproblem import solve_subproblem
+
+    full_bfs(2, 2)
+    max_md_brute(2)
+    solve_subproblem(2, 1)

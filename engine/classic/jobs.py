@@ -3,6 +3,7 @@ kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
+from engine import registry
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.status import Status
@@ -60,3 +61,13 @@ def knights_job(params: dict, report, cancel) -> dict:
     from engine.classic import knights
 
     return knights.count_tours(params["rows"], params["cols"], params["start"], report, cancel)
+
+
+@registry.warms_up
+def warm_counting_kernels() -> None:
+    """Each counting kernel on its smallest case, so the page's side-by-side times never include loading code."""
+    from engine.classic import knights, queens
+
+    for method in queens.JOB_LIMIT:
+        queens.count_solutions(4, method)
+    knights.count_tours(3, 4)
