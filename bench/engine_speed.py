@@ -91,7 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     header("engine speed")
     runs = 3 if args.quick else 5
-    warm = warm_up("solving")
+    warm = warm_up()
     print(f"kernels loaded/compiled in {warm:.1f} s (before any timing)\n")
 
     for heuristic, nodes in (("manhattan", 30_000_000 if args.quick else 100_000_000),

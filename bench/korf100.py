@@ -73,7 +73,7 @@ def main() -> None:
     for heuristic in heuristics:
         if heuristic in pdb.GROUPINGS:
             ensure_built(heuristic, "blank-first")
-    warm = warm_up("solving")
+    warm = warm_up()
     print(f"kernels loaded/compiled in {warm:.1f} s (not counted below)")
     for heuristic in heuristics:
         if heuristic in pdb.GROUPINGS:

@@ -2,8 +2,8 @@
 
 Each subject registers its own when its module is imported: solvers with ``engine.solvers.register_solver``,
 heuristics with ``engine.tiles.heuristics.register_heuristic``, job kinds with ``@engine.jobs.job_kind``, and the
-function that compiles (or loads) its kernels with ``@warms_up(what)``. ``load_all()`` imports them all, so the
-web app, the CLI, a Dask worker and a notebook see the same registry; the lookups (``engine.solvers.solvers()``,
+function that compiles (or loads) its kernels with ``@warms_up``. ``load_all()`` imports them all, so the web app, the
+CLI, a Dask worker and a notebook see the same registry; the lookups (``engine.solvers.solvers()``,
 ``engine.tiles.heuristics.heuristics()``, ``engine.jobs.job_kinds()``) call it themselves.
 
 This module imports no subject at its top, so any module may import it. The modules listed here import no numba at
@@ -45,35 +45,32 @@ def load_all() -> None:
             _loaded = True
 
 
-_warm_ups: dict[str, list[Callable[[], None]]] = {}
+_warm_ups: list[Callable[[], None]] = []
 _warm_lock = threading.Lock()
-_warmed: set[str] = set()
+_warm = False
 
 
-def warms_up(what: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
-    """Decorator: the function compiles or loads the kernels ``what`` needs (``"solving"`` for the tile solvers and
-    their heuristics, else a subject's jobs), with tiny inputs and no table built."""
-    def register(function: Callable[[], None]) -> Callable[[], None]:
-        _warm_ups.setdefault(what, []).append(function)
-        return function
-    return register
+def warms_up(function: Callable[[], None]) -> Callable[[], None]:
+    """Decorator: ``function`` compiles or loads a subject's kernels (tiny inputs, no table built)."""
+    _warm_ups.append(function)
+    return function
 
 
-def warm_up(*what: str) -> float:
-    """Load (or, on a fresh install, compile) the kernels of ``what`` (every subject's when none is named) once, so
-    no timed search pays for loading code; returns the seconds this call spent doing so (0.0 once warm), which callers
-    show apart from their timings. A compare needs only ``"solving"``; a worker warms everything before its first job.
+def warm_up() -> float:
+    """Load (or, on a fresh install, compile) every subject's kernels once, so no timed search pays for loading code;
+    returns the seconds this call spent doing so (0.0 once warm), which callers show apart from their timings.
 
     Idempotent and thread-safe: a second caller waits for the first to finish, later callers return at once.
     """
-    load_all()
-    wanted = set(what or _warm_ups)
-    if wanted <= _warmed:
+    global _warm
+    if _warm:
         return 0.0
     with _warm_lock:
+        if _warm:
+            return 0.0
         started = time.perf_counter()
-        for name in sorted(wanted - _warmed):
-            for function in _warm_ups.get(name, ()):
-                function()
-            _warmed.add(name)
+        load_all()
+        for function in _warm_ups:
+            function()
+        _warm = True
         return time.perf_counter() - started

@@ -273,7 +273,7 @@ def compare_job(params: dict, report, cancel) -> dict:
     board, goal = position_from(params)
     budget = budget_from(params)
     entries = params["solvers"]
-    warm = registry.warm_up("solving")  # compiling is not any solver's time: shown apart, and only when it happened
+    warm = registry.warm_up()  # compiling is not any solver's time: shown apart, and only when it happened
     results = []
     for number, entry in enumerate(entries):
         def progress(fraction, info, number=number, name=entry["solver"]):
@@ -289,7 +289,7 @@ def compare_job(params: dict, report, cancel) -> dict:
             **({"warm_up_seconds": round(warm, 3)} if warm else {})}
 
 
-@registry.warms_up("solving")
+@registry.warms_up
 def warm_solvers() -> None:
     """A tiny solve by every registered solver with every heuristic offered for 3×3 (and the 4×4 reduction's
     searches); then the pattern-database kernel, which needs a 4×4 table, with arrays of the right types."""

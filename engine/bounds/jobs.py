@@ -118,7 +118,7 @@ def bounds_job(params: dict, report, cancel) -> dict:
     return bounds_table(params["n_max"], progress=report, cancel=cancel)
 
 
-@registry.warms_up("research")
+@registry.warms_up
 def warm_research_kernels() -> None:
     """The smallest cases of each research kernel, so no job's reported time includes loading its code."""
     from engine.bounds.fullbfs import full_bfs

@@ -63,7 +63,7 @@ def knights_job(params: dict, report, cancel) -> dict:
     return knights.count_tours(params["rows"], params["cols"], params["start"], report, cancel)
 
 
-@registry.warms_up("counting")
+@registry.warms_up
 def warm_counting_kernels() -> None:
     """Each counting kernel on its smallest case, so the page's side-by-side times never include loading code."""
     from engine.classic import knights, queens

@@ -54,7 +54,7 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
              cancel=None, workers: int | None = None, goal: Board | None = None, heuristics=HEURISTICS) -> dict:
     if not 1 <= count <= MAX_POSITIONS:
         raise PuzzleError(f"the number of positions must be from 1 to {MAX_POSITIONS}")
-    registry.warm_up("solving")  # no search's time includes loading the compiled kernels
+    registry.warm_up()  # no search's time includes loading the compiled kernels
     goal = goal or goal_board(4, 4, "blank-first")
     if "learned" in heuristics:
         table_for(goal, table)  # nor reading the table

@@ -26,7 +26,7 @@ register_heuristic(Heuristic(
     kernel_inputs=learned_inputs, available=lambda board: bool(trained_tables())))
 
 
-@registry.warms_up("solving")
+@registry.warms_up
 def warm_learned_kernel() -> None:
     """The learned IDA* kernel, on a one-tile pattern of the 3×3 board (the real table's array types, no table)."""
     from types import SimpleNamespace

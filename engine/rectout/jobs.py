@@ -33,7 +33,7 @@ def solve_job(params: dict, report, cancel) -> dict:
     return solve(state_from(params["state"]), watch, dedupe=params["dedupe"], weight=params["weight"]).to_dict()
 
 
-@registry.warms_up("rectout")
+@registry.warms_up
 def warm_rectout_kernels() -> None:
     """A slide and every motion of the start position."""
     from engine.rectout.moves import motions
