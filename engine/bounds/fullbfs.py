@@ -175,7 +175,7 @@ def _peak_rss() -> int:
 def expand_partition(directory: str, rows: int, cols: int, distance: int, q: int,
                      stop: Callable[[], bool] | None = None) -> dict | None:
     """Pull layer ``distance`` of q's neighbours into q; returns q's count at distance + 1 (None if stopped)."""
-    from engine.bounds.fullbfs_kernels import code_pattern, count_code, pull_sideways, pull_vertical
+    from engine.bounds.fullbfs_kernels import SMALL_POPCOUNT, code_pattern, count_code, pull_sideways, pull_vertical
 
     layout = Layout(rows, cols)
     frontier, fresh = code_pattern(code(distance)), code_pattern(code(distance + 1))
@@ -192,7 +192,7 @@ def expand_partition(directory: str, rows: int, cols: int, distance: int, q: int
                         pull_sideways(target, chunk, first, frontier, fresh)
                     else:
                         pull_vertical(target, chunk, first, frontier, fresh, layout.radix, layout.parity(p),
-                                      start, cols, right)
+                                      start, cols, right, SMALL_POPCOUNT)
         count = int(count_code(target, fresh))
     return {"count": count, "rss": _peak_rss()}
 

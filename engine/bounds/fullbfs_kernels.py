@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
+from engine.tiles.ranking_kernels import unrank_positions
 
 LOW_BITS = np.uint64(0x5555555555555555)
 STATES_PER_WORD = 32
@@ -97,13 +97,66 @@ def rotate(perm, start, length, right):
         perm[start + length - 1] = first
 
 
+#: The number of set bits of every 13-bit number: ranking a sequence of up to 13 tiles counts smaller earlier tiles
+#: with one look-up per tile.
+SMALL_POPCOUNT = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
+
+
 @njit(cache=True, nogil=True)
-def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, start, cols, right):
+def advance_digits(digits, amount):
+    """Add ``amount`` to the rank held as factorial-base digits (digit k in [0, m − k), the last always 0)."""
+    m = digits.shape[0]
+    k = m - 2
+    carry = amount
+    while carry > 0 and k >= 0:
+        total = digits[k] + carry
+        digits[k] = total % (m - k)
+        carry = total // (m - k)
+        k -= 1
+
+
+@njit(cache=True, nogil=True)
+def sequence_of_digits(digits, parity, perm, free):
+    """The sequence whose rank has these digits, or its partner one swap away if that one has the wrong parity
+    (the digits' sum is the number of inversions)."""
+    m = digits.shape[0]
+    for i in range(m):
+        free[i] = i
+    inversions = 0
+    for k in range(m):
+        d = digits[k]
+        inversions += d
+        perm[k] = free[d]
+        for i in range(d, m - k - 1):
+            free[i] = free[i + 1]
+    if (inversions & 1) != parity:
+        perm[m - 2], perm[m - 1] = perm[m - 1], perm[m - 2]
+
+
+@njit(cache=True, nogil=True)
+def sequence_rank(perm, radix, popcounts):
+    """``rank_of_positions`` of a whole sequence of 0..m−1 with a bit set of the numbers seen: no inner loop."""
+    seen = 0
+    rank = 0
+    for k in range(perm.shape[0]):
+        v = perm[k]
+        rank += (v - popcounts[seen & ((1 << v) - 1)]) * radix[k]
+        seen |= 1 << v
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, start, cols, right, popcounts):
     """A vertical move carries one tile ``cols - 1`` places along the sequence (a rotation of ``cols`` numbers from
     ``start``): every frontier state of ``source`` (parity ``parity``) is unranked, rotated and ranked, and its child
-    in ``target`` gets ``fresh`` if unseen. Returns how many states of ``source`` were expanded."""
-    perm = np.empty(radix.shape[0], dtype=np.int64)
+    in ``target`` gets ``fresh`` if unseen. The scan keeps the current rank's digits and steps them forward from one
+    frontier state to the next, so only a word's first state pays for dividing. Returns how many were expanded."""
+    m = radix.shape[0]
+    perm = np.empty(m, dtype=np.int64)
+    free = np.empty(m, dtype=np.int64)
+    digits = np.empty(m, dtype=np.int64)
     expanded = 0
+    current = -1  # the full rank ``digits`` holds
     for k in range(source.shape[0]):
         found = equal_fields(source[k], frontier)
         if found == np.uint64(0):
@@ -112,9 +165,18 @@ def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, st
         for j in range(32):
             if (found >> np.uint64(2 * j)) & np.uint64(1):
                 expanded += 1
-                unrank_half(base + j, parity, radix, perm)
+                rank = 2 * (base + j)
+                if current < 0 or rank - current > 1024:
+                    rest = rank
+                    for d in range(m):
+                        digits[d] = rest // radix[d]
+                        rest -= digits[d] * radix[d]
+                else:
+                    advance_digits(digits, rank - current)
+                current = rank
+                sequence_of_digits(digits, parity, perm, free)
                 rotate(perm, start, cols, right)
-                child = rank_of_positions(perm, radix) >> 1
+                child = sequence_rank(perm, radix, popcounts) >> 1
                 word = child >> 5
                 shift = np.uint64(2 * (child & 31))
                 if ((target[word] >> shift) & np.uint64(3)) == np.uint64(0):

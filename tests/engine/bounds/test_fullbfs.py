@@ -11,6 +11,7 @@ import pytest
 
 from engine.bounds.fullbfs import Layout, ThreadWaves, code, full_bfs
 from engine.bounds.fullbfs_kernels import (
+    SMALL_POPCOUNT,
     code_pattern,
     count_code,
     permutation_parity,
@@ -73,11 +74,33 @@ def test_each_move_lands_where_the_reference_move_puts_it(rows, cols):
                     pull_sideways(target, states, 0, frontier, fresh)
                 else:
                     pull_vertical(target, states, 0, frontier, fresh, layout.radix, layout.parity(p), start, cols,
-                                  right)
+                                  right, SMALL_POPCOUNT)
                 child = sequence_child(cells, p, q)
                 child_cells = child[:q] + [0] + child[q:]
                 assert count_code(target, fresh) == 1
                 assert layout.locate(child_cells) == (q, int(np.flatnonzero(_fields(target) == code(1))[0]))
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 4), (3, 3)])
+def test_a_whole_frontier_partition_pulled_down_equals_the_moves_one_by_one(rows, cols):
+    """Every state of a partition on the frontier: the kernel's stepped digits reach the children the plain moves do."""
+    layout = Layout(rows, cols)
+    frontier, fresh = code_pattern(code(0)), code_pattern(code(1))
+    for q in range(layout.cells):
+        for p, start, right in layout.sources(q):
+            if start < 0:
+                continue
+            states = np.zeros(layout.words, dtype=np.uint64)
+            for index in range(layout.states):
+                states[index // 32] |= np.uint64(code(0) << (2 * (index % 32)))
+            target = np.zeros(layout.words, dtype=np.uint64)
+            pull_vertical(target, states, 0, frontier, fresh, layout.radix, layout.parity(p), start, cols, right,
+                          SMALL_POPCOUNT)
+            expected = set()
+            for index in range(layout.states):
+                child = sequence_child(layout.cells_of(p, index), p, q)
+                expected.add(layout.locate(child[:q] + [0] + child[q:])[1])
+            assert set(np.flatnonzero(_fields(target) == code(1)).tolist()) == expected
 
 
 def _fields(words: np.ndarray) -> np.ndarray:
