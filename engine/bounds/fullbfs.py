@@ -63,6 +63,8 @@ MAX_CELLS = 14
 HARDEST_SAMPLE = 50
 #: Words of a neighbour partition read at a time (4 MB): a task sees a stop request within a second or two.
 CHUNK_WORDS = 1 << 19
+#: Words per block (128 KB, 524,288 states) in the per-block summaries that let a task skip what holds nothing.
+BLOCK_WORDS = 1 << 14
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -172,41 +174,88 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _blocks(layout: Layout) -> int:
+    return (layout.words + BLOCK_WORDS - 1) // BLOCK_WORDS
+
+
+def _summary_path(directory: Path, q: int, name: str) -> Path:
+    return Path(directory) / f"blank-{q:02d}-{name}.npy"
+
+
+def _read_summary(directory: Path, q: int, name: str, layout: Layout) -> np.ndarray:
+    """A partition's per-block figures (states at one distance, or whether any state was seen); a missing file
+    reads as "every block may hold some", which is never wrong, only slower."""
+    try:
+        return np.load(_summary_path(directory, q, name))
+    except (OSError, ValueError):
+        return np.ones(_blocks(layout), dtype=np.int64)
+
+
+def _write_summary(directory: Path, q: int, name: str, values: np.ndarray) -> None:
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "wb") as out:
+        np.save(out, values)
+    os.replace(tmp, _summary_path(directory, q, name))
+
+
+def _runs(mask: np.ndarray, longest: int) -> list[tuple[int, int]]:
+    """The runs of consecutive true entries of ``mask`` as [begin, end) pairs, none longer than ``longest``."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], mask.astype(np.int8), [0]))))
+    return [(b, min(b + longest, end)) for begin, end in zip(edges[::2], edges[1::2], strict=True)
+            for b in range(int(begin), int(end), longest)]
+
+
 def expand_partition(directory: str, rows: int, cols: int, distance: int, q: int,
                      stop: Callable[[], bool] | None = None) -> dict | None:
-    """Pull layer ``distance`` of q's neighbours into q; returns q's count at distance + 1 (None if stopped)."""
-    from engine.bounds.fullbfs_kernels import SMALL_POPCOUNT, code_pattern, count_code, pull_sideways, pull_vertical
+    """Pull layer ``distance`` of q's neighbours into q; returns q's count at distance + 1 (None if stopped). Only
+    the blocks of a neighbour that hold frontier states are read (each partition records its states per block of
+    every layer), and only the blocks of q that children reached are counted."""
+    from engine.bounds import fullbfs_kernels as kernels
 
-    layout = Layout(rows, cols)
-    frontier, fresh = code_pattern(code(distance)), code_pattern(code(distance + 1))
+    layout, directory = Layout(rows, cols), Path(directory)
+    frontier, fresh = kernels.code_pattern(code(distance)), kernels.code_pattern(code(distance + 1))
     buffer = np.empty(min(CHUNK_WORDS, layout.words), dtype=np.uint64)
-    with _partition(Path(directory), q, layout.words) as target:
+    touched = np.zeros(_blocks(layout), dtype=np.uint8)
+    per_read = CHUNK_WORDS // BLOCK_WORDS
+    with _partition(directory, q, layout.words) as target:
         for p, start, right in layout.sources(q):
-            with open(partition_path(Path(directory), p), "rb") as source:
-                for first in range(0, layout.words, buffer.size):
+            occupied = _read_summary(directory, p, f"layer-{distance}", layout) > 0
+            with open(partition_path(directory, p), "rb") as source:
+                for begin, end in _runs(occupied, per_read):
                     if stop is not None and stop():
                         return None
-                    chunk = buffer[:min(buffer.size, layout.words - first)]
+                    first = begin * BLOCK_WORDS
+                    chunk = buffer[:min(end * BLOCK_WORDS, layout.words) - first]
+                    source.seek(first * 8)
                     source.readinto(memoryview(chunk).cast("B"))
                     if start < 0:
-                        pull_sideways(target, chunk, first, frontier, fresh)
+                        kernels.pull_sideways(target, chunk, first, frontier, fresh, touched, BLOCK_WORDS)
                     else:
-                        pull_vertical(target, chunk, first, frontier, fresh, layout.radix, layout.parity(p),
-                                      start, cols, right, SMALL_POPCOUNT)
-        count = int(count_code(target, fresh))
-    return {"count": count, "rss": _peak_rss()}
+                        kernels.pull_vertical(target, chunk, first, frontier, fresh, layout.radix, layout.parity(p),
+                                              start, cols, right, kernels.SMALL_POPCOUNT, touched, BLOCK_WORDS)
+        counts = np.zeros(touched.size, dtype=np.int64)
+        kernels.count_blocks(target, fresh, touched, BLOCK_WORDS, counts)
+    _write_summary(directory, q, f"layer-{distance + 1}", counts)
+    seen = _read_summary(directory, q, "seen", layout)
+    _write_summary(directory, q, "seen", ((seen > 0) | (counts > 0)).astype(np.int64))
+    _summary_path(directory, q, f"layer-{distance - 1}").unlink(missing_ok=True)  # no task reads it any more
+    return {"count": int(counts.sum()), "rss": _peak_rss()}
 
 
 def recode_partition(directory: str, rows: int, cols: int, distance: int, q: int,
                      stop: Callable[[], bool] | None = None) -> dict | None:
-    """Before layer ``distance`` is expanded: code(distance − 2) becomes code(distance − 1) in partition q."""
+    """Before layer ``distance`` is expanded: code(distance − 2) becomes code(distance − 1) in the blocks of
+    partition q that hold any state."""
     from engine.bounds.fullbfs_kernels import code_pattern, recode
 
-    layout = Layout(rows, cols)
+    layout, directory = Layout(rows, cols), Path(directory)
     if stop is not None and stop():
         return None
-    with _partition(Path(directory), q, layout.words) as target:
-        recode(target, code_pattern(code(distance - 2)), code_pattern(code(distance - 1)))
+    seen = _read_summary(directory, q, "seen", layout) > 0
+    with _partition(directory, q, layout.words) as target:
+        for begin, end in _runs(seen, _blocks(layout)):
+            recode(target[begin * BLOCK_WORDS:end * BLOCK_WORDS], code_pattern(code(distance - 2)),
+                   code_pattern(code(distance - 1)))
     return {"rss": _peak_rss()}
 
 
@@ -304,6 +353,11 @@ def _open_run(directory: Path, layout: Layout) -> dict:
             handle.truncate(layout.words * 8)  # sparse: never-seen states are zero and cost no disk until written
     with _partition(directory, 0, layout.words) as target:
         target[0] = np.uint64(code(0))  # the goal: blank in cell 0, tiles in order (rank 0)
+    goal_block = np.zeros(_blocks(layout), dtype=np.int64)
+    goal_block[0] = 1
+    for q in range(layout.cells):
+        _write_summary(directory, q, "layer-0", goal_block if q == 0 else 0 * goal_block)
+        _write_summary(directory, q, "seen", goal_block if q == 0 else 0 * goal_block)
     manifest = {**identity, "histogram": [1], "recoded": True, "seconds": 0.0, "layer_seconds": [],
                 "peak_rss": 0, "machine": machine()}
     _write_json(path, manifest)
@@ -392,8 +446,8 @@ def full_bfs(rows: int, cols: int, watch: Watch | None = None, waves: Wave | Non
         save()
         manifest["result"]["seconds"] = manifest["seconds"]
         _write_json(directory / MANIFEST, manifest)
-        for q in range(layout.cells):
-            partition_path(directory, q).unlink(missing_ok=True)
+        for leftover in directory.glob("blank-*"):
+            leftover.unlink()
         return manifest["result"]
 
 

@@ -42,15 +42,17 @@ def popcount(word):
 
 
 @njit(cache=True, nogil=True)
-def pull_sideways(target, source, first_word, frontier, fresh):
+def pull_sideways(target, source, first_word, frontier, fresh, touched, block_words):
     """A horizontal move keeps the tiles' sequence, so a state's child has the same index in the neighbouring
     partition: every unseen state of ``target`` whose twin in ``source`` is on the frontier gets ``fresh``.
-    ``source`` holds the words from ``first_word`` on; ``frontier`` and ``fresh`` are code patterns."""
+    ``source`` holds the words from ``first_word`` on; ``frontier`` and ``fresh`` are code patterns. Every block of
+    ``target`` a child lands in is marked in ``touched``, new or not (so a task run again marks the same blocks)."""
     unseen = np.uint64(0)
     for k in range(source.shape[0]):
         found = equal_fields(source[k], frontier)
         if found == np.uint64(0):
             continue
+        touched[(first_word + k) // block_words] = 1
         new = found & equal_fields(target[first_word + k], unseen)
         if new != np.uint64(0):
             target[first_word + k] |= (new | (new << np.uint64(1))) & fresh
@@ -146,11 +148,13 @@ def sequence_rank(perm, radix, popcounts):
 
 
 @njit(cache=True, nogil=True)
-def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, start, cols, right, popcounts):
+def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, start, cols, right, popcounts,
+                  touched, block_words):
     """A vertical move carries one tile ``cols - 1`` places along the sequence (a rotation of ``cols`` numbers from
     ``start``): every frontier state of ``source`` (parity ``parity``) is unranked, rotated and ranked, and its child
-    in ``target`` gets ``fresh`` if unseen. The scan keeps the current rank's digits and steps them forward from one
-    frontier state to the next, so only a word's first state pays for dividing. Returns how many were expanded."""
+    in ``target`` gets ``fresh`` if unseen (its block marked in ``touched``). The scan keeps the current rank's digits
+    and steps them forward from one frontier state to the next, so few states pay for dividing. Returns how many
+    states were expanded."""
     m = radix.shape[0]
     perm = np.empty(m, dtype=np.int64)
     free = np.empty(m, dtype=np.int64)
@@ -178,6 +182,7 @@ def pull_vertical(target, source, first_word, frontier, fresh, radix, parity, st
                 rotate(perm, start, cols, right)
                 child = sequence_rank(perm, radix, popcounts) >> 1
                 word = child >> 5
+                touched[word // block_words] = 1
                 shift = np.uint64(2 * (child & 31))
                 if ((target[word] >> shift) & np.uint64(3)) == np.uint64(0):
                     target[word] |= fresh & (np.uint64(3) << shift)
@@ -192,6 +197,16 @@ def recode(target, old, new):
         if found != np.uint64(0):
             mask = found | (found << np.uint64(1))
             target[k] = (target[k] & ~mask) | (new & mask)
+
+
+@njit(cache=True, nogil=True)
+def count_blocks(target, pattern, touched, block_words, counts):
+    """The states holding the code in each touched block of ``block_words`` words (untouched blocks count 0)."""
+    for b in range(touched.shape[0]):
+        counts[b] = 0
+        if touched[b]:
+            for k in range(b * block_words, min(target.shape[0], (b + 1) * block_words)):
+                counts[b] += popcount(equal_fields(target[k], pattern))
 
 
 @njit(cache=True, nogil=True)

@@ -70,11 +70,13 @@ def test_each_move_lands_where_the_reference_move_puts_it(rows, cols):
                 states = np.zeros(layout.words, dtype=np.uint64)
                 states[index // 32] = np.uint64(code(0) << (2 * (index % 32)))
                 target = np.zeros(layout.words, dtype=np.uint64)
+                touched = np.zeros(1, dtype=np.uint8)
                 if start < 0:
-                    pull_sideways(target, states, 0, frontier, fresh)
+                    pull_sideways(target, states, 0, frontier, fresh, touched, layout.words)
                 else:
                     pull_vertical(target, states, 0, frontier, fresh, layout.radix, layout.parity(p), start, cols,
-                                  right, SMALL_POPCOUNT)
+                                  right, SMALL_POPCOUNT, touched, layout.words)
+                assert touched[0] == 1
                 child = sequence_child(cells, p, q)
                 child_cells = child[:q] + [0] + child[q:]
                 assert count_code(target, fresh) == 1
@@ -95,7 +97,7 @@ def test_a_whole_frontier_partition_pulled_down_equals_the_moves_one_by_one(rows
                 states[index // 32] |= np.uint64(code(0) << (2 * (index % 32)))
             target = np.zeros(layout.words, dtype=np.uint64)
             pull_vertical(target, states, 0, frontier, fresh, layout.radix, layout.parity(p), start, cols, right,
-                          SMALL_POPCOUNT)
+                          SMALL_POPCOUNT, np.zeros(1, dtype=np.uint8), layout.words)
             expected = set()
             for index in range(layout.states):
                 child = sequence_child(layout.cells_of(p, index), p, q)
