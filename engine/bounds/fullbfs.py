@@ -478,3 +478,11 @@ def _finish(directory: Path, layout: Layout, manifest: dict) -> dict:
                        "peak_rss": manifest["peak_rss"]},
             "machine": manifest["machine"]}
 
+
+def stored_search(rows: int, cols: int) -> dict | None:
+    """What the data store holds of this board's search: its manifest (the histogram so far, the time spent, and
+    ``result`` once finished), or None. Read without the lock: a running search rewrites it atomically."""
+    try:
+        return json.loads((run_directory(rows, cols) / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
