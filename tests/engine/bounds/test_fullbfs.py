@@ -175,3 +175,30 @@ def test_over_two_dask_workers_cancelled_and_resumed(rows, cols, two_workers, tm
     resumed = full_bfs(rows, cols, Watch(), DaskWaves(two_workers, threading.Event()), directory=tmp_path)
     assert resumed["histogram"] == one_byte_histogram(rows, cols)
     assert resumed["memory"]["peak_rss"] > 0
+
+
+@pytest.mark.slow
+def test_the_command_killed_mid_search_resumes_to_the_same_answer(tmp_path):
+    """SIGKILL of the process doing the search, then the same command again: it goes on from the last layer."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.support.waiting import wait_until
+
+    root = Path(__file__).resolve().parents[3]
+    command = [sys.executable, "-m", "engine", "research", "bfs", "--size", "2x5", "--json"]
+    env = {**os.environ, "PUZZLE_DATA_DIR": str(tmp_path)}
+    manifest = tmp_path / "fullbfs-2x5" / "manifest.json"
+    first = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    wait_until(lambda: len(json.loads(manifest.read_text())["histogram"]) > 25, timeout=300,
+               what="25 layers", ignore=(OSError, ValueError))
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    killed_at = len(json.loads(manifest.read_text())["histogram"])
+    assert killed_at < 56  # stopped before the end
+    out = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True).stdout
+    assert json.loads(out)["histogram"] == one_byte_histogram(2, 5)
