@@ -188,3 +188,27 @@ def test_cli_jobs_lists_every_registered_kind_without_the_web_app():
     assert set(listed) == registered and len(registered) >= 15
     assert listed["research-maxmd"]["lane"] == "long" and listed["solve"]["lane"] == "by budget"
     assert "flask" not in run["loaded"]
+
+
+def compiled_kernels() -> list[tuple[str, int, ast.Call]]:
+    """Every ``njit(...)`` in engine/, as a decorator or called on a function: (module, line, the call)."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "njit":
+                found.append((module, node.lineno, node))
+    return found
+
+
+def test_every_kernel_releases_the_gil():
+    """Jobs run kernels in a worker thread beside the thread that watches for cancel and reports progress; a kernel
+    that held the GIL would freeze both until its slice ended. A bare ``@njit`` (no call) is caught as well."""
+    kernels = compiled_kernels()
+    assert len(kernels) > 40 and any(module == "engine.rectout.turn_kernels" for module, _, _ in kernels)
+    holding = [(module, line) for module, line, call in kernels
+               if not any(k.arg == "nogil" and getattr(k.value, "value", None) is True for k in call.keywords)]
+    assert holding == []
+    bare = [(module, node.lineno) for module, path in MODULES.items() for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for decorator in node.decorator_list if getattr(decorator, "id", None) == "njit"]
+    assert bare == []
