@@ -194,11 +194,19 @@ def cmd_learned(args: argparse.Namespace) -> int:
                                    args.positions)
         text = _evaluation_text(data)
     else:
+        from engine.learned.curve import record_name, recordable_curve
+        from engine.records import Measurement
+
+        measurement = Measurement()
         walks = tuple(int(w) for w in args.walks_list.split(",")) if args.walks_list else CURVE_WALKS
         data = m_curve(walks, args.positions, args.seed, Budget(args.max_nodes, args.max_seconds), args.train_seed,
                        progress, positions_from=args.positions_from)
+        if args.record and data["status"] == Status.DONE:
+            recorded_path = measurement.write("learned", record_name(args.positions_from), recordable_curve(data))
         data["points"] = [{**p, **_evaluation_summary(p, args.positions)} for p in data["points"]]
         text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text(p) for p in data["points"])
+        if args.record and data["status"] == Status.DONE:
+            text += f"\nrecorded in {recorded_path}"
     if live:
         print(file=sys.stderr)
     _emit(data, args.json, text)
@@ -346,6 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="which positions")
     q.add_argument("--train-seed", type=int, default=0)
     q.add_argument("--walks-list", default="", help="comma-separated M values (default 700000,2000000,10^7,10^8)")
+    q.add_argument("--record", action="store_true",
+                   help="also write the curve to engine/learned/recorded/ (what the Learned page shows until a curve "
+                        "job runs)")
     for name, q in learned.choices.items():
         if name != "train":
             q.add_argument("--max-nodes", type=int, default=2_000_000_000, help="each search's node budget")

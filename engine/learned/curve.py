@@ -117,8 +117,21 @@ def against_paper(overall: dict) -> list[dict]:
     return rows
 
 
-def recorded_curve() -> dict | None:
-    """The M curve measured for issue 17 (``engine/learned/recorded.py``), shown until a curve job has run here."""
-    from engine.learned.recorded import CURVE
+def recorded_curves() -> list[dict]:
+    """The M curves recorded by ``learned curve --record`` (``engine/learned/recorded/m-curve-*.json``), one per
+    reading of the positions, uniform first: shown until a curve job has run here."""
+    from engine.records import load_record, record_path
 
-    return CURVE
+    names = sorted(p.stem for p in record_path("learned", "x").parent.glob("m-curve-*.json"))
+    names.sort(key=lambda name: name != "m-curve-uniform")
+    return [curve for name in names if (curve := load_record("learned", name))]
+
+
+def recordable_curve(curve: dict) -> dict:
+    """A finished curve as the repository records it: without the table files' names (which only this machine's
+    data store knows)."""
+    return {**curve, "points": [{k: v for k, v in p.items() if k != "table"} for p in curve["points"]]}
+
+
+def record_name(positions_from: str) -> str:
+    return "m-curve-" + positions_source(positions_from).replace(":", "-")

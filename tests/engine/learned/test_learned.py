@@ -228,6 +228,11 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     first, repeated = result["points"][0]["overall"], again["points"][0]["overall"]
     for key in ("with_optimum", "both_finished", "node_reduction", "learned_mean_nodes"):  # node counts repeat
         assert repeated[key] == first[key], key
+    # what `learned curve --record` writes has the shape of the curve the Learned page shows from the repository
+    from engine.records import load_record, shape
+
+    written = {**curve.recordable_curve(result), "command": "", "measured": ""}
+    assert shape(written) == shape(load_record("learned", "m-curve-uniform"))
 
 
 def test_the_curve_job_checks_its_parameters():
