@@ -8,7 +8,7 @@ from werkzeug.datastructures import MultiDict
 from app import tables_job
 from app.api import json_body
 from app.jobs import result_fragment
-from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
+from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices, solver_label
 from app.solving import compare_request, progress_fragment, runner, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
@@ -17,6 +17,7 @@ from engine.solvers import MAX_COMPARE
 from engine.tiles import Board, parse_goal, parse_size, parse_tiles
 
 bp = Blueprint("play", __name__)
+bp.add_app_template_global(solver_label)
 SUBJECTS = [
     Subject("play.play", "Play", "Play & solve", "Slide the 8-puzzle, the 15-puzzle, 2×n and any board up to 6×6; ask "
             "BFS, A* or IDA* for an answer and watch it animate."),

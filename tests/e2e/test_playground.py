@@ -27,6 +27,16 @@ def test_slide_by_click_and_keyboard_until_solved(page, live_server):
     assert tiles(page) == GOAL_3x3
 
 
+def test_a_bad_position_in_the_url_shows_its_error_and_not_solved(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=1,1,2")
+    expect(page.locator("#position-error")).to_contain_text("not valid")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", GOAL_3x3)  # the goal it fell back to
+    expect(page.locator("#status")).to_have_text("")
+    page.locator('#board .tile[data-tile="8"]').click()
+    page.locator('#board .tile[data-tile="8"]').click()  # and back: the player solved it
+    expect(page.locator("#status")).to_contain_text("Solved! 2 moves")
+
+
 def test_click_slides_a_whole_row(page, live_server):
     page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={GOAL_3x3}")
     page.locator('#board .tile[data-tile="7"]').click()  # two tiles left of the blank: both slide
