@@ -13,7 +13,7 @@ from app.solving import compare_request, progress_fragment, runner, solve_reques
 from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.search.explain import explain
-from engine.solvers import MAX_COMPARE
+from engine.solve_jobs import MAX_COMPARE
 from engine.tiles import Board, parse_goal, parse_size, parse_tiles
 
 bp = Blueprint("play", __name__)
