@@ -76,6 +76,23 @@ def test_cancel_a_long_4x4_job(page, live_server):
     expect(page.locator(".job-status")).to_have_text("cancelled", timeout=30_000)
 
 
+def test_a_job_reattached_after_a_reload_is_back_in_its_place_with_its_form(page, live_server):
+    korf_88 = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"  # runs far longer than this test
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_88}")
+    page.select_option("#solver-select", "idastar:manhattan")  # not the menu's default
+    page.click("#solve-button")
+    expect(page.locator("#solve-result .job .job-nodes")).not_to_have_text("0", timeout=10_000)
+    page.reload()
+    job = page.locator("#solve-result .job")
+    expect(job).to_have_attribute("data-kind", "solve")
+    expect(job.locator(".job-head")).to_contain_text("Solving")
+    expect(page.locator("#solver-select")).to_have_value("idastar:manhattan")
+    expect(page.locator(".my-jobs")).to_have_count(0)  # the top panel is for jobs this page has no place for
+    job.locator("button.cancel").click()
+    expect(page.locator("#solve-result .job-status")).to_have_text("cancelled", timeout=30_000)
+    assert page.locator("#solve-result").inner_text().count("cancelled") == 1
+
+
 def test_compare_view_shows_two_solvers(page, live_server):
     page.goto(f"{live_server}/compare?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
     page.check('input[value="bfs:"]')
