@@ -11,7 +11,7 @@ from app.positions import GOALS, PRESETS, new_position, read_position, solver_ch
 from app.solving import compare_request, progress_fragment, runner, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
-from engine.solvers import MAX_COMPARE
+from engine.solve_jobs import MAX_COMPARE
 
 bp = Blueprint("play", __name__)
 SUBJECTS = [
