@@ -7,7 +7,7 @@ with nothing to do is skipped at once.
 
 The plain references beside them (``sequence_child``, ``sequence_parity``) are what
 ``tests/engine/bounds/test_fullbfs.py`` holds the kernels to; the whole search is held to the one-byte-per-rank
-breadth-first search of ``engine/tiles/fast.py`` there too.
+breadth-first search of ``engine/tiles/kernel_drivers.py`` there too.
 """
 
 from __future__ import annotations

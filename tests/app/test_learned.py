@@ -68,4 +68,4 @@ def test_the_learned_page_shows_the_recorded_curve_until_a_curve_job_runs(client
     for walks in (700_000, 2_000_000, 10_000_000, 100_000_000):
         assert f'class="curve-point" data-walks="{walks}"' in html
     assert '<td class="not-met">6 %</td>' in html  # M = 10⁸: 6.5 % fewer nodes than Manhattan distance
-    assert '<td>uniformly random</td>' in html and "Recorded: <code>python -m engine learned curve" in html
+    assert '<td>uniformly random</td>' in html and "Measured with <code>python -m engine learned curve" in html

@@ -24,7 +24,7 @@ from engine.errors import PuzzleError
 from engine.status import Status
 from engine.tiles import goal_board
 from engine.tiles.board import Board
-from engine.tiles.fast import bfs_distances
+from engine.tiles.kernel_drivers import bfs_distances
 from engine.tiles.solvability import is_solvable
 
 # The 2x4 counts per distance, blank in a corner (OEIS A090035, Karlemo and Östergård): 37 values, diameter 36 with
