@@ -29,11 +29,23 @@ def load_record(subject: str, name: str) -> dict | None:
         return None
 
 
+def _this_command() -> list[str]:
+    """How this process was started, as a person would type it again from the repository."""
+    script = Path(sys.argv[0]).resolve()
+    if script.name == "__main__.py":
+        return ["python", "-m", script.parent.name, *sys.argv[1:]]
+    try:
+        script = script.relative_to(ROOT.parent)
+    except ValueError:
+        pass
+    return ["python", str(script), *sys.argv[1:]]
+
+
 class Measurement:
     """The conditions of one measurement: started when made, written with the figures by ``write``."""
 
     def __init__(self, command: list[str] | None = None):
-        self.command = shlex.join(command if command is not None else ["python", *sys.argv])
+        self.command = shlex.join(command if command is not None else _this_command())
         self.started = time.time()
         self.load_before = os.getloadavg()[0]
 
