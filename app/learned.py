@@ -66,7 +66,7 @@ def train():
 @bp.post("/evaluate")
 def evaluate():
     form = request.form
-    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds") if form.get(k)}
+    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds", "positions_from") if form.get(k)}
     return job_fragment_for("learned-evaluate", params, "Solving positions three ways")
 
 
