@@ -36,8 +36,8 @@ def check_bfs(params: dict) -> dict:
 @job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
     """Every position of a board of up to 14 cells by breadth-first search: diameter, histogram, hardest positions.
-    On a Dask worker each layer is spread over the long lane as one task per partition; the job itself waits
-    seceded. Run again after a cancel or a crash, it continues from the last finished layer."""
+    From 12 cells on, each layer is spread over the long lane as one Dask task per partition while the job itself
+    waits seceded. Run again after a cancel or a crash, it continues from the last finished layer."""
     from engine.bounds.fullbfs import DaskWaves, full_bfs
 
     watch = Watch(cancel=cancel, progress=report)
