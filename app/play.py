@@ -7,7 +7,7 @@ from werkzeug.datastructures import MultiDict
 
 from app import tables_job
 from app.jobs import result_fragment
-from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
+from app.positions import GOALS, PRESETS, default_choice, new_position, read_position, solver_choices
 from app.solving import compare_request, progress_fragment, runner, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
@@ -38,8 +38,9 @@ def _page(template: str, **extra):
                                                              "tiles": ",".join(map(str, fresh.cells))}))
     status = 400 if position.error else 200
     building = tables_job(runner()) if (position.board.rows, position.board.cols) == (4, 4) else None
+    choices = solver_choices(position.board)
     return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
-                           solvers=solver_choices(position.board), **extra), status
+                           solvers=choices, default_choice=default_choice(position.board, choices), **extra), status
 
 
 @bp.get("/play")
