@@ -30,10 +30,11 @@ from collections.abc import Callable
 from engine import params as params_reader
 from engine import registry
 from engine.errors import PuzzleError
-from engine.jobs import INTERACTIVE, LONG, job_kind
+from engine.jobs import Placement, job_kind
 from engine.result import Budget, Progress, SolveResult, Watch
 from engine.search.algorithms import astar_search
 from engine.search.problem import SlidingTileProblem
+from engine.solve_cost import solve_placement
 from engine.status import Status
 from engine.tiles.board import BFS_MAX_CELLS, PERFECT_MAX_CELLS, Board, goal_board, position_from
 from engine.tiles.heuristics import heuristic, heuristics, search_heuristics
@@ -194,8 +195,6 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
 MAX_REQUEST_NODES = 20_000_000_000
 MAX_REQUEST_SECONDS = 900.0
-#: A solve or compare with at most this many seconds in all runs on the interactive lane; a longer one is long work.
-INTERACTIVE_SECONDS = 120.0
 
 
 def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
@@ -253,9 +252,8 @@ def check_compare(params: dict) -> dict:
 MAX_COMPARE = 4
 
 
-def solve_lane(params: dict) -> str:
-    runs = len(params.get("solvers", [None]))
-    return INTERACTIVE if runs * params["max_seconds"] <= INTERACTIVE_SECONDS else LONG
+def solve_lane(params: dict) -> Placement:
+    return solve_placement(params, {name: info.optimal for name, info in solvers().items()})
 
 
 @job_kind("solve", check=check_solve, lane=solve_lane)
