@@ -114,8 +114,9 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
             assert job["result"]["max_md"] == 75
             workers = _worker_names(address)
             assert workers[job["worker"]] == "class-long"
-            solved = call(server.base, "/api/solve", {"size": "3x3", "tiles": SEED_004, "mode": "sync"})
-            assert solved["length"] == 31
+            solved = call(server.base, "/api/solve", {"size": "4x4", "tiles": list(range(1, 15)) + [0, 15],
+                                                      "mode": "sync"})  # past the 8-puzzle: a job, not the web's
+            assert solved["length"] == 1
             solve_job = call(server.base, "/api/jobs")["jobs"][0]
             assert workers[solve_job["worker"]] == "class-interactive"
         finally:
@@ -144,3 +145,38 @@ def test_a_taken_port_is_a_clear_message(tmp_path):
     assert result.returncode == 2
     assert re.search(rf"port {port} is already in use .* PORT={port + 1} make run", result.stderr)
     assert "Traceback" not in result.stderr
+
+
+def test_sigterm_under_load_ends_the_server_and_marks_its_jobs_interrupted(tmp_path):
+    import threading
+
+    from engine.jobs import JobStore
+
+    server = Server(tmp_path)
+    jobs = [call(server.base, "/api/jobs", {"kind": "classic-knights", "params": {"rows": 6, "cols": 6,
+                                                                                  "start": start}})["job"]
+            for start in range(3)]  # one runs on each long-lane worker, one waits its turn
+    stop = threading.Event()
+
+    def busy_student(number: int) -> None:
+        while not stop.is_set():
+            try:
+                call(server.base, "/api/solve", {"size": "4x4", "tiles": list(range(1, 15)) + [0, 15],
+                                                 "max_seconds": 60, "token": number})
+                call(server.base, "/")
+            except (OSError, ValueError):
+                pass  # the server is going away: what counts is that it goes
+
+    students = [threading.Thread(target=busy_student, args=(i,), daemon=True) for i in range(16)]
+    for thread in students:
+        thread.start()
+    wait_until(lambda: call(server.base, f"/api/jobs/{jobs[0]}")["status"] == "running", 120, "a long job to run",
+               ignore=(OSError,))
+    try:
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=30) == 0  # the server's own deadline is 7 s; 30 leaves room for a loaded CI
+    finally:
+        stop.set()
+    statuses = {JobStore(str(tmp_path / "jobs.sqlite")).get(job)["status"] for job in jobs}
+    assert statuses == {"interrupted"}
+    wait_until(lambda: not _processes_of(server.process.pid), 60, "the worker processes to end")
