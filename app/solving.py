@@ -20,7 +20,7 @@ from flask import current_app, g, jsonify, render_template, request, url_for
 from engine.cluster import JobRunner, NoWorker
 from engine.jobs import checked
 from engine.params import choice, number
-from engine.solve_cost import QUICK_NODES, QUICK_SECONDS, QUICK_SOLVERS, quick
+from engine.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
 from engine.solvers import MAX_REQUEST_SECONDS
 from engine.status import FINISHED, Status
 
@@ -110,12 +110,13 @@ def _run(kind: str, params: dict) -> Answer:
 
 
 def quick_answer(params: dict) -> dict | None:
-    """A small solve's result, searched here under ``QUICK_NODES``; None when it is no small solve or the cap ended
-    it before its own budget did (it then runs as a job)."""
+    """A small solve's result, searched here under its node cap (``quick_nodes``); None when it is not tried here or
+    the cap ended it before its own budget did (it then runs as a job)."""
     job, clean = checked("solve", params)
-    if not quick(clean):
+    cap = quick_nodes(clean)
+    if not cap:
         return None
-    capped = {**clean, "max_nodes": min(clean["max_nodes"], QUICK_NODES),
+    capped = {**clean, "max_nodes": min(clean["max_nodes"], cap),
               "max_seconds": min(clean["max_seconds"], QUICK_SECONDS)}
     result = job.run(capped, _no_progress, threading.Event())
     if result["status"] == Status.BUDGET_EXHAUSTED and capped != clean:
@@ -132,6 +133,9 @@ def warm_quick_solves() -> None:
     for solver, heuristics in QUICK_SOLVERS.items():
         for name in heuristics:
             quick_answer({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": solver, "heuristic": name})
+            if solver in ("astar", "idastar"):  # the 4×4 kernels are others
+                quick_answer({"size": "4x4", "tiles": list(range(1, 15)) + [0, 15], "solver": solver,
+                              "heuristic": name})
 
 
 def solve_request(params: dict) -> Answer:

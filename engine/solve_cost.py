@@ -7,8 +7,10 @@ page says so before it starts): a budget past ``INTERACTIVE_SECONDS``, a breadth
 keeps the interactive lane past its slice (``engine.cluster``): a solve that was guessed wrong goes on in the
 background.
 
-``quick`` says which solves are small enough to answer in the web process itself, without a worker: a compiled solver
-on a board of at most ``QUICK_STATES`` positions, under a node cap.
+``quick_nodes`` says which solves the web process tries itself, without a worker, and under what node cap: a compiled
+solver on a board of at most ``QUICK_STATES`` positions ends within ``QUICK_NODES`` (the answer is sure); on a larger
+board up to 4×4 an optimal search is tried for ``QUICK_TRY_NODES`` (a few milliseconds: most scrambles and many
+random 2×n positions end within them) and becomes a job if it has not ended.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ QUICK_STATES = 181_440
 QUICK_SOLVERS = {"bfs": ("",), "astar": ("manhattan", "linear-conflict"), "idastar": ("manhattan", "linear-conflict"),
                  "fast": ("",)}
 QUICK_NODES = 500_000
+QUICK_TRY_NODES = 30_000
 QUICK_SECONDS = 0.5
 
 
@@ -60,7 +63,13 @@ def solve_placement(params: dict, optimal: dict[str, bool]) -> Placement:
     return Placement(INTERACTIVE)
 
 
-def quick(params: dict) -> bool:
-    """Whether a checked solve is small enough to answer in the web process (under ``QUICK_NODES``)."""
-    return (positions(_cells(params)) <= QUICK_STATES and params["heuristic"] in QUICK_SOLVERS.get(params["solver"], ())
-            and not params.get("params"))
+def quick_nodes(params: dict) -> int:
+    """The node cap under which the web process tries a checked solve itself; 0: it does not try."""
+    if params["heuristic"] not in QUICK_SOLVERS.get(params["solver"], ()) or params.get("params"):
+        return 0
+    cells = _cells(params)
+    if positions(cells) <= QUICK_STATES:
+        return QUICK_NODES
+    if cells <= OPTIMAL_INTERACTIVE_CELLS and params["solver"] in ("astar", "idastar"):
+        return QUICK_TRY_NODES
+    return 0

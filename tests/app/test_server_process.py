@@ -115,7 +115,7 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
             workers = _worker_names(address)
             assert workers[job["worker"]] == "class-long"
             solved = call(server.base, "/api/solve", {"size": "4x4", "tiles": list(range(1, 15)) + [0, 15],
-                                                      "mode": "sync"})  # past the 8-puzzle: a job, not the web's
+                                                      "heuristic": "pdb", "mode": "sync"})  # a job, not the web's
             assert solved["length"] == 1
             solve_job = call(server.base, "/api/jobs")["jobs"][0]
             assert workers[solve_job["worker"]] == "class-interactive"
@@ -162,7 +162,7 @@ def test_sigterm_under_load_ends_the_server_and_marks_its_jobs_interrupted(tmp_p
         while not stop.is_set():
             try:
                 call(server.base, "/api/solve", {"size": "4x4", "tiles": list(range(1, 15)) + [0, 15],
-                                                 "max_seconds": 60, "token": number})
+                                                 "heuristic": "pdb", "max_seconds": 60 - number})
                 call(server.base, "/")
             except (OSError, ValueError):
                 pass  # the server is going away: what counts is that it goes

@@ -173,8 +173,9 @@ def test_form_and_query_values_that_used_to_fail_are_400(client, method, url, da
 
 
 def test_sync_mode_is_bounded(client):
-    one_move = list(range(1, 15)) + [0, 15]
-    response = client.post("/api/solve", json={"size": "4x4", "tiles": one_move, "mode": "sync", "max_seconds": 900})
+    one_move = list(range(1, 15)) + [0, 15]  # with a pattern database: no solve the web process tries itself
+    response = client.post("/api/solve", json={"size": "4x4", "tiles": one_move, "heuristic": "pdb", "mode": "sync",
+                                               "max_seconds": 900})
     data = response.get_json()
     assert response.status_code == 200 and data["length"] == 1
     job = client.get("/api/jobs").get_json()["jobs"][0]
@@ -188,7 +189,7 @@ def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a
     data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs"}).get_json()
     assert data["length"] == 31 and data["optimal"] and data["solver"] == "bfs"
     assert client.get("/api/jobs").get_json()["jobs"] == []  # no worker was asked
-    monkeypatch.setattr("app.solving.QUICK_NODES", 100)  # this search needs 14,195 nodes: past the cap, a job
+    monkeypatch.setattr("engine.solve_cost.QUICK_NODES", 100)  # this search needs 14,195 nodes: past the cap, a job
     data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "sync"}).get_json()
     assert data["length"] == 31 and data["nodes_expanded"] == 14_195
     [job] = client.get("/api/jobs").get_json()["jobs"]
