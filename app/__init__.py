@@ -95,8 +95,11 @@ def build_missing_tables(runner: JobRunner) -> None:
         runner.submit("tables-build", {"names": names}, owner=SERVER_OWNER)
 
 
-def tables_job(runner: JobRunner) -> dict | None:
-    """The start-up build, while it is queued or running (pages that need the tables say so)."""
+def tables_job(runner: JobRunner | None) -> dict | None:
+    """The start-up build, while it is queued or running (pages that need the tables say so); None in an app that
+    runs no jobs."""
+    if runner is None:
+        return None
     jobs = runner.store.active(owner=SERVER_OWNER, kind="tables-build")
     return runner.get(jobs[0]["id"]) if jobs else None
 

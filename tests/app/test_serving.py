@@ -247,3 +247,18 @@ def test_per_address_limits_say_how_to_raise_them(app):
     assert solve.status_code == 200  # a browser with nothing running still gets its solve
     for job in started:
         app.extensions["jobs"].cancel(job)
+
+
+def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_start(tmp_path):
+    from app import create_app
+    from app.solving import warm_quick_solves
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)})
+    assert "jobs" not in app.extensions  # no cluster was started
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    assert client.get("/play?size=4x4&scramble=10&seed=1", follow_redirects=True).status_code == 200
+    warm_quick_solves()
+    assert client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004}).get_json()["length"] == 31
+    refused = client.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 8}})
+    assert refused.status_code == 503 and "init_jobs" in refused.get_json()["error"]
