@@ -21,7 +21,7 @@ from engine.cluster import JobRunner, NoWorker
 from engine.jobs import checked
 from engine.params import choice, number
 from engine.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
-from engine.solvers import MAX_REQUEST_SECONDS
+from engine.solve_jobs import MAX_REQUEST_SECONDS
 from engine.status import FINISHED, Status
 
 AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id
