@@ -10,8 +10,13 @@ What crosses the process boundary: the task (``engine.worker.run_job``) and its 
 address as Dask events on one topic; cancel as a Dask ``Event`` per job. A job that ignores cancel for
 ``KILL_AFTER`` seconds loses its worker process (its nanny starts a fresh one; other workers carry on).
 
-The rows live in SQLite (``engine.jobs.JobStore``); what a row does not say yet (live progress between writes) is
-kept here in memory.
+Who goes first: a job is admitted (``Limits``: per browser, per network address, long jobs waiting overall; a browser
+with nothing running always gets its interactive job) and then waits here, not in Dask, until its lane has a free
+worker thread; ``engine.fair`` picks whose turn it is. An interactive job runs for ``Limits.slice_seconds`` at most:
+the worker stops it there and it waits again, on the long lane, with the rest of its budget.
+
+The rows live in SQLite (``engine.jobs.JobStore``); each job this runner follows is one ``Job`` record in memory (its
+row's live state, its Dask future, its cancel), from submission to its final row.
 """
 
 from __future__ import annotations
@@ -117,6 +122,7 @@ class Job:
     address: str
     lane: str
     run_params: dict  # what the next attempt runs with (a handed-over solve has the rest of its budget)
+    note: str = ""  # said beside its progress: why it runs on the long lane
     info: dict = field(default_factory=dict)
     order: int = 0  # the scheduler's arrival order
     attempt: int = 0
@@ -187,9 +193,9 @@ class JobRunner:
                 if job.same_request(owner, kind, params):
                     return job.id, True
             self._admit(owner, address, placement.lane)
-            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params,
-                      {"text": placement.note} if placement.note else {})
-            self.store.create(job.id, kind, params, owner, placement.lane, address, anonymous, job.info)
+            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note)
+            self.store.create(job.id, kind, params, owner, placement.lane, address, anonymous,
+                              {"text": job.note} if job.note else None)
             self._jobs[job.id] = job
             self._fair.add(job)
         self._dispatch()
@@ -289,9 +295,9 @@ class JobRunner:
             if "max_seconds" in job.run_params:  # a budget is the search's, not each attempt's
                 left = max(0.001, job.run_params["max_seconds"] - result["seconds"])
                 job.run_params = {**job.run_params, "max_seconds": left}
-            job.info = {**job.info, "text": BACKGROUND_TEXT}
+            job.note = BACKGROUND_TEXT
             self._fair.add(job)
-        self.store.hand_over(job.id, LONG, job.info)
+        self.store.hand_over(job.id, LONG, {**job.info, "text": job.note})
         return True
 
     def _record_end(self, job: Job, future) -> None:
@@ -330,14 +336,18 @@ class JobRunner:
                 return row
             # the record is ahead of the row (its writes wait on the pool)
             row.update(fraction=job.fraction, info=dict(job.info), lane=job.lane)
+            if job.note:
+                progress = row["info"].get("text")
+                row["info"]["text"] = f"{job.note} · {progress}" if progress else job.note
             if job.worker:
                 row["status"], row["worker"] = Status.RUNNING, job.worker
             else:
                 row["status"] = Status.QUEUED
                 if job in self._fair.waiting():
-                    ahead = sum(other.order < job.order for other in self._fair.waiting(job.lane))
-                    if ahead:
-                        row["info"].setdefault("text", f"waiting for a worker: {ahead} ahead of it")
+                    others = len(self._fair.waiting(job.lane)) - 1
+                    if others:
+                        row["info"].setdefault("text", f"waiting its turn for a worker ({others} other jobs wait "
+                                                       f"for the {job.lane} lane; turns go round every browser)")
             if job.cancel_asked:
                 row["info"] = {**row["info"], "text": "cancelling…"}
         return row
