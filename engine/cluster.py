@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 import uuid
@@ -454,10 +455,23 @@ class JobRunner:
         self._writer.shutdown(wait=True, cancel_futures=True)
         self.store.interrupt_unfinished()
         try:
-            self.client.close(timeout=3)
-        finally:
+            self.client.close(timeout=2)
             if self.cluster is not None:
-                self.cluster.close(timeout=5)
+                # Every row is final already: the workers hold nothing worth an orderly close, and one busy in a
+                # kernel would hold the close for seconds.
+                self._kill_local_workers()
+                self.cluster.close(timeout=3)
+        except Exception as error:  # stopping goes on: the caller's process is about to end
+            log.warning("closing the cluster: %r", error)
+
+    def _kill_local_workers(self) -> None:
+        for nanny in list(self.cluster.workers.values()):
+            pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     # ---- reading stored results -------------------------------------------------------------------------------
 
