@@ -323,3 +323,10 @@ def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path):
         finally:
             runner.shutdown()
 
+
+
+def test_the_per_address_limit_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PUZZLE_PER_ADDRESS", "120")
+    assert Limits.from_environment().per_address == 120
+    monkeypatch.setenv("PUZZLE_PER_ADDRESS", "lots")  # not a number: the default, not a crash at start-up
+    assert Limits.from_environment().per_address == Limits().per_address == 16
