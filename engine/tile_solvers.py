@@ -32,10 +32,10 @@ def _noted(result: SolveResult, note: str) -> SolveResult:
 
 
 def _idastar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
-    from engine.tiles.fast import KERNEL_MODES, idastar_fast
+    from engine.tiles.kernel_drivers import idastar
 
-    used, inputs, note = heuristic(name).inputs(goal, options)
-    return _noted(idastar_fast(board, goal, KERNEL_MODES[heuristic(used).kernel], watch, used, **inputs), note)
+    used, loaded, note = heuristic(name).inputs(goal, options)
+    return _noted(idastar(board, goal, used, watch, loaded), note)
 
 
 def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
@@ -53,13 +53,13 @@ def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) ->
 
 
 def _bfs(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
-    from engine.tiles.fast import bfs_fast
+    from engine.tiles.kernel_drivers import bfs_fast
 
     return bfs_fast(board, goal, watch)
 
 
 def _table(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
-    from engine.tiles.fast import perfect_solve
+    from engine.tiles.kernel_drivers import perfect_solve
 
     return perfect_solve(board, goal, watch)
 
@@ -89,7 +89,7 @@ register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, (""
 @registry.warms_up
 def warm_solvers() -> None:
     """A tiny solve by every registered solver with every heuristic offered for 3×3 (and the 4×4 reduction's
-    searches); then the pattern-database kernel, which needs a 4×4 table, with arrays of the right types."""
+    searches); then the pattern-database kernel, on a database of zeros."""
     goal = goal_board(3, 3, "blank-last")
     board = goal.apply("ULUL")
     for info in solvers().values():
@@ -101,16 +101,10 @@ def warm_solvers() -> None:
 
 
 def _warm_pdb_kernel() -> None:
-    """Compile the pattern-database IDA* kernel with the real array types and no work (the root has no move left
-    to try), so no table is needed."""
-    import numpy as np
+    """Compile the pattern-database IDA* kernel through its record, on a database of zeros with a stored one's array
+    types (no table is needed)."""
+    from engine.tiles.kernel_drivers import idastar
+    from engine.tiles.pdb_kernel import blank_database
 
-    from engine.tiles.ida_kernels import ida_pdb_run
-
-    i64 = np.zeros(16, dtype=np.int64)
-    grid = np.zeros((2, 8), dtype=np.int64)
-    trial = np.full(4, 4, dtype=np.int64)
-    aux = (np.zeros((4, 4), dtype=np.int64), np.zeros(1, dtype=np.uint8), np.zeros(2, np.int64), grid,
-           np.zeros(2, np.int64), i64, i64, grid.copy(), i64, i64, i64, grid.copy(), True, np.zeros(2, np.int64))
-    ida_pdb_run(i64.copy(), np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.int64), trial,
-                np.zeros(4, dtype=np.int64), np.zeros((16, 4), np.int64), np.zeros((16, 16), np.int64), aux, 0, 1)
+    goal = goal_board(4, 4)
+    idastar(goal.apply("ULUL"), goal, "pdb", Watch(), {"database": blank_database(goal)})

@@ -104,7 +104,7 @@ class PatternDatabase:
         return max(sum(direct), sum(mirrored) if mirrored else 0)
 
     def kernel_arrays(self) -> dict:
-        """The arrays ``ida_kernels.ida_pdb_run`` reads: per tile its group and slot (direct and mirrored)."""
+        """The arrays ``pdb_kernel.PATTERN_DATABASE`` reads: per tile its group and slot (direct and mirrored)."""
         k = max(len(g) for g in self.groups)
         radix = np.zeros((len(self.groups), k), dtype=np.int64)
         sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
