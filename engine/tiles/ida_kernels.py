@@ -148,7 +148,6 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
     child to try in the node's child list at depth d (its moves but the one back); ``path[d]`` the move taken.
     """
 
-    @njit(cache=True, nogil=True)
     def run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, bound, quota):
         n = cells.shape[0]
         # The children of a node, keyed by (the blank's cell, the move that led there; 4 at the root): the move back
@@ -243,7 +242,11 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
                     depth, blank, least, expanded, generated)
                 return PAUSED
 
-    return run
+    # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
+    # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
+    # compiling different heuristics never overwrite each other's entries.
+    run.__qualname__ = f"ida_kernel[{child_h.__module__}.{child_h.__qualname__}]"
+    return njit(cache=True, nogil=True)(run)
 
 
 #: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:
