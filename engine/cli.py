@@ -58,7 +58,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"length:    {data['length']}   optimal: {'proven' if result.optimal else 'not proven'}",
         f"expanded:  {result.nodes_expanded:,}   generated: {result.nodes_generated:,}   "
         f"peak frontier/depth: {result.peak_frontier:,}",
-        f"seconds:   {result.seconds:.4f}   solver: {result.solver}   heuristic: {result.heuristic or '-'}",
+        f"seconds:   {result.seconds:.4f} searching, {result.load_seconds:.4f} loading kernels before   "
+        f"solver: {result.solver}   heuristic: {result.heuristic or '-'}",
     ])
     _emit(data, args.json, text)
     return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
