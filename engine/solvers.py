@@ -11,6 +11,8 @@ registered here:
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 * ``fast``: row-and-column reduction (engine/tiles/reduction.py), any board up to 6×6 in well under a second, not
   optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
+* ``near-optimal``: beam search over a pattern database (engine/tiles/near_optimal.py), answers within a few per
+  cent of the shortest on 5×5 in under a second; not optimal.
 
 Other subjects register their own with ``register_solver`` (``engine.meta.solvers``: DPSO and GA); the heuristics
 come from ``engine.tiles.heuristics``. Lookups load every subject first (``engine.registry.load_all``), so importing
@@ -87,6 +89,12 @@ def _fast(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> 
     return fast_solve(board, goal, watch)
 
 
+def _near_optimal(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
+    from engine.tiles.near_optimal import near_optimal_solve
+
+    return near_optimal_solve(board, goal, watch)
+
+
 class SolverInfo:
     def __init__(self, name: str, label: str, function: SolverFunction,
                  heuristics: tuple[str, ...] | Callable[[], tuple[str, ...]], max_cells: int, optimal: bool,
@@ -144,6 +152,10 @@ register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, (""
                            "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
                            "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
                            "lower bound).", warm_options={}))
+register_solver(SolverInfo("near-optimal", "Near-optimal (beam search)", _near_optimal, ("",), 36, False,
+                           "Beams of growing width over the strongest heuristic built (on 5x5 the 6-6-6-6 pattern "
+                           "database): answers close to the shortest on 5x5 and 6x6 within about a second; not "
+                           "optimal.", warm_options={}))
 
 
 def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:

@@ -167,7 +167,8 @@ register_heuristic(Heuristic(
 for _grouping in pdb.GROUPINGS:
     register_heuristic(Heuristic(
         _grouping, pdb.LABELS[_grouping], f"The {pdb.LABELS[_grouping]} (Korf & Felner).", True,
-        _database_function(_grouping), shape=(4, 4), kernel="pdb", kernel_inputs=_database_inputs(_grouping)))
+        _database_function(_grouping), shape=pdb.SHAPES[_grouping], kernel="pdb",
+        kernel_inputs=_database_inputs(_grouping)))
 register_heuristic(Heuristic(
     "misplaced", "misplaced tiles", "The number of tiles off their goal cell.", True,
     lambda goal, options: lambda board: misplaced_tiles(board, goal)))
