@@ -18,7 +18,6 @@ from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
 from engine.errors import PuzzleError
 from engine.params import choice, integer
-from engine.search.explain import explain
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
@@ -186,16 +185,6 @@ def _with_heuristic(problem, name: str):
     if not isinstance(problem, SlidingTileProblem) or heuristic not in step_heuristics():
         raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
     return SlidingTileProblem(problem.initial, problem.goal, heuristic)
-
-
-@bp.post("/api/heuristics")
-def heuristics_api():
-    """The parts of the tile heuristics for one position (engine.search.explain), for the board overlays."""
-    data = json_body()
-    rows, cols = parse_size(str(data.get("size", "3x3")))
-    goal = parse_goal(data.get("goal", "blank-last"), rows, cols)
-    board = Board(rows, cols, parse_tiles(data.get("tiles"), rows, cols))
-    return jsonify(explain(board, goal))
 
 
 @bp.get("/step")

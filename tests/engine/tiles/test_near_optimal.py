@@ -15,8 +15,8 @@ from engine.result import Budget, Watch
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, pdb, pdb_build
 from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_MANHATTAN, H_PDB, beam_reference
-from engine.tiles.fast import bfs_distances
 from engine.tiles.heuristics import linear_conflict_distance, manhattan_distance
+from engine.tiles.kernel_drivers import bfs_distances
 from engine.tiles.near_optimal import beam_search, depth_limit
 from engine.tiles.random import random_solvable
 from engine.tiles.ranking_kernels import board_rank
