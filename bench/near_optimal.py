@@ -31,7 +31,7 @@ from engine.registry import warm_up
 from engine.result import Budget
 from engine.solvers import solve
 from engine.tiles import pdb
-from engine.tiles.board import Board, goal_board
+from engine.tiles.board import Board, goal_board, half_turn
 from engine.tiles.heuristics import manhattan_distance
 from engine.tiles.random import random_solvable
 from tests.support.korf import korf_taylor_instances
@@ -54,7 +54,7 @@ def korf_taylor(goal_name: str, runs: int) -> list[list[object]]:
     for number, optimum, cells in korf_taylor_instances():
         board = Board(5, 5, cells)
         if goal_name == "blank-last":
-            board = pdb.half_turn(board)  # the same instance, turned to face the other goal
+            board = half_turn(board)  # the same instance, turned to face the other goal
         seconds, result = [], None
         for _ in range(runs):
             result = solve(board, goal, "near-optimal", None, Budget(10**12, 60))

@@ -165,7 +165,7 @@ def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
         database, note = pdb.resolve(name, goal)
         if database is None:
             return "linear-conflict", {}, note
-        return database.name, {"database": database}, note
+        return database.name, pdb.kernel_inputs(database), note
     return inputs
 
 

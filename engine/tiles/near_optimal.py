@@ -3,7 +3,7 @@
 Method: beam search (``engine.tiles.beam_kernels``) with the strongest heuristic at hand, beams of growing width
 while the time allows (``WIDTHS``), the shortest answer kept. On 5×5 the heuristic is the 6-6-6-6 additive pattern
 database with its mirror lookup (``engine.tiles.pdb``; a goal with the blank in the other corner is solved as its
-half-turn, ``pdb.half_turn``); without it, and on other boards, Manhattan distance plus linear conflict, and the
+half-turn, ``board.half_turn``); without it, and on other boards, Manhattan distance plus linear conflict, and the
 result says which heuristic it used. ``fast`` (the row-and-column reduction) stays the instant answer and the
 fallback when a beam finds nothing.
 
@@ -20,7 +20,7 @@ import numpy as np
 from engine.result import SolveResult, Watch
 from engine.status import Status
 from engine.tiles import pdb
-from engine.tiles.board import MOVES, Board
+from engine.tiles.board import MOVES, Board, half_turn, half_turn_moves
 from engine.tiles.heuristics import manhattan_distance
 from engine.tiles.tables import goal_tables
 
@@ -118,16 +118,15 @@ def _zobrist(n: int, make) -> np.ndarray:
 
 def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | None, str]:
     """(the goal searched, whether it is the half-turn of the goal asked for, the database, a note)."""
-    for turned in (False, True):
-        target = pdb.half_turn(goal) if turned else goal
-        for grouping in pdb.groupings_for(target):
-            if grouping == "pdb-6666" and pdb.is_built(grouping, target):
-                return target, turned, pdb.load(grouping, target), ""
-    note = ""
     if "pdb-6666" in pdb.groupings_for(goal):
-        note = ("the 6-6-6-6 pattern database is not built yet (python -m engine tables build); used "
-                "linear-conflict")
-    return goal, False, None, note
+        database = pdb.load("pdb-6666", goal)
+        if isinstance(database, pdb.HalfTurned):
+            return database.stored.goal, True, database.stored, ""
+        if database is not None:
+            return goal, False, database, ""
+        return goal, False, None, ("the 6-6-6-6 pattern database is not built yet (python -m engine tables build); "
+                                   "used linear-conflict")
+    return goal, False, None, ""
 
 
 def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[int, ...] = WIDTHS,
@@ -142,7 +141,7 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
         return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="near-optimal", heuristic="",
                            message="the board is solved", extra={"lower_bound": 0})
     searched, turned, database, note = choose_heuristic(goal)
-    start = pdb.half_turn(board) if turned else board
+    start = half_turn(board) if turned else board
     mode = H_PDB if database is not None else H_LINEAR_CONFLICT
     used = database.name if database is not None else "linear-conflict"
     limit = min(seconds, watch.budget.max_seconds)
@@ -169,7 +168,7 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
         fallback.message = f"no beam found an answer in time: the fast solver's answer. {fallback.message}"
         return fallback
     if turned:
-        best = pdb.half_turn_moves(best)
+        best = half_turn_moves(best)
     if lower == len(best):
         optimal, message = True, "optimal: as long as the Manhattan lower bound"
     else:

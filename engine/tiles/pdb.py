@@ -37,7 +37,7 @@ import numpy as np
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.tiles.board import Board
+from engine.tiles.board import Board, half_turn
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 
 #: Named databases, strongest first: ``pdb`` means the first of these built for the board's shape.
@@ -82,19 +82,6 @@ def groups_of(grouping: str, goal: Board) -> tuple[tuple[int, ...], ...]:
                 [c for c in range(16) if c // 4 != blank_row and c % 4 >= 2],
                 [c for c in range(16) if c // 4 == blank_row]]
     return tuple(tuple(goal.cells[c] for c in cells if goal.cells[c] != 0) for cells in sets)
-
-
-def half_turn(board: Board) -> Board:
-    """The board turned by 180° with tile t renamed n - t: the blank-first goal becomes the blank-last one, and a
-    position's distance to a goal equals its half-turn's distance to the goal's half-turn (a move of the blank turns
-    into the opposite move). So one database serves both goals: a position is solved as its half-turn."""
-    n = board.size
-    return Board(board.rows, board.cols, tuple((n - tile) % n for tile in reversed(board.cells)))
-
-
-def half_turn_moves(moves: str) -> str:
-    """The moves that replay, on a board, what ``moves`` do on its half-turn."""
-    return moves.translate(str.maketrans("UDLR", "DURL"))
 
 
 def transpose_cell(cell: int, side: int = 4) -> int:
@@ -165,6 +152,44 @@ class PatternDatabase:
                     mirrored=mirror is not None)
 
 
+@dataclass(frozen=True)
+class HalfTurned:
+    """A database read through the half-turn (``board.half_turn``): it serves ``goal`` with the tables built for
+    the half-turn of ``goal`` (``stored``), so one build serves the blank-first and the blank-last goal. A position's
+    values are those of its half-turn; group g holds the half-turns of the stored group g's tiles. A search with
+    it searches the half-turned position against ``stored`` (``kernel_drivers.idastar`` does, told by
+    ``kernel_inputs``) and turns the moves back."""
+
+    stored: PatternDatabase
+
+    @property
+    def goal(self) -> Board:
+        return half_turn(self.stored.goal)
+
+    @property
+    def name(self) -> str:
+        return self.stored.name
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        n = self.stored.goal.size
+        return tuple(tuple(n - tile for tile in group) for group in self.stored.groups)
+
+    def group_values(self, board: Board) -> tuple[list[int], list[int] | None]:
+        return self.stored.group_values(half_turn(board))
+
+    def value(self, board: Board) -> int:
+        return self.stored.value(half_turn(board))
+
+    def kernel_inputs(self) -> dict:
+        return {"database": self.stored, "half_turn": True}
+
+
+def kernel_inputs(database: PatternDatabase | HalfTurned) -> dict:
+    """What the compiled IDA* is given for a database (``loaded`` of ``kernel_drivers.idastar``)."""
+    return database.kernel_inputs() if isinstance(database, HalfTurned) else {"database": database}
+
+
 def artefact(grouping: str, goal: Board) -> str:
     return store.artefact_name(grouping, goal.cells, groups_of(grouping, goal))
 
@@ -179,15 +204,19 @@ def _key(grouping: str, goal: Board) -> Path:
     return store.path_of(artefact(grouping, goal))
 
 
-def is_built(grouping: str, goal: Board) -> bool:
+def _stored_here(grouping: str, goal: Board) -> bool:
     try:
         return _key(grouping, goal) in _loaded or store.exists(artefact(grouping, goal))
     except PuzzleError:  # made for another shape or goal
         return False
 
 
-def load(grouping: str, goal: Board) -> PatternDatabase | None:
-    """The database if it is built (memory-mapped, kept for the process), else None. Never builds."""
+def is_built(grouping: str, goal: Board) -> bool:
+    """True when the database for ``goal`` can be read: built for it, or for its half-turn."""
+    return _stored_here(grouping, goal) or _stored_here(grouping, half_turn(goal))
+
+
+def _load_stored(grouping: str, goal: Board) -> PatternDatabase | None:
     key = _key(grouping, goal)
     with _loaded_lock:
         if key in _loaded:
@@ -204,6 +233,17 @@ def load(grouping: str, goal: Board) -> PatternDatabase | None:
         return _loaded.setdefault(key, PatternDatabase(goal, grouping, groups, tables, offsets))
 
 
+def load(grouping: str, goal: Board) -> PatternDatabase | HalfTurned | None:
+    """The database for ``goal`` if it is built (memory-mapped, kept for the process): the one built for the goal,
+    else the one built for its half-turn, read through the half-turn; else None. Never builds."""
+    if _stored_here(grouping, goal):
+        return _load_stored(grouping, goal)
+    if _stored_here(grouping, half_turn(goal)):
+        stored = _load_stored(grouping, half_turn(goal))
+        return HalfTurned(stored) if stored is not None else None
+    return None
+
+
 def forget(grouping: str, goal: Board) -> None:
     with _loaded_lock:
         _loaded.pop(_key(grouping, goal), None)
@@ -214,7 +254,7 @@ def is_ready(goal: Board) -> bool:
     return any(is_built(g, goal) for g in groupings_for(goal))
 
 
-def resolve(heuristic: str, goal: Board) -> tuple[PatternDatabase | None, str]:
+def resolve(heuristic: str, goal: Board) -> tuple[PatternDatabase | HalfTurned | None, str]:
     """The database a pattern-database heuristic uses now, and a note when it is not the one asked for.
 
     ``pdb`` takes the strongest built database; ``pdb-78`` falls back to ``pdb-663``; when none is built the caller
@@ -223,7 +263,7 @@ def resolve(heuristic: str, goal: Board) -> tuple[PatternDatabase | None, str]:
     """
     wanted = {"pdb": groupings_for(goal), "pdb-78": ("pdb-78", "pdb-663")}.get(heuristic, (heuristic,))
     for grouping in wanted:
-        database = load(grouping, goal) if is_built(grouping, goal) else None
+        database = load(grouping, goal)
         if database is not None:
             if heuristic not in ("pdb", grouping):
                 return database, (f"the {LABELS[heuristic]} is not built yet (python -m engine tables build); "

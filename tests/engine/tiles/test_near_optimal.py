@@ -15,6 +15,7 @@ from engine.result import Budget, Watch
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, pdb, pdb_build
 from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_MANHATTAN, H_PDB, beam_reference
+from engine.tiles.board import half_turn, half_turn_moves
 from engine.tiles.heuristics import linear_conflict_distance, manhattan_distance
 from engine.tiles.kernel_drivers import bfs_distances
 from engine.tiles.near_optimal import beam_search, depth_limit
@@ -58,12 +59,12 @@ def test_the_beam_kernel_reads_a_pattern_database_as_the_reference_does(db663):
 @given(cells=st.permutations(range(9)))
 def test_the_half_turn_keeps_distances(cells):
     board, goal = Board(3, 3, tuple(cells)), goal_board(3, 3, "blank-last")
-    assert pdb.half_turn(goal_board(3, 3, "blank-first")) == goal and pdb.half_turn(pdb.half_turn(board)) == board
+    assert half_turn(goal_board(3, 3, "blank-first")) == goal and half_turn(half_turn(board)) == board
     if not check_solvable(board, goal).solvable:
         return
-    turned = pdb.half_turn(board)
-    result = solve(turned, pdb.half_turn(goal), "idastar", "manhattan")
-    assert board.apply(pdb.half_turn_moves(result.moves)) == goal
+    turned = half_turn(board)
+    result = solve(turned, half_turn(goal), "idastar", "manhattan")
+    assert board.apply(half_turn_moves(result.moves)) == goal
     distance, _ = bfs_distances(goal)
     assert result.length == distance[board_rank(board.cells)]
 
