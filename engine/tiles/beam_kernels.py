@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.tiles.goal_arrays import INVERSE_INDEX
 from engine.tiles.heuristic_kernels import linear_conflict_sum, moved_lines_conflicts
 from engine.tiles.ranking_kernels import rank_of_positions
-from engine.tiles.tables import INVERSE_INDEX
 
 H_MANHATTAN = 0
 H_LINEAR_CONFLICT = 1

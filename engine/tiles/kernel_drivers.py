@@ -16,12 +16,12 @@ from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles.bfs_kernels import bfs_expand
 from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board, half_turn, half_turn_moves
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.heuristics import heuristic
 from engine.tiles.ida_kernels import DEPTH, EXPANDED, FOUND, GENERATED, NEXT_BOUND, NO_BOUND, PAUSED, start_state
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
-from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
 

@@ -21,8 +21,8 @@ from engine.result import SolveResult, Watch
 from engine.status import Status
 from engine.tiles import pdb
 from engine.tiles.board import MOVES, Board, half_turn, half_turn_moves
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.tables import goal_tables
 
 #: Beam widths tried in turn, each about four times the work of the one before (``GROWTH``), while the next one is
 #: expected to end within ``TARGET_SECONDS``: on a busy machine the answer comes from a narrower beam, as fast.

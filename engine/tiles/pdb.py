@@ -23,7 +23,7 @@ tiles of lower slots in lower cells; ``engine.tiles.ranking``), a bijection onto
 
 Tables live in the store (``engine.store``) as one ``.npy`` per grouping and goal, memory-mapped when used; a solve
 never builds one (``resolve`` falls back and says so; ``engine.tiles.pdb_build`` builds them, for
-``engine.tiles.tables_catalogue``). This module reads tables and needs no compiler: listing the tables imports no numba.
+``engine.tiles.pdb_catalogue``). This module reads tables and needs no compiler: listing the tables imports no numba.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ for all its blank cells. Each arrangement keeps 2 bits per blank cell: 0 = not r
 taking turns as "reached at the level being expanded" and "reached at the next level" (2 GB for the 8 group, plus
 the 519 MB table). Two threads may reach the same arrangement at once, so the bits are set with an atomic OR.
 
-A build takes seconds (6-6-3) to minutes (7-8) and is never part of a solve: ``engine.tiles.tables_catalogue`` runs
+A build takes seconds (6-6-3) to minutes (7-8) and is never part of a solve: ``engine.tiles.pdb_catalogue`` runs
 it as a job or from the command line.
 """
 
@@ -27,10 +27,10 @@ from engine import store
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.tiles.board import MOVES, Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.pdb import PatternDatabase, artefact, forget, groups_of, load
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import moved_rank, unrank_positions
-from engine.tiles.tables import goal_tables
 
 UNSEEN = 255
 #: The build's 2-bit code of a (arrangement, blank cell) pair already expanded; 0 is not reached yet, and 1 and 2

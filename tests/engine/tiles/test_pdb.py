@@ -20,7 +20,7 @@ from engine.errors import PuzzleError
 from engine.jobs import checked
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
-from engine.tiles import Board, goal_board, pdb, pdb_build, scramble, tables_catalogue
+from engine.tiles import Board, goal_board, pdb, pdb_build, pdb_catalogue, scramble
 from engine.tiles.board import half_turn, half_turn_moves
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
@@ -210,17 +210,17 @@ def test_one_build_serves_both_goals_through_the_half_turn(db663, korf):
 
 
 def test_the_tables_api(db663):
-    names = [row["name"] for row in tables_catalogue.status()]
+    names = [row["name"] for row in pdb_catalogue.status()]
     assert names == ["pdb-663/blank-first", "pdb-663/blank-last", "pdb-78/blank-first", "pdb-78/blank-last",
                      "pdb-6666/blank-first", "pdb-6666/blank-last"]
-    first, last = tables_catalogue.status(["pdb-663/blank-first", "pdb-663/blank-last"])
+    first, last = pdb_catalogue.status(["pdb-663/blank-first", "pdb-663/blank-last"])
     assert last["built"] and last["served_by"] == "pdb-663/blank-first" and last["path"] == first["path"]
-    assert "pdb-663/blank-last" not in tables_catalogue.missing()
-    assert tables_catalogue.status(["pdb-6666/blank-first"])[0]["expected_bytes"] == 4 * 127_512_000
+    assert "pdb-663/blank-last" not in pdb_catalogue.missing()
+    assert pdb_catalogue.status(["pdb-6666/blank-first"])[0]["expected_bytes"] == 4 * 127_512_000
     row = first
     assert row["built"] and row["bytes"] > row["expected_bytes"] == 2 * 5_765_760 + 3360
     assert row["build_seconds"] > 0 and row["peak_bytes"] > 0 and not row["building"]
-    assert "pdb-663/blank-first" not in tables_catalogue.missing()
+    assert "pdb-663/blank-first" not in pdb_catalogue.missing()
     from engine.registry import load_all
 
     load_all()
@@ -228,7 +228,7 @@ def test_the_tables_api(db663):
     with pytest.raises(PuzzleError, match="unknown table"):
         checked("tables-build", {"names": ["pdb-78"]})
     with pytest.raises(PuzzleError, match="unknown table"):
-        tables_catalogue.build(["pdb-99/blank-first"])
+        pdb_catalogue.build(["pdb-99/blank-first"])
 
 
 def test_a_cancelled_build_stops_and_leaves_nothing(tmp_path, monkeypatch):
@@ -238,12 +238,12 @@ def test_a_cancelled_build_stops_and_leaves_nothing(tmp_path, monkeypatch):
     seen = []
 
     def cancel():  # asked between pieces of the build: record what status() says meanwhile, then stop
-        seen.append(tables_catalogue.status(["pdb-663/blank-last"])[0]["building"])
+        seen.append(pdb_catalogue.status(["pdb-663/blank-last"])[0]["building"])
         return True
 
     with pytest.raises(PuzzleError, match="cancelled"):
-        tables_catalogue.build(["pdb-663/blank-last"], cancel=cancel)
+        pdb_catalogue.build(["pdb-663/blank-last"], cancel=cancel)
     assert seen == [True]
-    assert tables_catalogue.missing(["pdb-663/blank-last"]) == ["pdb-663/blank-last"]
-    assert not tables_catalogue.status(["pdb-663/blank-last"])[0]["building"]
+    assert pdb_catalogue.missing(["pdb-663/blank-last"]) == ["pdb-663/blank-last"]
+    assert not pdb_catalogue.status(["pdb-663/blank-last"])[0]["building"]
     assert not list(tmp_path.iterdir())

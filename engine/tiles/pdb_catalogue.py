@@ -1,4 +1,5 @@
-"""The large tables built ahead of time, and the small API the CLI and the app use to see and build them.
+"""The pattern databases on disk, built ahead of time, and the small API the CLI and the app use to see and build
+them.
 
 Every table lives in the one store (``engine.store``: ``$PUZZLE_DATA_DIR``, the app's instance folder, or
 ``~/.cache/puzzle-playground``), so the CLI, the app and its workers share one copy. A solve never builds a table
