@@ -81,7 +81,7 @@ def build_missing_tables(runner: JobRunner) -> None:
     """Queue one job that builds every missing large table, so no solve ever waits for one: until they exist, the
     solvers fall back to the next heuristic and say which they used. The 6-6-3 databases come first (seconds), the
     7-8 ones after (minutes, about 2.7 GB in the worker)."""
-    from engine.tiles.tables_catalogue import missing
+    from engine.tiles.pdb_catalogue import missing
 
     names = missing()
     if names:

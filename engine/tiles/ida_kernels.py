@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from engine.tiles.goal_arrays import INVERSE_INDEX, goal_tables
 from engine.tiles.heuristic_kernels import (
     MODE_LEARNED,
     MODE_LINEAR_CONFLICT,
@@ -40,7 +41,6 @@ from engine.tiles.heuristic_kernels import (
     manhattan_sum,
     moved_lines_conflicts,
 )
-from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 if TYPE_CHECKING:
     from engine.tiles.board import Board
