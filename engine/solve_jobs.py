@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from engine import params as params_reader
 from engine.errors import PuzzleError
-from engine.jobs import INTERACTIVE, LONG, job_kind
+from engine.jobs import Placement, job_kind
 from engine.result import Budget
-from engine.solvers import check_request, solve
+from engine.solve_cost import solve_placement
+from engine.solvers import check_request, solve, solvers
 from engine.tiles.board import position_from
 from engine.tiles.solvability import require_solvable
 
@@ -20,8 +21,6 @@ MAX_COMPARE = 4
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
 MAX_REQUEST_NODES = 20_000_000_000
 MAX_REQUEST_SECONDS = 900.0
-#: A solve or compare with at most this many seconds in all runs on the interactive lane; a longer one is long work.
-INTERACTIVE_SECONDS = 120.0
 
 
 def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
@@ -77,9 +76,8 @@ def check_compare(params: dict) -> dict:
 
 
 
-def solve_lane(params: dict) -> str:
-    runs = len(params.get("solvers", [None]))
-    return INTERACTIVE if runs * params["max_seconds"] <= INTERACTIVE_SECONDS else LONG
+def solve_lane(params: dict) -> Placement:
+    return solve_placement(params, {name: info.optimal for name, info in solvers().items()})
 
 
 @job_kind("solve", check=check_solve, lane=solve_lane)
