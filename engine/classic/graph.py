@@ -74,6 +74,13 @@ def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
     return Graph(tuple(tuple(sorted(n)) for n in neighbours), drawn)
 
 
+def graph_from_request(data: dict) -> Graph:
+    """The graph a page's JSON request names: the one it drew (``nodes``, ``edges``, ``positions``), else the seed's."""
+    if "nodes" not in data and "edges" not in data:
+        return SEED_GRAPH
+    return graph_from(data.get("nodes"), data.get("edges"), data.get("positions"))
+
+
 def _check_ends(graph: Graph, start: int, goal: int) -> None:
     for name, node in (("start", start), ("goal", goal)):
         if not isinstance(node, int) or not 0 <= node < graph.size:

@@ -12,7 +12,8 @@ const DX = 48, DY = 66, PAD = 28;  // tree spacing in px at zoom 1: room for a 1
 const FRONTIER_SHOWN = 10;
 const STATUS = {
   current: "current node", expanded: "expanded", frontier: "on the frontier", pruned: "cut off",
-  duplicate: "dropped: already reached", goal: "goal / solution path", folded: "folded subtree (click to open)",
+  duplicate: "dropped: already reached", stale: "dropped: a cheaper path replaced it", goal: "goal / solution path",
+  folded: "folded subtree (click to open)",
 };
 
 class SearchPanel {
@@ -37,8 +38,7 @@ class SearchPanel {
     this.el = html("section", "panel step-panel");
     this.el.dataset.algorithm = t.algorithm;
     this.el.setAttribute("aria-label", t.title);
-    this.el.appendChild(html("h2", "", t.title + (t.heuristic && t.heuristic !== "zero" && t.priority !== "g" &&
-      !["bfs", "dfs", "ids", "bidirectional"].includes(t.algorithm) ? ` · h = ${t.heuristic}` : "")));
+    this.el.appendChild(html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")));
     const main = html("div", "step-main");
     const treeColumn = html("div", "step-tree");
     const top = html("div", "step-top");
@@ -205,9 +205,9 @@ class SearchPanel {
     } else if (step.event === "generate") {
       this.status.set(id, "frontier");
       this.seq.set(id, this.counter++);
-    } else if (step.event === "prune" || step.event === "duplicate") {
+    } else if (step.event === "prune" || step.event === "duplicate" || step.event === "stale") {
       this.showAncestors(id);
-      this.status.set(id, step.event === "prune" ? "pruned" : "duplicate");
+      this.status.set(id, { prune: "pruned", duplicate: "duplicate", stale: "stale" }[step.event]);
     } else if (step.event === "goal") {
       this.showAncestors(id);
       this.status.set(id, "goal");
@@ -229,7 +229,7 @@ class SearchPanel {
     return { g: n.g, h: n.h, f: n.g + n.h }[this.trace.priority || "f"];
   }
   f(id) { const n = this.nodes[id]; return n.h === null ? null : n.g + n.h; }
-  usesH() { return ["astar", "idastar", "greedy"].includes(this.trace.algorithm); }
+  usesH() { return this.trace.uses_h; }
   label(id) {
     const n = this.nodes[id];
     if (n.parent === null) return n.side === "backward" ? "goal" : "start";
@@ -276,7 +276,7 @@ class SearchPanel {
     const stack = t.frontier_kind === "stack";
     const stats = [["expanded", counts.expanded], ["generated", counts.generated],
       stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
-    if (this.bound !== null) stats.push([t.algorithm === "ids" ? "limit" : "bound", this.bound]);
+    if (this.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
     this.stats.innerHTML = "";
     stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
     this.el.dataset.expanded = counts.expanded;
@@ -292,7 +292,7 @@ class SearchPanel {
     this.vars.innerHTML = "";
     const vars = [["node", this.currentId === null ? "—" : this.pathText(this.currentId)], ["g", n.g]];
     if (this.usesH()) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
-    if (this.bound !== null) vars.push([t.algorithm === "ids" ? "limit" : "bound", this.bound]);
+    if (this.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
     if (e && e.node !== undefined && e.node !== this.currentId) vars.push(["child", this.pathText(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
@@ -328,7 +328,7 @@ class SearchPanel {
     if (!e) return "Ready: the start node is on the frontier. Step forward to expand it.";
     switch (e.event) {
       case "bound":
-        if (t.algorithm === "ids") {
+        if (t.cutoff === "depth") {
           return e.previous === null ? "Iteration 1: depth limit 0, the shallowest possible."
             : `New iteration: depth limit ${e.bound}. The search with limit ${e.previous} cut off ${plural(e.cut, "node")} at the limit and found no goal, so the limit grows by one and the search starts again from the root.`;
         }
@@ -336,8 +336,11 @@ class SearchPanel {
           : `New iteration: f bound ${e.bound}. The search with bound ${e.previous} cut off ${plural(e.cut, "node")}; the least f among them is ${e.bound}, so that is the next bound: no cheaper path was left unexplored.`;
       case "expand": return `Expand ${this.pathText(e.node)} (${this.numbers(e.node)}).`;
       case "generate": return `Generate ${this.pathText(e.node)} (${this.numbers(e.node)}) and put it on the frontier.`;
-      case "duplicate": return `Skip ${this.pathText(e.node)}: its state was already reached by a path at least as short.`;
-      case "prune": return t.algorithm === "idastar"
+      case "duplicate": return t.frontier_kind === "stack"
+        ? `Skip ${this.pathText(e.node)}: its state is already on the path, going there would walk in a circle.`
+        : `Skip ${this.pathText(e.node)}: its state was already reached by a path at least as short.`;
+      case "stale": return `Drop ${this.pathText(e.node)}: a cheaper path to its state was pushed after it, so this entry is out of date.`;
+      case "prune": return t.cutoff === "f"
         ? `Cut off ${this.pathText(e.node)}: f = ${this.f(e.node)} is above the bound ${this.bound}.`
         : `Cut off ${this.pathText(e.node)}: it is at the depth limit.`;
       case "goal": return `Goal reached: ${this.pathText(e.node)}.`;
@@ -468,7 +471,7 @@ class SearchPanel {
       const at = this.expandedAt.has(id) ? `at step ${this.expandedAt.get(id) + 1}` : "on the way to the current node";
       if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${this.key(id)} was the least on the frontier.`;
       if (t.frontier_kind === "queue" || t.frontier_kind === "two-queues") return `Expanded ${at}: it was at the front of the queue, the oldest node waiting.`;
-      if (t.algorithm === "idastar") return `Expanded ${at}: its f = ${this.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
+      if (t.cutoff === "f") return `Expanded ${at}: its f = ${this.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
       return `Expanded ${at}: depth-first search goes into each child in turn, and this one was within the limit.`;
     }
     if (state === "frontier") {
@@ -480,10 +483,13 @@ class SearchPanel {
       }
       return ahead === 0 ? "Next to be expanded: it is at the front of the queue." : `Waiting: ${plural(ahead, "node")} ahead of it in the queue.`;
     }
-    if (state === "pruned") return t.algorithm === "idastar"
+    if (state === "pruned") return t.cutoff === "f"
       ? `Cut off: f = g + h = ${this.f(id)} is above the bound ${this.bound}. The least such f becomes the next bound.`
       : "Cut off: it is at the depth limit; a later iteration with a deeper limit may expand it.";
-    if (state === "duplicate") return "Dropped: its state was already reached by a path at least as short, so expanding it again would only repeat work.";
+    if (state === "duplicate") return t.frontier_kind === "stack"
+      ? "Skipped: its state is already on the path to it, so going there would only walk in a circle."
+      : "Dropped: its state was already reached by a path at least as short, so expanding it again would only repeat work.";
+    if (state === "stale") return "Dropped when popped: after it was pushed, a cheaper path to the same state was pushed too, and that entry counts instead.";
     if (state === "goal") return "The goal: the search stops here and returns this path.";
     return "Not reached at this step.";
   }
