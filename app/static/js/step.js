@@ -8,7 +8,11 @@ import { GRAPH_KEY, GraphView, circle } from "./graph-view.js";
 import { breakdown, decorate } from "./heuristics.js";
 
 const COLLAPSE_AT = 120;  // visible nodes beyond which finished subtrees fold into one node (a click opens them)
-const DX = 48, DY = 66, PAD = 28;  // tree spacing in px at zoom 1: room for a 13 px label under every node
+// Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
+// or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
+const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
+const LABELS_BELOW = { plain: 30, withValue: 44 }, EDGE_GAP = 18;
+const READABLE_ZOOM = 0.6;  // below this a 14 px label is smaller than 9 px: the overview folds levels instead
 const FRONTIER_SHOWN = 10;
 const STATUS = {
   current: "current node", expanded: "expanded", frontier: "on the frontier", pruned: "cut off",
@@ -41,11 +45,13 @@ class SearchPanel {
     this.el.appendChild(html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")));
     const main = html("div", "step-main");
     const treeColumn = html("div", "step-tree");
+    const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     this.stats = html("dl", "stats");
     top.append(this.current, this.stats);
-    main.appendChild(top);
+    head.appendChild(top);
+    main.appendChild(head);
     if (this.problem.kind === "tiles") {
       const show = html("label", "inline");
       this.showH = html("input");
@@ -53,10 +59,10 @@ class SearchPanel {
       this.showH.addEventListener("change", () => this.render());
       show.append(this.showH, document.createTextNode(" show h on the board: each tile's distance home, conflicts outlined"));
       this.hSummary = html("div", "h-summary muted");
-      main.append(show, this.hSummary);
+      head.append(show, this.hSummary);
     }
     this.caption = html("p", "caption");
-    main.appendChild(this.caption);
+    head.appendChild(this.caption);
 
     const code = html("div", "step-code");
     const left = html("div", "");
@@ -78,10 +84,12 @@ class SearchPanel {
 
     const kind = { queue: "Frontier: FIFO queue, front first", priority: `Frontier: priority queue, least ${t.priority} first`,
       stack: "Stack: the path from the current node back to the root", "two-queues": "Frontiers: the two queues, front first" }[t.frontier_kind];
-    main.appendChild(html("h3", "", kind));
+    const waiting = html("div", "step-frontier");
+    waiting.appendChild(html("h3", "", kind));
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
-    main.append(this.frontier, this.frontierMore);
+    waiting.append(this.frontier, this.frontierMore);
+    main.appendChild(waiting);
     this.el.append(main, treeColumn);
 
     treeColumn.appendChild(html("h3", "", "Search tree"));
@@ -96,7 +104,9 @@ class SearchPanel {
     };
     button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
     button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
-    button("Fit", "Fit the tree in the box", () => this.setZoom(Math.min(1, this.scroller.clientWidth / this.treeWidth)));
+    this.fitButton = button("Fit", "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
+      () => this.setOverview(!this.overview));
+    this.fitButton.setAttribute("aria-pressed", "false");
     const follow = html("label", "follow");
     this.followBox = html("input");
     this.followBox.type = "checkbox";
@@ -106,6 +116,9 @@ class SearchPanel {
     tools.appendChild(follow);
     treeColumn.appendChild(tools);
 
+    const legendBox = html("details", "tree-legend-box");
+    legendBox.open = !container.closest(".presenting");  // on a projector the tree needs the room; one click opens it
+    legendBox.appendChild(html("summary", "", "Legend"));
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
     Object.entries(STATUS).forEach(([k, text]) => {
@@ -117,7 +130,11 @@ class SearchPanel {
       li.append(key, document.createTextNode(text));
       legend.appendChild(li);
     });
-    treeColumn.appendChild(legend);
+    legend.appendChild(html("li", "fold-count", "“+n” after a label: n nodes under it are folded away (dropped, cut off, " +
+      "finished or, in Fit, deeper than the levels shown); click the node to open it"));
+    legendBox.appendChild(legend);
+    treeColumn.appendChild(legendBox);
+    this.legendBox = legendBox;
 
     this.scroller = html("div", "tree-scroll");
     this.scroller.tabIndex = 0;
@@ -126,11 +143,22 @@ class SearchPanel {
     this.scroller.appendChild(this.svg);
     treeColumn.appendChild(this.scroller);
     this.bindPan();
-    this.details = html("div", "node-details");
+    this.details = html("div", "node-details idle");
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
     treeColumn.appendChild(this.details);
     container.appendChild(this.el);
+  }
+
+  // Scroll the boxes of this panel that hold el (never the page) so that el is inside them: on a projector the code
+  // box is shorter than the code, and the marked line must stay on screen.
+  reveal(el) {
+    for (let box = el.parentElement; box && box !== this.el.parentElement; box = box.parentElement) {
+      if (box.scrollHeight <= box.clientHeight + 1) continue;
+      const outer = box.getBoundingClientRect(), inner = el.getBoundingClientRect();
+      if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top + 4;
+      else if (inner.bottom > outer.bottom) box.scrollTop += Math.min(inner.top - outer.top, inner.bottom - outer.bottom + 4);
+    }
   }
 
   bindPan() {
@@ -168,7 +196,10 @@ class SearchPanel {
   }
 
   setFollow(on) { this.follow = on; this.followBox.checked = on; }
-  setZoom(z) { this.zoom = Math.max(0.3, Math.min(3, z)); this.drawTree(); }
+  setZoom(z) { this.overview = false; this.fitButton.setAttribute("aria-pressed", "false"); this.zoom = Math.max(READABLE_ZOOM, Math.min(3, z)); this.drawTree(); }
+  // Fit: the whole tree in the box at a readable size, re-fitted at every step; levels too deep to fit fold into
+  // their ancestors' counts. A zoom button leaves it.
+  setOverview(on) { this.overview = on; this.fitButton.setAttribute("aria-pressed", String(on)); if (!on) this.zoom = 1; this.drawTree(); }
 
   resetState() {
     this.status = new Map(this.roots.map((r) => [r, "frontier"]));
@@ -288,6 +319,7 @@ class SearchPanel {
       if (i === line) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
     this.el.dataset.line = line;
+    if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
     const vars = [["node", this.currentId === null ? "—" : this.pathText(this.currentId)], ["g", n.g]];
@@ -378,11 +410,13 @@ class SearchPanel {
     return { kids, folded };
   }
 
-  drawTree() {
-    const { kids, folded } = this.visibleTree();
+  rowHeight() { return (this.usesH() ? LABELS_BELOW.withValue : LABELS_BELOW.plain) + EDGE_GAP + CURRENT_R + 4; }
+
+  // Leaves side by side, each parent over the middle of its children; returns columns by node and the tree's size.
+  layout(kids) {
     const x = new Map();
     let next = 0, depth = 0;
-    const place = (id) => {  // leaves side by side, each parent over the middle of its children
+    const place = (id) => {
       depth = Math.max(depth, this.nodes[id].g);
       const c = kids.get(id);
       if (!c.length) { x.set(id, next++); return; }
@@ -390,12 +424,45 @@ class SearchPanel {
       x.set(id, (x.get(c[0]) + x.get(c[c.length - 1])) / 2);
     };
     this.roots.filter((r) => kids.has(r)).forEach((r) => { place(r); next += 0.5; });
-    const width = Math.max(1, next) * DX + 2 * PAD, height = (depth + 1) * DY + 2 * PAD;
+    return { x, width: Math.max(1, next) * DX + 2 * PAD, height: (depth + 1) * this.rowHeight() + 2 * PAD };
+  }
+
+  // The overview's folding by depth: the deepest level kept is the deepest at which the tree still fits the box at a
+  // readable zoom; every node on that level carries the count of what hangs below it.
+  foldByDepth(kids, folded) {
+    const box = { w: this.scroller.clientWidth - 4, h: this.scroller.clientHeight - 4 };
+    const deepest = Math.max(...[...kids.keys()].map((id) => this.nodes[id].g));
+    for (let cut = deepest; cut >= 0; cut--) {
+      const trimmed = new Map(), counts = new Map(folded);
+      const below = (id) => kids.get(id).reduce((n, c) => n + 1 + (folded.get(c) || 0) + below(c), 0);
+      kids.forEach((c, id) => {
+        if (this.nodes[id].g > cut) return;
+        if (this.nodes[id].g === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
+      });
+      const size = this.layout(trimmed);
+      if (cut === 0 || (size.width * READABLE_ZOOM <= box.w && size.height * READABLE_ZOOM <= box.h)) {
+        for (const id of kids.keys()) if (!trimmed.has(id)) counts.delete(id);
+        return { kids: trimmed, folded: counts };
+      }
+    }
+    return { kids, folded };
+  }
+
+  drawTree() {
+    let { kids, folded } = this.visibleTree();
+    if (this.overview) ({ kids, folded } = this.foldByDepth(kids, folded));
+    const { x, width, height } = this.layout(kids);
     this.treeWidth = width;
+    if (this.overview) this.zoom = Math.min(1, (this.scroller.clientWidth - 4) / width, (this.scroller.clientHeight - 4) / height);
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     this.svg.setAttribute("width", width * this.zoom);
     this.svg.setAttribute("height", height * this.zoom);
-    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + this.nodes[id].g * DY + 10];
+    this.el.dataset.treeWidth = Math.round(width * this.zoom);
+    this.el.dataset.treeHeight = Math.round(height * this.zoom);
+    const row = this.rowHeight(), below = this.usesH() ? LABELS_BELOW.withValue : LABELS_BELOW.plain;
+    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + this.nodes[id].g * row];
+    const shown = (id) => { let a = id; while (a !== null && a !== undefined && !x.has(a)) a = this.nodes[a].parent; return a; };
+    const current = this.currentId === null ? null : shown(this.currentId);
     const onPath = new Set();
     const r = this.trace.result;
     if (this.applied >= this.trace.steps.length && r.status === "solved") {
@@ -410,16 +477,16 @@ class SearchPanel {
       const parent = this.nodes[id].parent;
       if (parent !== null && x.has(parent)) {
         const [px, py] = pos(parent);
-        edges.appendChild(svgEl("line", { x1: px, y1: py, x2: cx, y2: cy, class: onPath.has(id) ? "t-path" : "" }));
+        edges.appendChild(svgEl("line", { x1: px, y1: py + below, x2: cx, y2: cy - CURRENT_R - 1, class: onPath.has(id) ? "t-path" : "" }));
       }
       const state = this.status.get(id);
       const wholly = folded.has(id) && !kids.get(id).length;  // else only its dropped leaves are folded
-      const cls = [`t-${wholly ? "folded" : state}`];
-      if (id === this.currentId) cls.push("t-current");
+      const cls = [`t-${wholly && state !== "frontier" ? "folded" : state}`];
+      if (id === current) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
       if (id === this.selected) cls.push("t-selected");
       const g = svgEl("g", { class: cls.join(" "), "data-id": id, tabindex: "0", role: "button" });
-      g.appendChild(svgEl("circle", { cx, cy, r: 9 }));
+      g.appendChild(svgEl("circle", { cx, cy, r: NODE_R }));
       const label = svgEl("text", { x: cx, y: cy + 24 });
       label.textContent = this.label(id) + (folded.has(id) ? ` +${folded.get(id)}` : "");
       g.appendChild(label);
@@ -434,13 +501,13 @@ class SearchPanel {
       // where the node is and what happened to it
       const title = svgEl("title");
       title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
-        (folded.has(id) && !wholly ? ` (${plural(folded.get(id), "dropped child")} folded; click to show)` : "");
+        (folded.has(id) ? ` (${plural(folded.get(id), "node")} folded under it; click to show)` : "");
       g.prepend(title);
       nodes.appendChild(g);
     });
     this.svg.append(edges, nodes);
-    const focus = this.currentId !== null && x.has(this.currentId) ? this.currentId : this.roots[0];
-    if (this.follow && x.has(focus)) {
+    const focus = current !== null && x.has(current) ? current : this.roots[0];
+    if (this.follow && !this.overview && x.has(focus)) {
       const [cx, cy] = pos(focus);
       this.scroller.scrollLeft = cx * this.zoom - this.scroller.clientWidth / 2;
       this.scroller.scrollTop = cy * this.zoom - this.scroller.clientHeight / 2;
@@ -453,6 +520,7 @@ class SearchPanel {
     this.selected = id;
     const n = this.nodes[id];
     this.details.innerHTML = "";
+    this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.pathText(id)));
     const dl = html("dl", "stats");
     const rows = [["depth", n.g], ["g", n.g]];
@@ -534,14 +602,36 @@ function slideStep(step, steps, total) {
   return at < 0 ? total : at + 1;
 }
 
+// Keys a clicker or a keyboard sends (a presentation clicker sends PageDown and PageUp). A key is left alone where it
+// already means something: typing in a field, a slider's arrows, Space or Enter on a button or link.
+const FORWARD = ["PageDown", "ArrowRight", " "], BACK = ["PageUp", "ArrowLeft"];
+function keyAction(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return null;
+  const target = event.target;
+  const typing = target.closest && target.closest("input, select, textarea, [contenteditable]");
+  if (typing) return null;
+  if (event.key === " " && target.closest && target.closest("button, a, summary, [role=button]")) return null;
+  if (event.key.startsWith("Arrow") && target.classList && target.classList.contains("tree-scroll")) return null;
+  if (FORWARD.includes(event.key)) return "forward";
+  if (BACK.includes(event.key)) return "back";
+  if (event.key === "Home") return "reset";
+  if (event.key === "End") return "end";
+  return null;
+}
+
 // The page's form: tile controls for tile problems, node controls for the graph, and "new scramble" for a new seed.
+// Once a search is loaded from the form, the form folds into one line (one click brings it back) and the stage, the
+// player with the panels, fills the screen: a projector at 853×480 shows the board, the code and the tree at once.
 function searchView(root) {
   const stepper = new Stepper(root);
+  const stage = document.getElementById("step-stage");
   const form = document.getElementById("step-form");
   const panels = document.getElementById("step-panels");
   const error = document.getElementById("step-error");
+  const announcer = document.getElementById("announcer");
   const lesson = root.dataset.config ? JSON.parse(root.dataset.config) : null;
   const f = form ? form.elements : null;
+  let views = [];
 
   const showControls = () => {
     const kind = f.problem.value === "graph" ? "graph" : "tiles";
@@ -563,36 +653,87 @@ function searchView(root) {
     return body;
   }
 
+  // One line saying what is loaded, shown while the form is folded away.
+  function summary() {
+    const chosen = (select) => select.options[select.selectedIndex].text;
+    const what = f.problem.value === "graph" ? `graph, node ${f.from.value} to node ${f.to.value}`
+      : `${chosen(f.problem)}, ${f.tiles.value.trim() ? `tiles ${f.tiles.value.trim()}` : `${f.scramble.value} scramble moves, seed ${f.seed.value}`}`;
+    return `${what} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
+  }
+
+  function fold(folded) {
+    if (!form) return;
+    form.hidden = folded;
+    document.getElementById("setup-bar").hidden = !folded;
+    document.getElementById("setup-toggle").setAttribute("aria-expanded", String(!folded));
+    if (folded) document.getElementById("setup-summary").textContent = summary();
+    stage.classList.toggle("presenting", folded);
+  }
+
+  // Bring the whole stage on screen when it does not fit below what is above it (the page header, the intro).
+  function frame(always) {
+    const box = stage.getBoundingClientRect();
+    if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
+  }
+
+  function announce(step) {
+    if (!announcer || !views.length) return;
+    announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
+  }
+
   let latest = 0;
-  async function load() {
+  async function load(present) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
     let data;
-    try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); return; }
+    try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); fold(false); return; }
     if (mine !== latest) return;
     panels.innerHTML = "";
+    if (present) fold(true);
     const problem = data.problem === "graph"
       ? { kind: "graph", adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
       : { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal };
-    const views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
+    views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
     if (lesson) stepper.goTo(slideStep(lesson.step, data.traces[0].steps, stepper.total));
     root.dataset.ready = "1";
+    if (present || lesson) frame(present);
+    if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
   }
+
+  stepper.listeners.push(announce);
+  document.addEventListener("keydown", (event) => {
+    const act = keyAction(event);
+    if (!act || root.dataset.ready !== "1") return;
+    event.preventDefault();
+    if (lesson && act === "forward" && stepper.step >= stepper.total) {
+      const next = document.querySelector('a[rel="next"]');
+      if (next) window.location.href = next.href;
+    } else if (lesson && act === "back" && stepper.step <= 0) {
+      const prev = document.querySelector('a[rel="prev"]');
+      if (prev) window.location.href = prev.href;
+    } else {
+      stepper[act]();
+    }
+  });
 
   if (form) {
     if (new URLSearchParams(window.location.search).get("problem") === "graph") f.problem.value = "graph";
     showControls();
-    f.problem.addEventListener("change", () => { showControls(); load(); });
-    form.addEventListener("submit", (event) => { event.preventDefault(); load(); });
+    f.problem.addEventListener("change", () => { showControls(); load(false); });
+    form.addEventListener("submit", (event) => { event.preventDefault(); load(true); });
     document.getElementById("new-scramble").addEventListener("click", () => {
       f.seed.value = Math.floor(Math.random() * 1e6);
       f.tiles.value = "";
-      load();
+      load(false);
+    });
+    document.getElementById("setup-toggle").addEventListener("click", () => {
+      fold(false);
+      f.problem.focus();
     });
   }
-  load();
+  load(false);
 }
 
 onReady(() => document.querySelectorAll('.stepper[data-kind="search"]').forEach(searchView));
