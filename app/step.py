@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, render_template
 
 from app.api import json_body
-from app.lessons import BY_SLUG, LESSONS
+from app.lessons import BY_SLUG, LESSONS, opening_step
 from app.subjects import Subject
 from engine.classic import graph
 from engine.errors import PuzzleError
@@ -100,17 +100,25 @@ def lesson_slide(slug: str, number: int):
     return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number)
 
 
-@bp.post("/api/step")
-def step_api():
-    data = json_body()
+def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
+    """The problem a step-through request names, its graph (if it is one) and one recorded trace per algorithm."""
     names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
         raise PuzzleError("algorithms must name one or two algorithms")
     problem, encode, g = step_problem(data)
     limit = integer(data, "depth_limit", 1, 40, 12)
-    traces = [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
-              for name in names]
+    return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
+                        for name in names]
+
+
+@bp.post("/api/step")
+def step_api():
+    """The recorded searches; with ``open_at`` (a lesson slide's opening), also the step the player opens at."""
+    data = json_body()
+    problem, g, traces = step_traces(data)
     answer = {"problem": data.get("problem", "tiles"), "traces": traces}
+    if "open_at" in data:
+        answer["open_step"] = opening_step(data["open_at"], traces)
     if isinstance(problem, SlidingTileProblem):
         answer.update(rows=problem.initial.rows, cols=problem.initial.cols, start=list(problem.initial.cells),
                       goal=list(problem.goal.cells))

@@ -593,15 +593,6 @@ class SearchPanel {
   }
 }
 
-// Where a lesson slide opens: a step number, "end", or just after the nth step of one kind ({event, nth}).
-function slideStep(step, steps, total) {
-  if (step === "end") return total;
-  if (typeof step === "number") return step;
-  let seen = 0;
-  const at = steps.findIndex((s) => s.event === step.event && ++seen === step.nth);
-  return at < 0 ? total : at + 1;
-}
-
 // Keys a clicker or a keyboard sends (a presentation clicker sends PageDown and PageUp). A key is left alone where it
 // already means something: typing in a field, a slider's arrows, Space or Enter on a button or link.
 const FORWARD = ["PageDown", "ArrowRight", " "], BACK = ["PageUp", "ArrowLeft"];
@@ -639,7 +630,7 @@ function searchView(root) {
   };
 
   function request() {
-    if (lesson) return lesson.request;
+    if (lesson) return { ...lesson.request, open_at: lesson.step };  // the server says which step that is
     const body = { algorithms: [f.first.value].concat(f.second.value ? [f.second.value] : []), depth_limit: +f.depth_limit.value };
     if (f.problem.value === "graph") {
       const saved = JSON.parse(window.localStorage.getItem(GRAPH_KEY) || "null");
@@ -696,7 +687,11 @@ function searchView(root) {
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
-    if (lesson) stepper.goTo(slideStep(lesson.step, data.traces[0].steps, stepper.total));
+    if (lesson) {
+      stepper.goTo(data.open_step);
+      const named = document.getElementById("slide-step");
+      if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
+    }
     root.dataset.ready = "1";
     if (present || lesson) frame(present);
     if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
