@@ -133,6 +133,14 @@ def assert_on_screen(page, selector):
     assert 0 <= box["y"] and box["y"] + box["height"] <= height + 0.5, (selector, box)
 
 
+def assert_code_line_shown(page, panel=0):
+    """The marked line is inside the viewport and inside the box that scrolls the code (not hidden by it)."""
+    line = page.locator(".step-panel").nth(panel).locator('li[aria-current="step"]')
+    box, clip = line.bounding_box(), line.locator("xpath=../..").bounding_box()
+    assert clip["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= clip["y"] + clip["height"] + 0.5, (box, clip)
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PROJECTOR["height"] + 0.5, box
+
+
 def step_of(page):
     return int(page.locator("#step-stepper").get_attribute("data-step"))
 
@@ -159,6 +167,9 @@ def test_at_a_projector_after_load_the_player_the_code_line_and_the_tree_share_o
     for _ in range(3):
         page.keyboard.press("PageDown")
     assert step_of(page) == 3
+    page.wait_for_timeout(100)  # the tree is drawn on the next frame
+    assert_code_line_shown(page, 0)
+    assert_code_line_shown(page, 1)
     for selector in ('#step-stepper [data-act="forward"]', '.step-panel >> nth=0 >> li[aria-current="step"]',
                      '.step-panel >> nth=1 >> li[aria-current="step"]', ".step-panel >> nth=0 >> .tree-scroll",
                      ".step-panel >> nth=0 >> .node-board", ".step-panel >> nth=0 >> .tree-scroll .t-current circle"):
@@ -219,3 +230,12 @@ def test_a_lesson_at_a_projector_steps_then_turns_the_slide(projector, live_serv
     page.keyboard.press("Home")
     page.keyboard.press("PageUp")  # before the first step: the slide before
     page.wait_for_url("**/lessons/bfs-dfs/1")
+    # a slide that opens deep in a search shows its marked line too
+    page.goto(f"{live_server}/lessons/idastar/2")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.wait_for_timeout(100)
+    total = page.locator("#step-stepper [data-role=total]").text_content()
+    expect(page.locator("#slide-step")).to_have_text(f"step {step_of(page)} of {total}")
+    assert_code_line_shown(page)
+    assert_on_screen(page, '#step-stepper [data-act="forward"]')
+    assert_on_screen(page, ".tree-scroll")

@@ -192,7 +192,12 @@ class SearchPanel {
   scheduleTree() {
     if (this.pending) return;
     this.pending = true;
-    window.requestAnimationFrame(() => { this.pending = false; this.drawTree(); });
+    window.requestAnimationFrame(() => {
+      this.pending = false;
+      this.drawTree();
+      const marked = this.code.querySelector('[aria-current="step"]');
+      if (marked) this.reveal(marked);  // again once the page has laid out (a slide's text can move the panels)
+    });
   }
 
   setFollow(on) { this.follow = on; this.followBox.checked = on; }
@@ -688,9 +693,9 @@ function searchView(root) {
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
     if (lesson) {
-      stepper.goTo(data.open_step);
       const named = document.getElementById("slide-step");
       if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
+      stepper.goTo(data.open_step);
     }
     root.dataset.ready = "1";
     if (present || lesson) frame(present);
