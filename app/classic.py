@@ -16,8 +16,6 @@ from app.subjects import Subject
 from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
 from engine.params import choice, integer
-from engine.search.explain import explain
-from engine.tiles import Board, parse_goal, parse_size, parse_tiles
 
 bp = Blueprint("classic", __name__)
 SUBJECTS = [
@@ -117,13 +115,3 @@ def graph_paths():
     g = graph.graph_from_request(data)
     return jsonify(graph.search_paths(g, data.get("start", 0), data.get("goal", g.size - 1),
                                       data.get("strategy", "dfs")))
-
-
-@bp.post("/api/heuristics")
-def heuristics_api():
-    """The parts of the tile heuristics for one position (engine.search.explain), for the board overlays."""
-    data = json_body()
-    rows, cols = parse_size(str(data.get("size", "3x3")))
-    goal = parse_goal(data.get("goal", "blank-last"), rows, cols)
-    board = Board(rows, cols, parse_tiles(data.get("tiles"), rows, cols))
-    return jsonify(explain(board, goal))

@@ -6,6 +6,9 @@ shows its answer by adding that one file; a kind without one shows its status an
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+
 from flask import Blueprint, abort, current_app, render_template
 from jinja2 import Template, TemplateNotFound
 
@@ -13,6 +16,101 @@ from app.solving import owner, progress_fragment, runner
 from engine.status import Status
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
+
+
+@dataclass(frozen=True)
+class KindView:
+    """How a job panel speaks of a kind of job: its name for people and what its progress count counts."""
+
+    title: str
+    unit: str | None = "nodes"  # what ``info[count]`` counts; None: the kind reports no count worth a rate
+    count: str = "nodes"  # the progress info key holding the count
+    steady: bool = False  # each part of its fraction costs about the same, so elapsed / fraction predicts the end
+    form: str = ""  # the data-job-kind of the form that starts it, when that is not the kind's name
+
+
+KIND_VIEWS = {
+    "solve": KindView("Solving"),
+    "compare": KindView("Comparing solvers"),
+    "classic-queens": KindView("Counting N-queens solutions"),
+    "classic-knights": KindView("Counting knight's tours"),
+    "research-bfs": KindView("Breadth-first search of every position", "positions"),
+    "research-maxmd": KindView("Finding the largest Manhattan distance", None, steady=True),
+    "research-subproblem": KindView("Solving a sub-problem", "positions"),
+    "research-tables": KindView("Computing the sub-problem tables", "sub-problems"),
+    "research-bounds": KindView("Computing the bounds table", "sub-problems"),
+    "rectout-solve": KindView("Searching feature points", "states"),
+    "meta-experiment": KindView("Running the experiment", "trials"),
+    "tables-build": KindView("Building the pattern databases", None),
+    "learned-train": KindView("Training a learned table", "walks", count="walks", steady=True),
+    "learned-evaluate": KindView("Solving positions three ways", "nodes (Manhattan)"),
+    "learned-curve": KindView("Measuring the M curve", None),
+}
+
+
+@bp.app_template_global()
+def kind_view(job: dict) -> KindView:
+    """The panel's words for ``job``: a swarm or a GA counts fitness evaluations, not search nodes."""
+    view = KIND_VIEWS.get(job["kind"]) or KindView(job["kind"].replace("-", " ").capitalize())
+    if job["kind"] == "solve" and (job.get("params") or {}).get("solver") in ("dpso", "ga"):
+        return KindView("Running the metaheuristic", "evaluations", form="metaheuristic")
+    return view
+
+
+def form_values(job: dict) -> dict:
+    """The job's parameters under the names of the form that starts it, so a page reloaded while it runs shows the
+    form as it was sent (``js/jobs.js`` fills it in; hidden fields must match or the job is not this form's)."""
+    params = job.get("params") or {}
+    if isinstance(params.get("goal"), list) and params.get("size"):
+        params = {**params, "goal": _goal_name(params["size"], params["goal"])}
+    if kind_view(job).form == "metaheuristic":
+        return {"algorithm": params.get("solver"), "size": params.get("size"), **(params.get("params") or {})}
+    if job["kind"] == "solve":
+        return {**params, "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
+    if job["kind"] == "compare":
+        choices = [f"{s.get('solver')}:{s.get('heuristic') or ''}" for s in params.get("solvers", [])]
+        return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
+    if job["kind"] == "classic-queens":
+        from engine.classic.queens import METHODS
+
+        return {"n": params.get("n"), **{m: "1" if m in params.get("methods", ()) else "" for m in METHODS}}
+    return params
+
+
+def _goal_name(size: str, cells: list[int]) -> str:
+    """A goal as the page's form names it: blank-last or blank-first, else its tiles."""
+    from engine.tiles import goal_board, parse_size
+
+    rows, cols = parse_size(size)
+    for name in ("blank-last", "blank-first"):
+        if list(goal_board(rows, cols, name).cells) == cells:
+            return name
+    return ",".join(map(str, cells))
+
+
+@bp.app_template_filter("form_json")
+def form_json(job: dict) -> str:
+    values = {k: (",".join(map(str, v)) if k == "tiles" and isinstance(v, list) else v)
+              for k, v in form_values(job).items()}
+    return json.dumps(values)
+
+
+@bp.app_template_filter("duration")
+def duration(seconds: float | None) -> str:
+    """A time as people read it, three significant digits in the unit that fits: 4.2 µs, 12.5 ms, 3.40 s, 2 min 5 s
+    (a 7,000-node solve takes milliseconds, and "0.000 s" would say it took nothing)."""
+    if seconds is None:
+        return "–"
+    if seconds <= 0:
+        return "0 s"
+    for scale, unit in ((1e6, "µs"), (1e3, "ms")):
+        shown = float(f"{seconds * scale:.3g}")
+        if shown < 1000:
+            return f"{shown:g} {unit}"
+    if seconds < 59.95:
+        return f"{float(f'{seconds:.3g}'):g} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
 
 
 def result_template(kind: str) -> Template | None:
@@ -34,7 +132,7 @@ def job_fragment(job_id: str):
         abort(404, description=f"there is no job {job_id}")
     if job["status"] == Status.DONE and result_template(job["kind"]) is not None:
         return result_fragment(job["kind"], job["result"], job)
-    return progress_fragment(job_id, job["kind"].capitalize(), job=job, mine=job["owner"] == owner())
+    return progress_fragment(job_id, kind_view(job).title, job=job, mine=job["owner"] == owner())
 
 
 @bp.get("/<job_id>")

@@ -13,7 +13,7 @@ from engine.errors import PuzzleError
 from engine.meta import recorded
 from engine.meta.claims import claims
 from engine.meta.encoding import covering_cycle_pairs
-from engine.meta.params import DPSOParams, GAParams, params_from
+from engine.meta.settings import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")

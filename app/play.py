@@ -1,19 +1,23 @@
-"""The board page (play, new positions, solve and animate) and the compare view."""
+"""The board page (play, new positions, solve and animate), the compare view, and the heuristic overlay's numbers."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app import tables_job
+from app.api import json_body
 from app.jobs import result_fragment
-from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices
+from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices, solver_label
 from app.solving import compare_request, progress_fragment, runner, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
-from engine.solvers import MAX_COMPARE
+from engine.search.explain import explain
+from engine.solve_jobs import MAX_COMPARE
+from engine.tiles import Board, parse_goal, parse_size, parse_tiles
 
 bp = Blueprint("play", __name__)
+bp.add_app_template_global(solver_label)
 SUBJECTS = [
     Subject("play.play", "Play", "Play & solve", "Slide the 8-puzzle, the 15-puzzle, 2×n and any board up to 6×6; ask "
             "BFS, A* or IDA* for an answer and watch it animate."),
@@ -82,3 +86,14 @@ def compare_fragment():
     if answer.job_id:
         return progress_fragment(answer.job_id, "Comparing")
     return result_fragment("compare", answer.result)
+
+
+@bp.post("/api/heuristics")
+def heuristics_api():
+    """The parts of the tile heuristics for one position (engine.search.explain), for the board overlays of the Play
+    page and the step-through."""
+    data = json_body()
+    rows, cols = parse_size(str(data.get("size", "3x3")))
+    goal = parse_goal(data.get("goal", "blank-last"), rows, cols)
+    board = Board(rows, cols, parse_tiles(data.get("tiles"), rows, cols))
+    return jsonify(explain(board, goal))

@@ -11,7 +11,8 @@ from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_si
 from engine.tiles.heuristics import heuristics
 from engine.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
 
-PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
+PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)"), ("5x5", "24-puzzle (5×5)"),
+           ("6x6", "35-puzzle (6×6)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
 GOALS = [("blank-last", "blank last: 1 2 … 0"), ("blank-first", "blank first: 0 1 2 …")]
 
 
@@ -69,16 +70,18 @@ def new_position(args, goal: Board) -> Board | None:
     return None
 
 
+def solver_label(solver: str, heuristic: str | None = "") -> str:
+    """A solver and its heuristic as people read them: "IDA* + manhattan" (names not in the registry stay as they
+    are)."""
+    known = heuristics()
+    info = solvers().get(solver)
+    label = info.label if info else solver
+    if heuristic in known:
+        label += f" + {heuristic}" + ("" if known[heuristic].admissible else " (not admissible)")
+    return label
+
+
 def solver_choices(board: Board) -> list[dict]:
     """The solver and heuristic pairs offered for a board (what the select boxes list)."""
-    choices = []
-    known = heuristics()
-    for info in solvers().values():
-        if not info.supports(board):
-            continue
-        for heuristic in info.heuristics_for(board):
-            label = info.label + (f" + {heuristic}" if heuristic in known else "")
-            if heuristic in known and not known[heuristic].admissible:
-                label += " (not admissible)"
-            choices.append({"value": f"{info.name}:{heuristic}", "label": label, "optimal": info.optimal})
-    return choices
+    return [{"value": f"{info.name}:{heuristic}", "label": solver_label(info.name, heuristic), "optimal": info.optimal}
+            for info in solvers().values() if info.supports(board) for heuristic in info.heuristics_for(board)]

@@ -16,7 +16,7 @@ from app.api import json_body
 from app.solving import job_accepted, job_fragment_for, start_job
 from app.subjects import Subject
 from engine.errors import PuzzleError
-from engine.params import integer, number
+from engine.params import integer, number, numbers
 from engine.rectout import by_hand, motion
 from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
 from engine.rectout.puzzle import (
@@ -44,9 +44,9 @@ def _offsets(text: str | None) -> tuple[float, ...]:
     if not text:
         return DEFAULT_OFFSETS
     try:
-        return tuple(float(v) for v in text.replace(",", " ").split())
-    except ValueError:
-        raise PuzzleError("offsets are four numbers in cm, bottom plate first, e.g. 1.62 1.62 1.62 1.62") from None
+        return numbers(text, "offsets", PLATES, -SIZE, SIZE)  # start_state checks where a plate fits
+    except PuzzleError as error:
+        raise PuzzleError(f"{error} (cm, bottom plate first, e.g. 1.62 1.62 1.62 1.62)") from None
 
 
 def _piece(data: dict, name: str = "piece") -> int:

@@ -6,8 +6,10 @@ from flask import Blueprint, render_template, request
 
 from app.solving import job_fragment_for, runner
 from app.subjects import Subject
+from engine.bounds.fullbfs import stored_search
 from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
+from engine.bounds.table import OEIS_2X7_FIRST, OEIS_2X7_LAST, PAPER_TABLE_4
 from engine.errors import PuzzleError
 
 bp = Blueprint("research", __name__, url_prefix="/research")
@@ -15,7 +17,7 @@ SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recomput
                     "the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts.",
                     section="research.")]
 
-BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2"]
+BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2", "2x7"]
 KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "research-subproblem",
          "tables": "research-tables", "bounds": "research-bounds"}
 
@@ -30,13 +32,27 @@ def index():
                        "position": exact["position"], "pattern": pattern_best(n)})
     bfs = sorted(runner().newest_by("research-bfs", lambda p: (p["rows"], p["cols"])),
                  key=lambda j: (j["result"]["rows"] * j["result"]["cols"], j["result"]["rows"]))
+    bounds = (runner().newest_by("research-bounds", lambda p: 0) or [None])[0]
     return render_template(
-        "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs,
+        "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs, two_by_seven=two_by_seven(max_md, bounds),
         brute=runner().newest_by("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
         subproblems=runner().newest_by("research-subproblem",
                                        lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),
-        tables=(runner().newest_by("research-tables", lambda p: 0) or [None])[0],
-        bounds=(runner().newest_by("research-bounds", lambda p: 0) or [None])[0])
+        tables=(runner().newest_by("research-tables", lambda p: 0) or [None])[0], bounds=bounds)
+
+
+def two_by_seven(max_md: list[dict], bounds: dict | None) -> dict:
+    """Table 1's 2×7 row: this machine's search as far as it has got (or its answer), beside seed 000's bounds for
+    n = 7 and the published counts it must match."""
+    search = stored_search(2, 7) or {}
+    histogram = search.get("result", {}).get("histogram") or [c for c in search.get("histogram", []) if c]
+    ours = next((row["upper"] for row in (bounds or {}).get("result", {}).get("rows", []) if row["n"] == 7), None)
+    return {"search": search, "result": search.get("result"), "layers": histogram,
+            "checked": min(len(histogram), len(OEIS_2X7_FIRST)),
+            "differs_at": next((d for d in range(min(len(histogram), len(OEIS_2X7_FIRST)))
+                                if histogram[d] != OEIS_2X7_FIRST[d]), None),
+            "published": OEIS_2X7_LAST, "lower": max_md[6]["exact"], "paper_upper": PAPER_TABLE_4["upper"][7],
+            "our_upper": ours}
 
 
 @bp.post("/start/<name>")

@@ -16,7 +16,7 @@ from flask import current_app, g, jsonify, render_template, request, url_for
 
 from engine.cluster import JobRunner
 from engine.params import choice, number
-from engine.solvers import MAX_REQUEST_SECONDS
+from engine.solve_jobs import MAX_REQUEST_SECONDS
 from engine.status import FINISHED, Status
 
 AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id

@@ -23,7 +23,7 @@ from engine.result import Budget, Watch
 from engine.search import SlidingTileProblem, astar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable
-from engine.tiles.fast import bfs_distances
+from engine.tiles.kernel_drivers import bfs_distances
 from engine.tiles.reduction import fast_solve
 from tests.support.korf import korf_instances
 

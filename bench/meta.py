@@ -19,8 +19,8 @@ from common import ROOT, header, table
 
 from engine.meta import search
 from engine.meta.experiment import run_experiment
-from engine.meta.params import DPSOParams, GAParams
 from engine.meta.search import run_dpso, run_ga
+from engine.meta.settings import DPSOParams, GAParams
 from engine.tiles import goal_board
 from engine.tiles.random import scramble
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from engine.errors import PuzzleError
 from engine.result import Budget, Watch
@@ -93,6 +94,17 @@ def _progress_to_stderr(fraction: float | None, info: dict) -> None:
     print(f"\r{share}{info.get('text', '')}"[:120].ljust(120), end="", file=sys.stderr, flush=True)
 
 
+def _layers_to_stderr():
+    """Progress for a log file: one line per layer, with the time."""
+    last = [None]
+
+    def report(_fraction: float | None, info: dict) -> None:
+        if info.get("depth") != last[0]:
+            last[0] = info.get("depth")
+            print(time.strftime("%Y-%m-%d %H:%M:%S"), info.get("text", ""), file=sys.stderr, flush=True)
+    return report
+
+
 def cmd_research(args: argparse.Namespace) -> int:
     """Seed 000's computations, the same functions the Research page runs as jobs."""
     from engine.bounds.fullbfs import full_bfs
@@ -103,11 +115,18 @@ def cmd_research(args: argparse.Namespace) -> int:
     live = sys.stderr.isatty()  # a progress line helps a person at a terminal, and is noise in a log file
     watch = Watch(progress=_progress_to_stderr if live else None)
     if args.what == "bfs":
+        from engine.bounds.fullbfs import ThreadWaves
+
         rows, cols = parse_size(args.size)
-        data = full_bfs(rows, cols, watch)
+        if args.workers is not None and not 1 <= args.workers <= 256:
+            raise PuzzleError("--workers must be from 1 to 256")
+        data = full_bfs(rows, cols, Watch(progress=_progress_to_stderr if live else _layers_to_stderr()),
+                        ThreadWaves(None, args.workers))
         text = (f"{rows}x{cols}: diameter {data['diameter']}, {data['positions']:,} positions, "
                 f"{data['hardest_count']:,} at the diameter, e.g. {data['hardest'][0]}\n"
-                f"positions per distance: {data['histogram']}")
+                f"positions per distance: {data['histogram']}\n"
+                f"{data['seconds']:.0f} s, peak memory {data['memory']['peak_rss'] / 2**30:.2f} GB, "
+                f"{data['memory']['two_bit_files'] / 2**30:.2f} GB of partitions, on {data['machine']}")
     elif args.what == "maxmd":
         data = max_md_brute(args.n) if args.brute else max_md_exact(args.n)
         text = (f"2x{args.n}: largest Manhattan distance of a solvable position {data['max_md']}, "
@@ -289,7 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("research", help="seed 000's 2xn computations: bfs, maxmd, subproblem, bounds")
     research = p.add_subparsers(dest="what", required=True)
     q = research.add_parser("bfs", help="full breadth-first search: diameter, histogram, hardest positions")
-    q.add_argument("--size", default="2x4", help="a board of at most 12 cells, e.g. 2x5, 3x3, 3x4 (goal blank first)")
+    q.add_argument("--size", default="2x4", help="a board of at most 14 cells, e.g. 2x5, 3x3, 3x4, 2x7 (goal blank "
+                   "first); a stopped search of the same board continues from its last finished layer")
+    q.add_argument("--workers", type=int, default=None, help="threads expanding partitions (default: every core)")
     q = research.add_parser("maxmd", help="the largest Manhattan distance of a solvable 2xn position")
     q.add_argument("--n", type=int, default=8)
     q.add_argument("--brute", action="store_true",

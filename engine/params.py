@@ -82,6 +82,15 @@ def number(data: Mapping, name: str, low: float, high: float, default: Any = _MI
     return value
 
 
+def numbers(value: Any, name: str, count: int, low: float, high: float) -> tuple[float, ...]:
+    """Exactly ``count`` finite numbers in [low, high]: a JSON list, or text separated by commas or spaces (a query
+    string). Each is read as ``number`` reads one, so NaN, infinities and booleans are refused here too."""
+    items = value.replace(",", " ").split() if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or len(items) != count:
+        raise PuzzleError(f"{name} must be {count} numbers {_range_text(low, high)}")
+    return tuple(number({name: item}, name, low, high) for item in items)
+
+
 def flag(data: Mapping, name: str, default: bool) -> bool:
     """A yes/no field: JSON true/false, or a form value (an unchecked checkbox sends nothing, so absent = default).
 

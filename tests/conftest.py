@@ -6,7 +6,9 @@ own).
 
 The 7-8 pattern database takes minutes on two cores, so when a collected test asks for ``pdb78_dir`` its build starts
 in a separate, niced process as soon as collection ends and runs beside the other tests, into a directory of its own
-(the other tests never see it appear: which heuristic ``pdb`` picks must not depend on how far a build has got)."""
+(the other tests never see it appear: which heuristic ``pdb`` picks must not depend on how far a build has got).
+``startup_tables_dir`` is built the same way: the tables a server has a minute after start-up (the 6-6-3 databases
+for both goals, built by the command the server's start-up job runs), for the tests that run the app as it serves."""
 
 from __future__ import annotations
 
@@ -34,29 +36,48 @@ settings.load_profile("no-saved-examples")
 _background_builds: dict[str, tuple[subprocess.Popen, Path]] = {}
 
 
+#: What each directory-of-tables fixture holds: the tables built into it.
+BACKGROUND_TABLES = {"pdb78_dir": ("pdb-78/blank-first",),
+                     "startup_tables_dir": ("pdb-663/blank-first", "pdb-663/blank-last")}
+
+
 def pytest_collection_modifyitems(config, items):
-    if any("pdb78_dir" in getattr(item, "fixturenames", ()) for item in items):
-        _start_build("pdb-78/blank-first")
+    wanted = {name for item in items for name in getattr(item, "fixturenames", ())}
+    for fixture, tables in BACKGROUND_TABLES.items():
+        if fixture in wanted:
+            _start_build(fixture, tables)
 
 
-def _start_build(table: str) -> None:
-    directory = Path(tempfile.mkdtemp(prefix="puzzle-test-pdb78-"))
+def _start_build(fixture: str, tables: tuple[str, ...]) -> None:
+    directory = Path(tempfile.mkdtemp(prefix=f"puzzle-test-{fixture}-"))
     atexit.register(shutil.rmtree, directory, True)
     log = open(directory / "build.log", "w")  # left open: the build writes to it after this returns
-    process = subprocess.Popen([sys.executable, "-m", "engine", "tables", "build", "--only", table], cwd=ROOT,
+    only = [arg for table in tables for arg in ("--only", table)]
+    process = subprocess.Popen([sys.executable, "-m", "engine", "tables", "build", *only], cwd=ROOT,
                                env={**os.environ, "PUZZLE_DATA_DIR": str(directory)}, stdout=log, stderr=log,
                                preexec_fn=lambda: os.nice(5))
     atexit.register(process.kill)  # an interrupted run leaves no build behind
-    _background_builds[table] = (process, directory)
+    _background_builds[fixture] = (process, directory)
+
+
+def _built(fixture: str) -> Path:
+    """The fixture's directory once its background build has finished."""
+    process, directory = _background_builds[fixture]
+    code = process.wait(timeout=3600)
+    assert code == 0, (directory / "build.log").read_text()[-2000:]
+    return directory
 
 
 @pytest.fixture(scope="session")
 def pdb78_dir() -> Path:
     """The directory holding a 7-8 database for blank-first built in this run (waits for the background build)."""
-    process, directory = _background_builds["pdb-78/blank-first"]
-    code = process.wait(timeout=3600)
-    assert code == 0, (directory / "build.log").read_text()[-2000:]
-    return directory
+    return _built("pdb78_dir")
+
+
+@pytest.fixture(scope="session")
+def startup_tables_dir() -> Path:
+    """The directory holding the 6-6-3 databases for both goals built in this run (seconds; waits for the build)."""
+    return _built("startup_tables_dir")
 
 
 @pytest.fixture(scope="session")

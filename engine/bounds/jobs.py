@@ -3,6 +3,8 @@ kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
+import tempfile
+
 from engine import registry
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
@@ -19,21 +21,29 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
 
 
 def check_bfs(params: dict) -> dict:
-    from engine.bounds.fullbfs import MAX_CELLS as FULL_BFS_MAX_CELLS
+    from engine.bounds.fullbfs import check_size
 
-    rows, cols = integer(params, "rows", 1, 12), integer(params, "cols", 1, 12)
-    if rows * cols > FULL_BFS_MAX_CELLS:
-        raise PuzzleError(f"a full breadth-first search is offered for at most {FULL_BFS_MAX_CELLS} cells "
-                          f"({rows}x{cols} has {rows * cols})")
+    rows, cols = integer(params, "rows", 1, 14), integer(params, "cols", 1, 14)
+    check_size(rows, cols)
     return {"rows": rows, "cols": cols}
 
 
 @job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
-    """Every position of a small board by breadth-first search: diameter, histogram, hardest positions."""
-    from engine.bounds.fullbfs import full_bfs
+    """Every position of a board of up to 14 cells by breadth-first search: diameter, histogram, hardest positions.
+    On a Dask worker each layer is spread over the long lane as one task per partition; the job itself waits
+    seceded. Run again after a cancel or a crash, it continues from the last finished layer."""
+    from engine.bounds.fullbfs import DaskWaves, full_bfs
 
-    return full_bfs(params["rows"], params["cols"], Watch(cancel=cancel, progress=report))
+    watch = Watch(cancel=cancel, progress=report)
+    try:
+        from distributed import get_worker, worker_client
+
+        get_worker()
+    except (ImportError, ValueError):  # not on a worker (a script calling the job directly): threads here
+        return full_bfs(params["rows"], params["cols"], watch)
+    with worker_client() as client:
+        return full_bfs(params["rows"], params["cols"], watch, DaskWaves(client, cancel))
 
 
 def check_max_md(params: dict) -> dict:
@@ -125,6 +135,7 @@ def warm_research_kernels() -> None:
     from engine.bounds.maxmd import max_md_brute
     from engine.bounds.subproblem import solve_subproblem
 
-    full_bfs(2, 2)
+    with tempfile.TemporaryDirectory() as scratch:  # a stored result would skip the kernels
+        full_bfs(2, 2, directory=scratch)
     max_md_brute(2)
     solve_subproblem(2, 1)

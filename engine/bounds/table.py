@@ -22,6 +22,12 @@ from engine.status import Status
 
 #: Seed 000, Table 1 (row m = 2): known diameters of 2×n, the larger ones from the literature.
 KNOWN_DIAMETERS = {1: 1, 2: 6, 3: 21, 4: 36, 5: 55, 6: 80, 7: 108, 8: 140}
+#: The 2×7 puzzle's positions per distance from a corner goal, a(0..38) of OEIS A346736 (Korf 2008, recomputed by
+#: Rokicki): the published check of the partitioned BFS layer by layer. The same sequence ends at a(108) = 1.
+OEIS_2X7_FIRST = [1, 2, 3, 6, 11, 20, 37, 67, 117, 198, 329, 557, 942, 1575, 2597, 4241, 6724, 10535, 16396, 25515,
+                  39362, 60532, 92089, 138969, 207274, 307725, 453000, 664240, 964874, 1392975, 1992353, 2832063,
+                  3988528, 5586275, 7756511, 10698721, 14621717, 19840724, 26676629]
+OEIS_2X7_LAST = {"diameter": 108, "at_diameter": 1}
 #: Seed 000, Table 4 as printed (n = 4..10).
 PAPER_TABLE_4 = {
     "lower": {4: 21, 5: 31, 6: 44, 7: 58, 8: 75, 9: 93, 10: 144},

@@ -1,5 +1,5 @@
 """Seed 002's learned heuristic in the heuristic registry: V = MD + DB, read from a trained table, 4×4 only, not
-admissible; offered once a table has been trained. The IDA* kernel's ``learned`` mode computes it."""
+admissible; offered once a table has been trained. ``engine/learned/ida_kernel.py`` computes it in the compiled IDA*."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def learned_inputs(goal: Board, options: dict) -> KernelInputs:
 
 register_heuristic(Heuristic(
     "learned", "learned table", "Seed 002's V = MD + DB, DB trained on random walks out of the goal; it may "
-    "overestimate, so answers are not proven optimal.", False, learned_function, shape=(4, 4), kernel="learned",
-    kernel_inputs=learned_inputs, available=lambda board: bool(trained_tables())))
+    "overestimate, so answers are not proven optimal.", False, learned_function, shape=(4, 4),
+    kernel="engine.learned.ida_kernel:LEARNED", kernel_inputs=learned_inputs,
+    available=lambda board: bool(trained_tables())))
 
 
 @registry.warms_up
@@ -36,10 +37,10 @@ def warm_learned_kernel() -> None:
     from engine.learned.pattern import Pattern
     from engine.result import Watch
     from engine.tiles.board import goal_board
-    from engine.tiles.fast import KERNEL_MODES, idastar_fast
+    from engine.tiles.kernel_drivers import idastar
 
     goal = goal_board(3, 3, "blank-last")
     pattern = Pattern(9, (8,))
     learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
                               table=np.zeros(pattern.size, dtype=np.uint8))
-    idastar_fast(goal.apply("ULUL"), goal, KERNEL_MODES["learned"], Watch(), "learned", learned=learned)
+    idastar(goal.apply("ULUL"), goal, "learned", Watch(), {"learned": learned})

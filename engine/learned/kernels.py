@@ -29,13 +29,8 @@ than the caches, so a step is bound by one random memory access. ``train_walks``
 lockstep: it moves every lane one step and prefetches its table line, then updates the lanes in order, by which time
 the lines have arrived. Step j of walk w is applied after step j of walks w−1, w−2, … of its batch and before their
 step j+1: the paper's strictly sequential order differs only inside a batch of LANES walks out of M.
-Measured for issue 17 on the 2-core AMD EPYC (CPU time of the training thread, 2×10⁵ walks, load about 3): 18 CPU
-minutes per 10⁸ walks with lanes and prefetch, 25 with lanes alone, 50 with one walk at a time; with one walk at a
-time a table of 3,360 keys (which stays in the caches) trains 6.5× faster than the real one, which is what shows the
-memory bound; with lanes and prefetch the gap is 1.6× (``bench/learned.py --bound``, load 11: 117,647 against 74,074
-walks per CPU second), so most of the memory latency is hidden and the rest is the walk's own arithmetic. On a busy
-machine the CPU time per walk grows (22–25 CPU minutes per 10⁸ at load 11–14), since others share the caches. The
-whole M = 10⁸ (N = 200) trained in 18 min 36 s wall, 1,067 CPU s, at load 1–2 (89,597 walks a second).
+The memory bound and what lanes and prefetch recover are measured by ``bench/learned.py --bound``; the README
+gives the figures with their machine and load.
 """
 
 from __future__ import annotations

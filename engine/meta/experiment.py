@@ -14,8 +14,8 @@ from functools import partial
 
 from engine.background import run_tasks
 from engine.errors import PuzzleError
-from engine.meta.params import DPSOParams, GAParams
 from engine.meta.search import run_dpso, run_ga
+from engine.meta.settings import DPSOParams, GAParams
 from engine.result import Budget
 from engine.solvers import solve
 from engine.status import Status

@@ -1,6 +1,6 @@
 """DPSO and GA runs: set-up, chunked numba iterations with progress and cancel, and the result.
 
-The parameters and their defaults (seed 001's) are in ``engine.meta.params``. Every run is reproducible from its seed.
+The parameters and their defaults (seed 001's) are in ``engine.meta.settings``. Every run is reproducible from its seed.
 
 Choices where the paper is silent (its equations (1)–(4) are images missing from the text):
 
@@ -28,7 +28,7 @@ import numpy as np
 from engine.fastrandom import generator, next_random
 from engine.meta import kernels
 from engine.meta.encoding import decode, default_encoding, move_targets
-from engine.meta.params import DPSOParams, GAParams
+from engine.meta.settings import DPSOParams, GAParams
 from engine.status import Status
 from engine.tiles.board import Board
 from engine.tiles.tables import goal_tables

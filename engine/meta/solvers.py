@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
-from engine.meta.params import DPSOParams, GAParams, params_from
+from engine.meta.settings import DPSOParams, GAParams, params_from
+from engine.params import choice, integer, text
 from engine.result import SolveResult, Watch
 from engine.solvers import SolverInfo, register_solver
 from engine.status import Status
@@ -91,13 +91,13 @@ def check_experiment(params: dict) -> dict:
         depths = depths.replace(",", " ").split()
     if not isinstance(depths, list) or not 1 <= len(depths) <= 10:
         raise PuzzleError("depths must be 1 to 10 scramble depths such as 10 20 30")
-    depths = [params_reader.integer({"depth": d}, "depth", 1, 100) for d in depths]
+    depths = [integer({"depth": d}, "depth", 1, 100) for d in depths]
     dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
                                     "particles": params.get("particles"), "vmax": params.get("vmax")})
     ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
-    return {"depths": depths, "trials": params_reader.integer(params, "trials", 1, 100, 30),
+    return {"depths": depths, "trials": integer(params, "trials", 1, 100, 30),
             "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
-            "generations": ga.generations, "seed": params_reader.integer(params, "seed", 0, 2**31 - 1, 0)}
+            "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
 
 
 @job_kind("meta-experiment", check=check_experiment)
@@ -114,8 +114,8 @@ def scrambled_position(params: dict) -> tuple[Board, Board]:
     """The position of a Metaheuristics-page run: the given tiles, or a no-revisit scramble of the goal."""
     if params.get("tiles"):
         return position_from(params)
-    rows, cols = parse_size(params_reader.text(params, "size", 10, "4x4"))
-    goal = goal_board(rows, cols, params_reader.choice(params, "goal", ("blank-last", "blank-first"), "blank-last"))
-    board, _ = scramble(goal, params_reader.integer(params, "depth", 1, 100, 10),
-                        params_reader.integer(params, "scramble_seed", 0, 2**31 - 1, 0))
+    rows, cols = parse_size(text(params, "size", 10, "4x4"))
+    goal = goal_board(rows, cols, choice(params, "goal", ("blank-last", "blank-first"), "blank-last"))
+    board, _ = scramble(goal, integer(params, "depth", 1, 100, 10),
+                        integer(params, "scramble_seed", 0, 2**31 - 1, 0))
     return board, goal

@@ -16,7 +16,7 @@ CONTACT_GAP = 1e-5  # obstacles closer than this are treated as touching: checke
 CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def plate_corners(x, y, angle, half_width, half_height, out):
     c, s = math.cos(angle), math.sin(angle)
     for k in range(4):
@@ -25,7 +25,7 @@ def plate_corners(x, y, angle, half_width, half_height, out):
         out[k, 1] = y + s * px + c * py
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def group_corners(x, y, angle, relative, half_width, half_height, out):
     """Corners of plates moving as one rigid body: ``relative[j]`` is plate j's pose in the frame of the body's
     reference pose (x, y, angle)."""
@@ -35,7 +35,7 @@ def group_corners(x, y, angle, relative, half_width, half_height, out):
         plate_corners(x + c * dx - s * dy, y + s * dx + c * dy, angle + da, half_width, half_height, out[j])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _axis(poly, k):
     ax, ay = poly[k, 0], poly[k, 1]
     bx, by = poly[(k + 1) % 4, 0], poly[(k + 1) % 4, 1]
@@ -44,13 +44,13 @@ def _axis(poly, k):
     return ey / length, -ex / length
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _separating_axis(a, b, k):
     """The k-th candidate axis of a pair of quads (0..7): the edge normals of ``a``, then of ``b``."""
     return _axis(a, k) if k < 4 else _axis(b, k - 4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _project(poly, nx, ny):
     lo, hi = np.inf, -np.inf
     for k in range(4):
@@ -60,7 +60,7 @@ def _project(poly, nx, ny):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def quad_penetration(a, b):
     """Least projection overlap over the 8 edge normals: > 0 overlap depth, ≤ 0 minus a gap."""
     depth = np.inf
@@ -72,7 +72,7 @@ def quad_penetration(a, b):
     return depth
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def quad_contact_time(moving, vx, vy, still, tolerance):
     """Distance along the unit vector (vx, vy) at which ``moving`` first touches ``still`` going into it; inf if
     never (see ``geometry.contact_time``)."""
@@ -96,7 +96,7 @@ def quad_contact_time(moving, vx, vy, still, tolerance):
     return max(0.0, enter)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def translation_distance(corners, vx, vy, obstacles, applies, limit, tolerance):
     """How far the plates (k, 4, 2) can translate together along (vx, vy) before one touches an obstacle that
     ``applies[j, i]`` to it (at most ``limit``)."""
@@ -108,7 +108,7 @@ def translation_distance(corners, vx, vy, obstacles, applies, limit, tolerance):
     return travel
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def quad_push_out(a, b):
     """The axis of least overlap, pointing from ``b`` towards ``a``, and that overlap (see ``geometry.push_out``)."""
     depth, px, py = np.inf, 0.0, 0.0
@@ -123,7 +123,7 @@ def quad_push_out(a, b):
     return depth, px, py
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def apart(a, b, margin):
     """The bounding boxes of the quads are more than ``margin`` apart (a cheap test before the separating axes)."""
     return (a[:, 0].min() > b[:, 0].max() + margin or b[:, 0].min() > a[:, 0].max() + margin

@@ -25,7 +25,7 @@ FAN_MAX_TRAVEL = 0.02  # cm
 FAN_ITERATIONS = 30
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _settle(poses, obstacles, applies, half_width, half_height, corners):
     """Part every moving plate from what it overlaps by the shortest pushes (a moving pair shares the push), until
     every gap is at least FAN_GAP; False if that does not settle (the set is jammed at this angle)."""
@@ -61,7 +61,7 @@ def _settle(poses, obstacles, applies, half_width, half_height, corners):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _corner_travel(a, b, half_width, half_height, corners_a, corners_b):
     """The farthest any corner moves between two sets of poses."""
     travel = 0.0
@@ -74,7 +74,7 @@ def _corner_travel(a, b, half_width, half_height, corners_a, corners_b):
     return travel
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clear(poses, obstacles, applies, half_width, half_height, tolerance, corners):
     k = poses.shape[0]
     for i in range(k):
@@ -90,7 +90,7 @@ def _clear(poses, obstacles, applies, half_width, half_height, tolerance, corner
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fan_turn(poses, senses, obstacles, applies, limit, half_width, half_height, tolerance, frames):
     """The paper's set rotation: several plates turn at once, plate i in sense ``senses[i]`` (±1), all by the same
     angle, each sliding as little as it must to stay clear of the walls, the plates that stay and each other.

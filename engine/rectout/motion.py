@@ -1,6 +1,6 @@
 """A motion of Rectangle-out (plates going from one pose to the next, drawable frame by frame), and the three ways a
 body moves until it stops: ``translate`` (to the first contact, exactly), ``turn`` (a pivot or a wall-slide, swept by
-``turn_turn_sweep``) and ``fan_frames`` (a set rotation, ``fan_fan_turn``)."""
+``turn_kernels.turn_sweep``) and ``fan_frames`` (a set rotation, swept by ``fan_kernels.fan_turn``)."""
 
 from __future__ import annotations
 

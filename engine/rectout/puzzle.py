@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import PuzzleError
+from engine.params import numbers
 from engine.rectout.collision_kernels import plate_corners, quad_penetration
 from engine.rectout.geometry import TOLERANCE, box
 
@@ -58,6 +59,9 @@ def start_state(offsets: tuple[float, ...] = DEFAULT_OFFSETS) -> State:
     return tuple(poses)
 
 
+FAR_FROM_BOX = 100.0  # cm (and radians): a pose beyond is a typo, not a position worth checking
+
+
 def state_from(data: object) -> State:
     """A state from JSON: four [x, y, θ] lists (cm, cm, radians), bottom plate first, the target last; it must be
     legal."""
@@ -65,15 +69,10 @@ def state_from(data: object) -> State:
         raise PuzzleError(f"a state is {PLATES} poses [x, y, angle], bottom plate first, the target last")
     poses = []
     for pose in data:
-        if not isinstance(pose, (list, tuple)) or len(pose) != 3:
+        if not isinstance(pose, (list, tuple)):
             raise PuzzleError("each pose is [x, y, angle] (cm, cm, radians)")
-        try:
-            values = tuple(float(v) for v in pose)
-        except (TypeError, ValueError, OverflowError):
-            raise PuzzleError("a pose's x, y and angle must be numbers") from None
-        if not all(math.isfinite(v) for v in values) or max(abs(values[0]), abs(values[1])) > 100:
-            raise PuzzleError("a pose must be finite numbers near the box")
-        poses.append(values)
+        x, y, angle = numbers(pose, "a pose [x, y, angle]", 3, -FAR_FROM_BOX, FAR_FROM_BOX)
+        poses.append((x, y, angle))
     state = tuple(poses)
     problems = overlap_report(state)
     if problems:

@@ -24,7 +24,7 @@ TWO_CONTACTS = 1
 MAX_TURN_STEP = 0.01  # radians: at most about 0.1 cm of travel for the 9.76 cm plate, so no corner jumps a wall
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pose_at(kind, params, x0, y0, angle0, phi, pose):
     """The plate's pose after turning by φ; False where the motion is not defined (a contact slid off its edge,
     or the two contact lines became parallel)."""
@@ -69,7 +69,7 @@ def pose_at(kind, params, x0, y0, angle0, phi, pose):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clear_at(kind, params, x0, y0, angle0, phi, relative, half_width, half_height, obstacles, applies, tolerance,
               pose, corners):
     if not pose_at(kind, params, x0, y0, angle0, phi, pose):
@@ -82,7 +82,7 @@ def _clear_at(kind, params, x0, y0, angle0, phi, relative, half_width, half_heig
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def turn_sweep(kind, params, x0, y0, angle0, relative, half_width, half_height, direction, obstacles, applies, limit,
                tolerance):
     """Turn in ``direction`` (±1) until the body (one plate, or plates moving as one) stops: the angle turned (≥ 0),

@@ -45,36 +45,21 @@ def conflict_pairs(board: Board, goal: Board) -> list[dict]:
 
 
 def pdb_groups(board: Board, goal: Board) -> dict | None:
-    """The pattern database's groups and, where the database exposes them, each group's value; None when there is no
-    database for this goal yet (or the board is not 4×4)."""
+    """The pattern database the ``pdb`` heuristic uses for ``goal`` (the strongest one built), its groups and each
+    group's value for ``board``, directly and for the mirrored board; None when no database is built for this goal
+    yet (or the board is not 4×4)."""
     if (board.rows, board.cols) != (4, 4):
         return None
     from engine.tiles import pdb
 
-    if not pdb.is_ready(goal):
+    database, _ = pdb.resolve("pdb", goal)
+    if database is None:
         return None
-    database = pdb.pattern_database(goal)
-    groups = [{"tiles": list(group), "value": None} for group in database.groups]
-    values = _group_values(database, board)
-    if values is not None:
-        for group, value in zip(groups, values, strict=True):
-            group["value"] = int(value)
-    return {"groups": groups, "value": int(database.value(board))}
-
-
-def _group_values(database, board: Board) -> list[int] | None:
-    """Each group's own table entry for ``board`` (the direct lookup, before the mirror is considered)."""
-    if hasattr(database, "group_values"):
-        return list(database.group_values(board))
-    try:  # the 6-6-3 database's layout: one table per group, indexed by its tiles' cells in base 16
-        indices = [0] * len(database.groups)
-        for cell, tile in enumerate(board.cells):
-            g = int(database.group_of[tile])
-            if g >= 0:
-                indices[g] += cell * int(database.weight[tile])
-        return [int(database.tables[int(database.offsets[g]) + indices[g]]) for g in range(len(indices))]
-    except (AttributeError, IndexError, TypeError):
-        return None
+    direct, mirrored = database.group_values(board)
+    groups = [{"tiles": list(tiles), "value": value, "mirrored": None if mirrored is None else mirrored[g]}
+              for g, (tiles, value) in enumerate(zip(database.groups, direct, strict=True))]
+    return {"name": database.name, "label": pdb.LABELS[database.name], "groups": groups, "direct_total": sum(direct),
+            "mirrored_total": None if mirrored is None else sum(mirrored), "value": database.value(board)}
 
 
 def explain(board: Board, goal: Board) -> dict:

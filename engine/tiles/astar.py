@@ -24,6 +24,14 @@ from engine.tiles.tables import goal_tables
 MAX_CELLS = 16
 HEURISTICS = ("manhattan", "linear-conflict")
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
+# The fields of the state array ``st`` the kernel reads on entry and writes on return.
+NODES = 0       # positions stored (node i is ``keys[i]``)
+FRONTIER = 1    # entries in the heap
+COUNTER = 2     # entries ever pushed: the last tie-break, so equal (f, g) leave in insertion order
+EXPANDED = 3
+GENERATED = 4
+PEAK = 5        # the largest frontier seen
+GOAL_NODE = 6   # the goal's node once found, else -1
 CHUNK = 500_000
 _G_BITS, _COUNTER_BITS = 12, 38  # priority = f, then (4095 - g), then the insertion counter
 
@@ -111,34 +119,35 @@ def heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col):
 @njit(cache=True, nogil=True)
 def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_key, neighbors, manhattan, rows,
               cols, goal_row, goal_col, mode, quota):
-    """Resumable A*. ``st`` = [nodes, frontier size, counter, expanded, generated, peak frontier, goal node].
+    """Resumable A*. ``st`` holds the scalars (NODES, FRONTIER, COUNTER, EXPANDED, GENERATED, PEAK, GOAL_NODE).
     Node i is the position ``keys[i]`` with its best g, parent node and the move from it. Returns FOUND, EMPTY (the
     frontier ran dry), PAUSED after ``quota`` expansions, or FULL (grow the arrays and call again)."""
     cells = np.empty(rows * cols, dtype=np.int64)
     g_mask = (1 << _G_BITS) - 1
     counter_mask = (1 << _COUNTER_BITS) - 1
-    stop_at = st[3] + quota
-    while st[1] > 0:
-        if st[0] + 4 > keys.shape[0] or 2 * (st[0] + 4) > table.shape[0] or st[1] + 4 > heap_key.shape[0]:
+    stop_at = st[EXPANDED] + quota
+    while st[FRONTIER] > 0:
+        nodes = st[NODES]
+        if nodes + 4 > keys.shape[0] or 2 * (nodes + 4) > table.shape[0] or st[FRONTIER] + 4 > heap_key.shape[0]:
             return FULL
         priority = heap_key[0]
         node = heap_node[0]
-        _pop(heap_key, heap_node, st[1])
-        st[1] -= 1
+        _pop(heap_key, heap_node, st[FRONTIER])
+        st[FRONTIER] -= 1
         g = g_mask - ((priority >> _COUNTER_BITS) & g_mask)
         if g > best_g[node]:
             continue  # a cheaper path to this position was found after this entry was queued
         if keys[node] == goal_key:
-            st[6] = node
+            st[GOAL_NODE] = node
             return FOUND
-        st[3] += 1
+        st[EXPANDED] += 1
         unpack(keys[node], cells)
         blank = blank_cell(cells)
         for d in range(4):
             target = neighbors[blank, d]
             if target < 0:
                 continue
-            st[4] += 1
+            st[GENERATED] += 1
             cells[blank] = cells[target]
             cells[target] = 0
             key = pack(cells)
@@ -146,23 +155,24 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
             child = table[slot]
             if child < 0 or g + 1 < best_g[child]:
                 if child < 0:
-                    child = st[0]
-                    st[0] += 1
+                    child = st[NODES]
+                    st[NODES] += 1
                     keys[child] = key
                     table[slot] = child
                 best_g[child] = g + 1
                 parent[child] = node
                 move[child] = d
                 f = g + 1 + heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col)
-                entry = (f << (_G_BITS + _COUNTER_BITS)) | ((g_mask - g - 1) << _COUNTER_BITS) | (st[2] & counter_mask)
-                st[2] += 1
-                _push(heap_key, heap_node, st[1], entry, child)
-                st[1] += 1
+                entry = ((f << (_G_BITS + _COUNTER_BITS)) | ((g_mask - g - 1) << _COUNTER_BITS)
+                         | (st[COUNTER] & counter_mask))
+                st[COUNTER] += 1
+                _push(heap_key, heap_node, st[FRONTIER], entry, child)
+                st[FRONTIER] += 1
             cells[target] = cells[blank]
             cells[blank] = 0
-        if st[1] > st[5]:
-            st[5] = st[1]
-        if st[3] >= stop_at:
+        if st[FRONTIER] > st[PEAK]:
+            st[PEAK] = st[FRONTIER]
+        if st[EXPANDED] >= stop_at:
             return PAUSED
     return EMPTY
 
@@ -185,19 +195,21 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
     h0 = int(heuristic(start, mode, tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
     heap_key[0] = (h0 << (_G_BITS + _COUNTER_BITS)) | (((1 << _G_BITS) - 1) << _COUNTER_BITS)
     heap_node[0] = 0
-    st = np.array([1, 1, 1, 0, 0, 0, -1], dtype=np.int64)
+    st = np.zeros(7, dtype=np.int64)
+    st[NODES] = st[FRONTIER] = st[COUNTER] = 1  # the start, stored and queued
+    st[GOAL_NODE] = -1
     goal_key = np.uint64(pack(np.array(goal.cells, dtype=np.int64)))  # numba hands back a Python int
 
     def stats(status: str, moves: str = "", message: str = "") -> SolveResult:
-        return SolveResult(status, moves, status == Status.SOLVED, int(st[3]), int(st[4]), int(st[5]), watch.elapsed,
-                           "astar", heuristic_name, message)
+        return SolveResult(status, moves, status == Status.SOLVED, int(st[EXPANDED]), int(st[GENERATED]),
+                           int(st[PEAK]), watch.elapsed, "astar", heuristic_name, message)
 
     while True:
         code = astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_key, tables.neighbors,
                          tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode,
-                         max(1, min(CHUNK, watch.budget.max_nodes - int(st[3]))))
+                         max(1, min(CHUNK, watch.budget.max_nodes - int(st[EXPANDED]))))
         if code == FOUND:
-            path, node = [], int(st[6])
+            path, node = [], int(st[GOAL_NODE])
             while parent[node] >= 0:
                 path.append(MOVES[move[node]])
                 node = int(parent[node])
@@ -208,9 +220,9 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
             keys, best_g, parent, move = (np.concatenate([a, np.zeros_like(a)]) for a in (keys, best_g, parent, move))
             heap_key, heap_node = (np.concatenate([a, np.zeros_like(a)]) for a in (heap_key, heap_node))
             table = np.empty(2 * table.shape[0], dtype=np.int64)
-            rehash(table, keys, int(st[0]))
+            rehash(table, keys, int(st[NODES]))
             continue
-        watch.report(None, {"nodes": int(st[3]), "text": f"A*: {int(st[3]):,} nodes expanded, "
-                                                          f"{int(st[1]):,} in the frontier"})
-        if reason := watch.stop_reason(int(st[3])):
-            return stats(reason, message=watch.stop_message(reason, int(st[3])))
+        watch.report(None, {"nodes": int(st[EXPANDED]), "text": f"A*: {int(st[EXPANDED]):,} nodes expanded, "
+                                                                f"{int(st[FRONTIER]):,} in the frontier"})
+        if reason := watch.stop_reason(int(st[EXPANDED])):
+            return stats(reason, message=watch.stop_message(reason, int(st[EXPANDED])))

@@ -1,10 +1,11 @@
 """numba kernels of breadth-first search over whole sliding-tile state spaces (boards of up to 12 cells), by rank.
 
 A position is numbered by ``ranking_kernels.rank_of_positions`` of its cells' tiles with ``lexicographic_radix(n, n)``.
-``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of ``fast.py``) and
-``bounds/fullbfs.py`` (level scans of the whole space) call it. The readable breadth-first search is
-``engine/search/algorithms.py``; ``tests/engine/test_solvers.py`` checks the BFS solver against the other optimal
-solvers and ``tests/engine/bounds/test_bounds.py`` the full searches against the known diameters.
+``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of
+``kernel_drivers.py``) calls it.
+Seed 000's searches of a whole space, up to 14 cells, number positions by partition instead (``bounds/fullbfs.py``).
+The readable breadth-first search is ``engine/search/algorithms.py``; ``tests/engine/test_solvers.py`` checks the BFS
+solver against the other optimal solvers.
 """
 
 from __future__ import annotations

@@ -11,10 +11,9 @@ from numba import njit
 
 from engine.tiles.ranking_kernels import pattern_rank
 
-# Heuristic modes of the IDA* and A* kernels.
+# Heuristic modes of the reference IDA* kernel (``ida_kernels.ida_run``) and of the compiled A*.
 MODE_MANHATTAN = 0
 MODE_LINEAR_CONFLICT = 1
-MODE_PDB = 2
 MODE_LEARNED = 3
 
 
@@ -104,4 +103,6 @@ def heuristic_value(mode, md, lc, learned):
         return md
     if mode == MODE_LINEAR_CONFLICT:
         return md + 2 * lc
-    return md + learned
+    if mode == MODE_LEARNED:
+        return md + learned
+    raise ValueError("unknown heuristic mode")

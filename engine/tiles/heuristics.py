@@ -6,20 +6,25 @@ registers ``learned``), and ``engine.registry.load_all()`` imports every such mo
 registered loads them first. The solvers (which heuristics A* and IDA* take, which are admissible), the pages' choices,
 the step-through's list and the CLI's help all read this registry.
 
-Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled searches
-also its kernel (``engine.tiles.heuristic_kernels``), its IDA* kernel (``engine.tiles.ida_kernels``) and the mode's
-name in ``engine.tiles.fast.KERNEL_MODES``.
+Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled IDA*
+also a module holding its ``KernelHeuristic`` (its hooks and the function that builds its inputs, see
+``engine.tiles.ida_kernels``), named by the record's ``kernel``. ARCHITECTURE.md works an example through.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine import registry
 from engine.errors import PuzzleError
 from engine.tiles import pdb
 from engine.tiles.board import Board
+
+if TYPE_CHECKING:
+    from engine.tiles.ida_kernels import KernelHeuristic
 
 #: Builds h for a goal; ``options`` are the solve's own (``{"table": name}`` picks a learned table).
 HeuristicBuilder = Callable[[Board, dict], Callable[[Board], int]]
@@ -37,8 +42,8 @@ class Heuristic:
     function: HeuristicBuilder
     #: the one board shape it is made for; None: every board
     shape: tuple[int, int] | None = None
-    #: the IDA* kernel's mode that computes it (a key of ``engine.tiles.fast.KERNEL_MODES``); None: only the readable
-    #: searches use it, and the solvers do not offer it
+    #: where its compiled IDA* is, ``"module:NAME"`` (a ``KernelHeuristic``), imported when a search first runs it
+    #: (so listing heuristics loads no compiler); None: only the readable searches use it, the solvers do not offer it
     kernel: str | None = None
     #: loads what the kernel reads (a pattern database, a trained table), possibly another heuristic's when this one's
     #: table is missing; None: nothing to load
@@ -54,6 +59,13 @@ class Heuristic:
 
     def inputs(self, goal: Board, options: dict) -> KernelInputs:
         return self.kernel_inputs(goal, options) if self.kernel_inputs is not None else (self.name, {}, "")
+
+    def compiled(self) -> KernelHeuristic:
+        """Its compiled IDA* (the kernel and the builder of its inputs)."""
+        if self.kernel is None:
+            raise PuzzleError(f"the {self.label} heuristic has no compiled search; the readable searches take it")
+        module, _, name = self.kernel.partition(":")
+        return getattr(importlib.import_module(module), name)
 
 
 _HEURISTICS: dict[str, Heuristic] = {}
@@ -135,6 +147,9 @@ def misplaced_tiles(board: Board, goal: Board) -> int:
     return sum(1 for tile, want in zip(board.cells, goal.cells, strict=True) if tile and tile != want)
 
 
+PDB_KERNEL = "engine.tiles.pdb_kernel:PATTERN_DATABASE"
+
+
 def _database_function(name: str) -> HeuristicBuilder:
     def build(goal: Board, options: dict) -> Callable[[Board], int]:
         database = pdb.resolve(name, goal)[0] if name == "pdb" else pdb.load(name, goal)
@@ -156,18 +171,19 @@ def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
 
 register_heuristic(Heuristic(
     "manhattan", "Manhattan distance", "Each tile's row and column distance to its goal cell, summed.", True,
-    lambda goal, options: lambda board: manhattan_distance(board, goal), kernel="manhattan"))
+    lambda goal, options: lambda board: manhattan_distance(board, goal), kernel="engine.tiles.ida_kernels:MANHATTAN"))
 register_heuristic(Heuristic(
     "linear-conflict", "linear conflict", "Manhattan distance plus two moves for each tile that must leave its row or "
     "column to let another pass.", True,
-    lambda goal, options: lambda board: linear_conflict_distance(board, goal), kernel="linear-conflict"))
+    lambda goal, options: lambda board: linear_conflict_distance(board, goal),
+    kernel="engine.tiles.ida_kernels:LINEAR_CONFLICT"))
 register_heuristic(Heuristic(
     "pdb", "pattern database", "The strongest pattern database built for the goal (7-8, else 6-6-3).", True,
-    _database_function("pdb"), shape=(4, 4), kernel="pdb", kernel_inputs=_database_inputs("pdb")))
+    _database_function("pdb"), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs("pdb")))
 for _grouping in pdb.GROUPINGS:
     register_heuristic(Heuristic(
         _grouping, pdb.LABELS[_grouping], f"The {pdb.LABELS[_grouping]} (Korf & Felner).", True,
-        _database_function(_grouping), shape=(4, 4), kernel="pdb", kernel_inputs=_database_inputs(_grouping)))
+        _database_function(_grouping), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs(_grouping)))
 register_heuristic(Heuristic(
     "misplaced", "misplaced tiles", "The number of tiles off their goal cell.", True,
     lambda goal, options: lambda board: misplaced_tiles(board, goal)))

@@ -1,22 +1,31 @@
-"""numba kernels of IDA* for the sliding-tile solvers.
+"""numba kernels of IDA* for the sliding-tile solvers, and the record that makes a heuristic one of them.
 
 Each kernel is small, typed by its arrays and free of Python objects. Long searches are resumable: a kernel works
 until a node quota is used up, keeps its whole state in the arrays it was given and returns, so the Python caller
-(``engine/tiles/fast.py``) can report progress, honour a cancel and stop at the budget between chunks, at least once
-a second.
+(``engine/tiles/kernel_drivers.py``) can report progress, honour a cancel and stop at the budget between chunks, at
+least once a second.
 
 ``ida_run`` is the reference kernel: the plain search, every heuristic mode behind one switch. The kernels the
 solvers run are generated from one definition, ``ida_kernel``, by a heuristic's four hooks (the child's h, and what
 to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its own and
-inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). The
-definition keeps, per cell, the list of legal moves, prunes the parent by comparing cells, and takes a move's change
-of Manhattan distance from one table. ``tests/engine/tiles/test_kernels.py`` runs the Manhattan, linear-conflict and
-learned kernels against ``ida_run`` node for node, pausing and resuming included, and against the readable IDA* of
-``engine/search/algorithms.py``; ``tests/engine/tiles/test_pdb.py`` holds ``ida_pdb_run`` to the readable IDA* with
-``PatternDatabase.value``.
+inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). A
+``KernelHeuristic`` pairs such a kernel with the function that builds its inputs; a heuristic's registry record
+(``engine.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so the driver has no branch
+per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in ``pdb_kernel.py``, the
+learned table's in ``engine/learned/ida_kernel.py``.
+
+``tests/engine/tiles/test_kernels.py`` runs the Manhattan, linear-conflict and learned kernels against ``ida_run``
+node for node, pausing and resuming included, and against the readable IDA* of ``engine/search/algorithms.py``;
+``tests/engine/tiles/test_pdb.py`` holds the pattern-database kernel to the readable IDA* with
+``PatternDatabase.value``. The hooks are compiled into ``ida_kernel``'s ``run``, whose cache numba keys by this file:
+after editing a hook elsewhere, touch this file.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -28,15 +37,35 @@ from engine.tiles.heuristic_kernels import (
     heuristic_value,
     learned_value,
     linear_conflict_sum,
+    manhattan_sum,
     moved_lines_conflicts,
 )
-from engine.tiles.ranking_kernels import group_rank, rank_of_positions
-from engine.tiles.tables import INVERSE_INDEX
+from engine.tiles.tables import INVERSE_INDEX, goal_tables
+
+if TYPE_CHECKING:
+    from engine.tiles.board import Board
 
 # Return codes of the IDA* kernels.
 FOUND = 1
 ITERATION_DONE = 2
 PAUSED = 3
+
+# The fields of the state array ``st`` every IDA* kernel reads on entry and writes on return.
+DEPTH = 0        # the depth of the node being expanded (the path's length)
+BLANK = 1        # the blank's cell there
+NEXT_BOUND = 2   # the least f above the bound seen so far: the next iteration's bound
+EXPANDED = 3     # nodes expanded so far
+GENERATED = 4    # nodes generated so far
+STATE_FIELDS = 5
+NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
+
+
+def start_state(blank: int) -> np.ndarray:
+    """The state array of a new iteration from the root, the blank on ``blank``."""
+    state = np.zeros(STATE_FIELDS, dtype=np.int64)
+    state[BLANK] = blank
+    state[NEXT_BOUND] = NO_BOUND
+    return state
 
 
 @njit(cache=True, nogil=True)
@@ -44,18 +73,18 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
             mode, key_slot, key_radix, learned_table, bound, quota):
     """Depth-first search below ``bound`` (one IDA* iteration), resumable.
 
-    ``st`` holds the scalars: [0] depth, [1] blank cell, [2] smallest f above the bound seen so far, [3] nodes
-    expanded, [4] nodes generated. ``trial[d]`` is the next move to try at depth d, ``path[d]`` the move taken.
-    Returns FOUND (the path is ``path[:st[0]]``), ITERATION_DONE, or PAUSED after ``quota`` expansions.
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED). ``trial[d]`` is the next move to try at
+    depth d, ``path[d]`` the move taken. Returns FOUND (the path is ``path[:st[DEPTH]]``), ITERATION_DONE, or PAUSED
+    after ``quota`` expansions.
     """
-    depth = st[0]
-    blank = st[1]
-    stop_at = st[3] + quota
+    depth = st[DEPTH]
+    blank = st[BLANK]
+    stop_at = st[EXPANDED] + quota
     while True:
         if trial[depth] == 4:
             if depth == 0:
-                st[0] = depth
-                st[1] = blank
+                st[DEPTH] = depth
+                st[BLANK] = blank
                 return ITERATION_DONE
             depth -= 1
             back = neighbors[blank, INVERSE_INDEX[path[depth]]]
@@ -69,7 +98,7 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
         target = neighbors[blank, d]
         if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
             continue
-        st[4] += 1
+        st[GENERATED] += 1
         tile = cells[target]
         md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
         cells[blank] = tile
@@ -83,8 +112,8 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
         h = heuristic_value(mode, md, lc, learned)
         f = depth + 1 + h
         if f > bound:
-            if f < st[2]:
-                st[2] = f
+            if f < st[NEXT_BOUND]:
+                st[NEXT_BOUND] = f
             cells[target] = tile
             cells[blank] = 0
             continue
@@ -93,14 +122,14 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
         blank = target
         md_stack[depth] = md
         if md == 0:
-            st[0] = depth
-            st[1] = blank
+            st[DEPTH] = depth
+            st[BLANK] = blank
             return FOUND
         trial[depth] = 0
-        st[3] += 1
-        if st[3] >= stop_at:
-            st[0] = depth
-            st[1] = blank
+        st[EXPANDED] += 1
+        if st[EXPANDED] >= stop_at:
+            st[DEPTH] = depth
+            st[BLANK] = blank
             return PAUSED
 
 
@@ -114,8 +143,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
     * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1);
     * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``.
 
-    State layout: ``st`` = [depth, blank cell, least f above the bound, expanded, generated]; ``trial[d]`` is the
-    index of the next move to try in the blank's move list at depth d; ``path[d]`` the move taken.
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``trial[d]`` is the index of the next
+    move to try in the blank's move list at depth d; ``path[d]`` the move taken.
     """
 
     @njit(cache=True, nogil=True)
@@ -135,11 +164,11 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
                     for tile in range(1, n):
                         delta[tile, cell, i] = manhattan[tile, cell] - manhattan[tile, target]
                     count[cell] = i + 1
-        depth = st[0]
-        blank = st[1]
-        least = st[2]
-        expanded = st[3]
-        generated = st[4]
+        depth = st[DEPTH]
+        blank = st[BLANK]
+        least = st[NEXT_BOUND]
+        expanded = st[EXPANDED]
+        generated = st[GENERATED]
         stop_at = expanded + quota
         came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier, -1 at the root
         came_from[0] = -1
@@ -171,7 +200,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
             else:
                 if depth == 0:
                     trial[depth] = i
-                    st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                    st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                        depth, blank, least, expanded, generated)
                     return ITERATION_DONE
                 depth -= 1
                 tile = cells[parent]
@@ -190,29 +220,45 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
             blank = target
             md_stack[depth] = md
             if md == 0:
-                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                    depth, blank, least, expanded, generated)
                 return FOUND
             trial[depth] = 0
             expanded += 1
             if expanded >= stop_at:
-                st[0], st[1], st[2], st[3], st[4] = depth, blank, least, expanded, generated
+                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                    depth, blank, least, expanded, generated)
                 return PAUSED
 
     return run
 
 
+#: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:
+#: ``(board, goal, loaded, stack)``, where ``loaded`` holds what the heuristic's ``kernel_inputs`` loaded (a pattern
+#: database, a trained table) and ``stack`` is the number of depths the search may reach (arrays per depth).
+InputsBuilder = Callable[["Board", "Board", dict, int], tuple[object, int]]
+
+
+@dataclass(frozen=True)
+class KernelHeuristic:
+    """A heuristic as the compiled IDA* computes it: the kernel made by ``ida_kernel`` from its hooks, and the
+    function that builds the kernel's inputs. The driver (``kernel_drivers.idastar``) reads nothing else."""
+    run: Callable
+    inputs: InputsBuilder
+
+
 @register_jitable
-def _nothing_cut(aux, blank, target, tile):
+def nothing_cut(aux, blank, target, tile):
     pass
 
 
 @register_jitable
-def _nothing_enter(aux, depth, blank, target, tile):
+def nothing_enter(aux, depth, blank, target, tile):
     pass
 
 
 @register_jitable
-def _nothing_leave(aux, blank, parent, tile):
+def nothing_leave(aux, blank, parent, tile):
     pass
 
 
@@ -222,125 +268,52 @@ def _manhattan_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return md
 
 
-ida_manhattan_run = ida_kernel(_manhattan_h, _nothing_cut, _nothing_enter, _nothing_leave)
+def _manhattan_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[object, int]:
+    cells = np.array(board.cells, dtype=np.int64)
+    return np.zeros(0, dtype=np.int64), int(manhattan_sum(cells, goal_tables(goal).manhattan))
 
 
-# Linear conflict: aux = (rows, cols, goal_row, goal_col, lc_stack, places, longest). ``lc_stack[d]`` is the
-# conflict count of the board at depth d: a child updates its parent's by the two lines its move changes (instead of
-# scanning every row and column), and writes it at d + 1, where a cut child's value is overwritten by the next one.
+MANHATTAN = KernelHeuristic(ida_kernel(_manhattan_h, nothing_cut, nothing_enter, nothing_leave), _manhattan_inputs)
+
+
+class ConflictArrays(NamedTuple):
+    """Linear conflict's aux. ``lc_stack[d]`` is the conflict count of the board at depth d: a child updates its
+    parent's by the two lines its move changes (instead of scanning every row and column), and writes it at d + 1,
+    where a cut child's value is overwritten by the next one. ``places`` and ``longest`` are scratch lines."""
+    rows: int
+    cols: int
+    goal_row: np.ndarray
+    goal_col: np.ndarray
+    lc_stack: np.ndarray
+    places: np.ndarray
+    longest: np.ndarray
+
+
 @register_jitable
 def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    rows, cols, goal_row, goal_col, lc_stack, places, longest = aux
-    before = moved_lines_conflicts(cells, blank, target, rows, cols, goal_row, goal_col, places, longest)
+    before = moved_lines_conflicts(cells, blank, target, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
+                                   aux.longest)
     cells[blank] = tile
     cells[target] = 0
-    after = moved_lines_conflicts(cells, blank, target, rows, cols, goal_row, goal_col, places, longest)
+    after = moved_lines_conflicts(cells, blank, target, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
+                                  aux.longest)
     cells[target] = tile
     cells[blank] = 0
-    lc = lc_stack[depth] + after - before
-    lc_stack[depth + 1] = lc
+    lc = aux.lc_stack[depth] + after - before
+    aux.lc_stack[depth + 1] = lc
     return md + 2 * lc
 
 
-ida_linear_conflict_run = ida_kernel(_linear_conflict_h, _nothing_cut, _nothing_enter, _nothing_leave)
+def _linear_conflict_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[object, int]:
+    tables = goal_tables(goal)
+    cells = np.array(board.cells, dtype=np.int64)
+    lc_stack = np.zeros(stack, dtype=np.int64)
+    lc_stack[0] = linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col)
+    line = max(goal.rows, goal.cols)
+    aux = ConflictArrays(goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack,
+                         np.zeros(line, dtype=np.int64), np.zeros(line, dtype=np.int64))
+    return aux, int(manhattan_sum(cells, tables.manhattan)) + 2 * int(lc_stack[0])
 
 
-# Seed 002's learned table, V = MD + DB: aux = (key_slot, key_radix, where, table); ``where`` follows the key items'
-# cells (slot 0 the blank), so a child re-ranks 7 cells instead of scanning the board.
-@register_jitable
-def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    key_slot, key_radix, where, table = aux
-    slot = key_slot[tile]
-    if slot >= 0:
-        where[slot] = blank
-    where[0] = target
-    return md + table[rank_of_positions(where, key_radix)]
-
-
-@register_jitable
-def _learned_cut(aux, blank, target, tile):
-    key_slot, key_radix, where, table = aux
-    slot = key_slot[tile]
-    if slot >= 0:
-        where[slot] = target
-    where[0] = blank
-
-
-@register_jitable
-def _learned_leave(aux, blank, parent, tile):
-    key_slot, key_radix, where, table = aux
-    slot = key_slot[tile]
-    if slot >= 0:
-        where[slot] = blank
-    where[0] = parent
-
-
-ida_learned_run = ida_kernel(_learned_h, _learned_cut, _nothing_enter, _learned_leave)
-
-
-# Additive pattern databases, h = max(MD, direct sum, mirrored sum): aux = (values, tables, offsets, radix, sizes,
-# group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where, mirrored, pending).
-@register_jitable
-def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
-     mirrored, pending) = aux
-    # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
-    # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
-    # table) are skipped. The counts, the cut and the next bound are those of the full h.
-    if md + depth + 1 > bound and md + depth + 1 >= least:
-        return md
-    groups = sizes.shape[0]
-    g = group_of[tile]
-    where[g, slot_of[tile]] = blank
-    value = np.int64(tables[offsets[g] + group_rank(where, g, sizes[g], radix)])
-    h = value - values[depth, g]
-    for j in range(groups):
-        h += values[depth, j]
-    if md > h:
-        h = md
-    pending[0] = value
-    if mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
-        rg = ref_group[tile]
-        ref_where[rg, ref_slot[tile]] = ref_cell[blank]
-        ref_value = np.int64(tables[offsets[rg] + group_rank(ref_where, rg, sizes[rg], radix)])
-        r = ref_value - values[depth, groups + rg]
-        for j in range(groups):
-            r += values[depth, groups + j]
-        ref_where[rg, ref_slot[tile]] = ref_cell[target]
-        if r > h:
-            h = r
-        pending[1] = ref_value
-    return h
-
-
-@register_jitable
-def _pdb_cut(aux, blank, target, tile):
-    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
-     mirrored, pending) = aux
-    where[group_of[tile], slot_of[tile]] = target
-
-
-@register_jitable
-def _pdb_enter(aux, depth, blank, target, tile):
-    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
-     mirrored, pending) = aux
-    groups = sizes.shape[0]
-    for j in range(2 * groups):
-        values[depth + 1, j] = values[depth, j]
-    values[depth + 1, group_of[tile]] = pending[0]
-    if mirrored:
-        rg = ref_group[tile]
-        ref_where[rg, ref_slot[tile]] = ref_cell[blank]
-        values[depth + 1, groups + rg] = pending[1]
-
-
-@register_jitable
-def _pdb_leave(aux, blank, parent, tile):
-    (values, tables, offsets, radix, sizes, group_of, slot_of, where, ref_cell, ref_group, ref_slot, ref_where,
-     mirrored, pending) = aux
-    where[group_of[tile], slot_of[tile]] = blank
-    if mirrored:
-        ref_where[ref_group[tile], ref_slot[tile]] = ref_cell[blank]
-
-
-ida_pdb_run = ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave)
+LINEAR_CONFLICT = KernelHeuristic(ida_kernel(_linear_conflict_h, nothing_cut, nothing_enter, nothing_leave),
+                                  _linear_conflict_inputs)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class PatternDatabase:
         return max(sum(direct), sum(mirrored) if mirrored else 0)
 
     def kernel_arrays(self) -> dict:
-        """The arrays ``ida_kernels.ida_pdb_run`` reads: per tile its group and slot (direct and mirrored)."""
+        """The arrays ``pdb_kernel.PATTERN_DATABASE`` reads: per tile its group and slot (direct and mirrored)."""
         k = max(len(g) for g in self.groups)
         radix = np.zeros((len(self.groups), k), dtype=np.int64)
         sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
@@ -129,17 +130,23 @@ def artefact(grouping: str, goal: Board) -> str:
     return store.artefact_name(grouping, goal.cells, groups_of(grouping, goal))
 
 
-_loaded: dict[tuple[str, Board], PatternDatabase] = {}
+#: Loaded databases by their file, so a process that points the store elsewhere (an app with a data folder of its
+#: own) never sees a database of another folder.
+_loaded: dict[Path, PatternDatabase] = {}
 _loaded_lock = threading.Lock()
 
 
+def _key(grouping: str, goal: Board) -> Path:
+    return store.path_of(artefact(grouping, goal))
+
+
 def is_built(grouping: str, goal: Board) -> bool:
-    return (grouping, goal) in _loaded or store.exists(artefact(grouping, goal))
+    return _key(grouping, goal) in _loaded or store.exists(artefact(grouping, goal))
 
 
 def load(grouping: str, goal: Board) -> PatternDatabase | None:
     """The database if it is built (memory-mapped, kept for the process), else None. Never builds."""
-    key = (grouping, goal)
+    key = _key(grouping, goal)
     with _loaded_lock:
         if key in _loaded:
             return _loaded[key]
@@ -157,7 +164,7 @@ def load(grouping: str, goal: Board) -> PatternDatabase | None:
 
 def forget(grouping: str, goal: Board) -> None:
     with _loaded_lock:
-        _loaded.pop((grouping, goal), None)
+        _loaded.pop(_key(grouping, goal), None)
 
 
 def is_ready(goal: Board) -> bool:

@@ -1,8 +1,8 @@
 """numba kernels of the ranking in ``ranking`` (its module docstring defines the order): one rank, one unrank, the
 rank after one item moves, and the two forms the pattern kernels read (a row of a 2-D array, a whole board).
 
-Users: breadth-first search over whole boards (``bfs_kernels``, ``bounds/fullbfs.py``), the 2×n sub-problem
-(``bounds/subproblem.py``), the pattern databases (``pdb_build.py``, ``ida_kernels.ida_pdb_run``) and the learned
+Users: breadth-first search over whole boards (``bfs_kernels``, ``bounds/fullbfs_kernels.py``), the 2×n sub-problem
+(``bounds/subproblem.py``), the pattern databases (``pdb_build.py``, ``pdb_kernel.py``) and the learned
 table (``engine/learned``). ``tests/engine/tiles/test_pdb.py`` and ``tests/engine/tiles/test_kernels.py`` hold the
 kernels to ``ranking.partial_rank``.
 """

@@ -27,9 +27,8 @@ from engine.errors import PuzzleError
 from engine.result import Budget, SolveResult, Watch
 from engine.status import Status
 from engine.tiles.board import MOVES, Board
-from engine.tiles.fast import idastar_fast
-from engine.tiles.heuristic_kernels import MODE_MANHATTAN
 from engine.tiles.heuristics import manhattan_distance
+from engine.tiles.kernel_drivers import idastar
 from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 #: Tiles placed together by one search (the last group of a line has at least two): GROUP while the unsolved
@@ -172,7 +171,7 @@ def reduction_moves(board: Board, goal: Board, watch: Watch, group: int = GROUP)
     names = {0: 0, **{t: i + 1 for i, t in enumerate(t for t in (goal.cells[cell] for cell in region) if t)}}
     sub_goal = Board(bottom - top, right - left, tuple(names[goal.cells[cell]] for cell in region))
     sub_board = Board(bottom - top, right - left, tuple(names[cells[cell]] for cell in region))
-    rest = idastar_fast(sub_board, sub_goal, MODE_MANHATTAN, watch, "manhattan")
+    rest = idastar(sub_board, sub_goal, "manhattan", watch)
     if rest.status != Status.SOLVED:
         raise _Stopped(rest.status)
     return "".join(answer) + rest.moves
@@ -187,7 +186,7 @@ def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP) -> S
     lower = manhattan_distance(board, goal)
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
     # take it apart line by line.
-    quick = idastar_fast(board, goal, MODE_MANHATTAN, Watch(Budget(QUICK_NODES, 0.05)), "manhattan")
+    quick = idastar(board, goal, "manhattan", Watch(Budget(QUICK_NODES, 0.05)))
     if quick.status == Status.SOLVED:
         return SolveResult(Status.SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0,
                            watch.elapsed, "fast", "",

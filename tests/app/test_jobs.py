@@ -19,3 +19,77 @@ def test_a_kind_without_a_result_template_shows_its_status_and_message(client, a
     job = runner.wait(job_id, timeout=120)
     html = client.get(f"/jobs/{job_id}").get_data(as_text=True)
     assert f'data-job="{job_id}" data-status="{job["status"]}"' in html and 'class="job finished"' in html
+
+
+def test_every_job_kind_has_a_name_for_people(app):
+    from app.jobs import KIND_VIEWS
+
+    registry.load_all()
+    kinds = {name for name in job_kinds() if not name.startswith("test-")}
+    assert kinds <= set(KIND_VIEWS), kinds - set(KIND_VIEWS)
+    assert all(view.title[0].isupper() and kind not in view.title.lower() for kind, view in KIND_VIEWS.items())
+
+
+def panel(app, **job) -> str:
+    """The progress fragment a page polls, drawn for a job row as the runner returns it."""
+    from flask import render_template
+
+    from app.jobs import kind_view
+
+    row = {"id": "ab12", "kind": "solve", "params": {}, "status": "running", "fraction": None, "info": {},
+           "elapsed": 0.5, "worker": None, "error": None, "result": None, **job}
+    with app.test_request_context():
+        return render_template("partials/job.html", job=row, job_id=row["id"], title=kind_view(row).title)
+
+
+def test_a_panel_counts_in_its_kinds_unit_once_there_is_something_counted(app):
+    starting = panel(app, info={"nodes": 0, "text": ""}, elapsed=4.0)
+    assert "<dt>nodes</dt>" not in starting and "nodes/s" not in starting and "Solving…" in starting
+    solving = panel(app, info={"nodes": 120_000}, elapsed=2.0)
+    assert "120,000" in solving and "60,000 nodes/s" in solving
+    trials = panel(app, kind="meta-experiment", info={"nodes": 7, "text": "7 of 20 trials"}, elapsed=3.5,
+                   fraction=0.35)
+    assert "Running the experiment…" in trials and "<dt>trials</dt>" in trials and "<dt>nodes</dt>" not in trials
+    walks = panel(app, kind="learned-train", info={"nodes": 5_000_000, "walks": 50_000}, elapsed=10.0, fraction=0.5)
+    assert "<dt>walks</dt>" in walks and "50,000" in walks and "5,000,000" not in walks
+    swarm = panel(app, params={"solver": "dpso"}, info={"nodes": 3_000}, elapsed=1.5)
+    assert "<dt>evaluations</dt>" in swarm
+
+
+def test_a_time_left_only_where_the_fraction_grows_with_the_work(app):
+    steady = panel(app, kind="learned-train", info={"walks": 50_000}, elapsed=10.0, fraction=0.5)
+    assert "10 s left" in steady
+    assert "left" not in panel(app, kind="learned-train", info={"walks": 50}, elapsed=1.0, fraction=0.5)  # too soon
+    uneven = panel(app, kind="research-bounds", info={"nodes": 3}, elapsed=10.0, fraction=0.5)
+    assert "left" not in uneven and "50 %" in uneven
+
+
+def test_a_cancelled_job_says_cancelled_once(app):
+    plain = panel(app, status="cancelled", error="cancelled", info={"nodes": 10})
+    assert plain.count("cancelled") == 1 + plain.count('data-status="cancelled"')
+    replaced = panel(app, status="cancelled", info={},
+                     error="cancelled (it did not stop within 10 s, so its worker process was replaced)")
+    assert "It did not stop within 10 s" in replaced
+    assert replaced.count("cancelled") == 1 + replaced.count('data-status="cancelled"')
+
+
+def test_a_panel_carries_the_form_its_job_was_sent_with(app):
+    import html
+    import json
+    import re
+
+    def form(**job):
+        return json.loads(html.unescape(re.search(r'data-form="([^"]*)"', panel(app, **job)).group(1)))
+
+    assert form(params={"size": "2x2", "goal": [0, 1, 2, 3], "tiles": [1, 0, 2, 3], "solver": "idastar",
+                        "heuristic": "manhattan"}) == {"size": "2x2", "goal": "blank-first", "tiles": "1,0,2,3",
+                                                       "solver": "idastar", "heuristic": "manhattan",
+                                                       "choice": "idastar:manhattan"}
+    assert form(params={"size": "2x2", "goal": [2, 1, 0, 3]})["goal"] == "2,1,0,3"
+    assert form(kind="compare", params={"tiles": [1, 0], "solvers": [{"solver": "bfs", "heuristic": ""},
+                                                                     {"solver": "astar", "heuristic": "pdb"}]}) == {
+        "tiles": "1,0", "choice": ["bfs:", "astar:pdb"]}
+    assert form(kind="classic-queens", params={"n": 15, "methods": ["bitmask"]}) == {
+        "n": 15, "generate-and-test": "", "backtracking": "", "bitmask": "1"}
+    assert form(params={"solver": "ga", "size": "3x3", "params": {"population": 50, "seed": 2}}) == {
+        "algorithm": "ga", "size": "3x3", "population": 50, "seed": 2}

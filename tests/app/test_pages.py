@@ -46,6 +46,13 @@ def test_the_navigation_marks_the_subject_a_page_belongs_to(client, url, label):
     assert re.findall(r'aria-current="page">([^<]+)<', nav) == [label]
 
 
+def test_the_size_menu_offers_every_square_board_up_to_6x6(client):
+    html = client.get("/play?size=3x3&tiles=8,6,7,2,5,4,3,0,1").get_data(as_text=True)
+    menu = re.search(r'<select name="size".*?</select>', html, re.S).group(0)
+    for size, name in [("3x3", "8-puzzle"), ("4x4", "15-puzzle"), ("5x5", "24-puzzle"), ("6x6", "35-puzzle")]:
+        assert f'<option value="{size}"' in menu and name in menu
+
+
 def test_random_and_scramble_redirect_to_a_shareable_url(client):
     response = client.get("/play?size=4x4&goal=blank-first&random=1&seed=3")
     assert response.status_code == 302
@@ -135,6 +142,28 @@ def test_compare_fragment_shows_each_solver(client):
     html = response.get_data(as_text=True)
     assert html.count('class="compare-item"') == 3
     assert html.count("<td>31</td>") == 3
+
+
+def test_compare_charts_show_every_value_with_the_solvers_names(client):
+    response = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "mode": "sync",
+                                                  "choice": ["idastar:manhattan", "astar:linear-conflict"]})
+    html = response.get_data(as_text=True)
+    charts = re.findall(r'<figure class="chart compare-chart">.*?</figure>', html, re.S)
+    assert len(charts) == 3
+    values = [re.findall(r'class="bar-value">([^<]*)<', chart) for chart in charts]
+    assert values[0] == ["31", "31"]
+    assert all(re.fullmatch(r"[\d,]+", v) and v != "0" for v in values[1])
+    assert all(re.fullmatch(r"[\d.]+ (µs|ms|s)", v) for v in values[2]), values[2]
+    assert "IDA* + manhattan" in charts[0] and "A* + linear-conflict" in charts[0]
+    assert "0.000 s" not in html and "overflow" not in html
+
+
+@pytest.mark.parametrize("seconds, shown", [(0.0, "0 s"), (4.2e-6, "4.2 µs"), (0.000_999_6, "1 ms"),
+                                            (0.0125, "12.5 ms"), (3.4, "3.4 s"), (125.4, "2 min 5 s"), (None, "–")])
+def test_durations_read_in_the_unit_that_fits(seconds, shown):
+    from app.jobs import duration
+
+    assert duration(seconds) == shown
 
 
 def test_compare_needs_two_solvers(client):

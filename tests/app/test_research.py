@@ -47,3 +47,22 @@ def test_bad_research_requests(client, app):
     response = client.post("/research/start/maxmd", data={"n": "abc"})
     assert response.status_code == 400 and "n must be a whole number" in response.get_data(as_text=True)
     assert not app.extensions["jobs"].mine(client.get_cookie("pp_owner").value)
+
+
+def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_counts(client, app):
+    import json
+
+    from engine import store
+    from engine.bounds.table import OEIS_2X7_FIRST
+
+    html = client.get("/research/").get_data(as_text=True)
+    assert "Table 1 · the 2×7 row" in html and "not searched yet" in html and "<td>58</td><td>183</td>" in html
+    folder = store.data_dir() / "fullbfs-2x7"
+    folder.mkdir()
+    manifest = {"histogram": OEIS_2X7_FIRST[:12], "seconds": 5.0, "machine": "a test machine"}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    html = client.get("/research/").get_data(as_text=True)
+    assert "at least 11 (so far)" in html and "The counts at distances 0 to 11 are the published" in html
+    manifest["histogram"][5] += 1
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert "The count at distance\n    5 differs" in client.get("/research/").get_data(as_text=True)

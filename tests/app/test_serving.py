@@ -33,7 +33,7 @@ def test_one_job_api_for_every_kind(client, app):
     ("compare", {"size": "3x3", "tiles": SEED_004, "solvers": ["bfs"]}, "between 2 and 4"),
     ("classic-queens", {"n": 19}, "N must be a whole number from 1 to 18"),
     ("classic-knights", {"rows": 7, "cols": 7}, "at most 36 squares"),
-    ("research-bfs", {"rows": 4, "cols": 4}, "at most 12 cells"),
+    ("research-bfs", {"rows": 4, "cols": 4}, "at most 14 cells"),
     ("research-maxmd", {"n": 7, "method": "brute"}, "n must be a whole number from 1 to 6"),
     ("research-subproblem", {"n": 30, "k": 4}, "states"),
     ("research-tables", {"k3_max": 12}, "k3_max must be a whole number from 7 to 9"),

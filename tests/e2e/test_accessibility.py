@@ -52,6 +52,23 @@ def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_serve
     assert serious(axe_page) == []
 
 
+def test_compare_with_its_results_and_research_with_its_bounds_table(axe_page, live_server):
+    """The states whose markup (charts, a flagged table) only a finished job adds."""
+    axe_page.goto(f"{live_server}/compare?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+    axe_page.check("input[value='bfs:']")
+    axe_page.click("#compare-button")
+    expect(axe_page.locator(".compare-chart")).to_have_count(3, timeout=60_000)
+    assert serious(axe_page) == []
+    axe_page.goto(f"{live_server}/research/")
+    axe_page.fill("#bounds input[name=n_max]", "4")
+    axe_page.click("#bounds button.primary")
+    expect(axe_page.locator("#bounds-out tr.flag").first).to_be_visible(timeout=120_000)
+    assert serious(axe_page) == []
+    axe_page.reload()  # the page drawn with the newest table, as a later visitor sees it
+    expect(axe_page.locator("#bounds-out tr.flag").first).to_be_visible()
+    assert serious(axe_page) == []
+
+
 def test_no_page_is_wider_than_a_phone(browser, live_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

@@ -27,6 +27,16 @@ def test_slide_by_click_and_keyboard_until_solved(page, live_server):
     assert tiles(page) == GOAL_3x3
 
 
+def test_a_bad_position_in_the_url_shows_its_error_and_not_solved(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles=1,1,2")
+    expect(page.locator("#position-error")).to_contain_text("not valid")
+    expect(page.locator("#board")).to_have_attribute("data-tiles", GOAL_3x3)  # the goal it fell back to
+    expect(page.locator("#status")).to_have_text("")
+    page.locator('#board .tile[data-tile="8"]').click()
+    page.locator('#board .tile[data-tile="8"]').click()  # and back: the player solved it
+    expect(page.locator("#status")).to_contain_text("Solved! 2 moves")
+
+
 def test_click_slides_a_whole_row(page, live_server):
     page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={GOAL_3x3}")
     page.locator('#board .tile[data-tile="7"]').click()  # two tiles left of the blank: both slide
@@ -64,6 +74,23 @@ def test_cancel_a_long_4x4_job(page, live_server):
     job.locator("button.cancel").click()
     # honoured within a second; past KILL_AFTER (10 s) the worker would be replaced and the job shown cancelled
     expect(page.locator(".job-status")).to_have_text("cancelled", timeout=30_000)
+
+
+def test_a_job_reattached_after_a_reload_is_back_in_its_place_with_its_form(page, live_server):
+    korf_88 = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"  # runs far longer than this test
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_88}")
+    page.select_option("#solver-select", "idastar:manhattan")  # not the menu's default
+    page.click("#solve-button")
+    expect(page.locator("#solve-result .job .job-nodes")).not_to_have_text("0", timeout=10_000)
+    page.reload()
+    job = page.locator("#solve-result .job")
+    expect(job).to_have_attribute("data-kind", "solve")
+    expect(job.locator(".job-head")).to_contain_text("Solving")
+    expect(page.locator("#solver-select")).to_have_value("idastar:manhattan")
+    expect(page.locator(".my-jobs")).to_have_count(0)  # the top panel is for jobs this page has no place for
+    job.locator("button.cancel").click()
+    expect(page.locator("#solve-result .job-status")).to_have_text("cancelled", timeout=30_000)
+    assert page.locator("#solve-result").inner_text().count("cancelled") == 1
 
 
 def test_compare_view_shows_two_solvers(page, live_server):

@@ -19,8 +19,10 @@ from engine.jobs import job_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
-SUBJECTS = ("engine.meta", "engine.learned", "engine.bounds", "engine.rectout", "engine.classic")
 BASE = ("engine.tiles", "engine.search")
+#: every package under engine/ that is not the base is a subject (a new one is covered by being made)
+SUBJECTS = tuple(sorted(f"engine.{path.parent.name}" for path in ENGINE.glob("*/__init__.py")
+                        if f"engine.{path.parent.name}" not in BASE))
 
 
 def module_name(path: Path) -> str:
@@ -120,8 +122,9 @@ def test_the_graph_reader_sees_imports_and_cycles():
     assert "engine.tiles.board" in graph["engine.solvers"] and "engine.tiles" in graph["engine.solvers"]
     assert "engine.solvers" in graph["engine.meta.solvers"]
     assert "engine.registry" in graph["engine.jobs"]
-    assert "engine.tiles.fast" not in graph["engine.solvers"]  # imported inside the solver functions only
-    assert "engine.tiles.fast" in imports("engine.solvers", top_level_only=False)
+    # imported inside the solver functions only
+    assert "engine.tiles.kernel_drivers" not in graph["engine.tile_solvers"]
+    assert "engine.tiles.kernel_drivers" in imports("engine.tile_solvers", top_level_only=False)
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
@@ -150,6 +153,7 @@ def test_the_registry_modules_exist_and_every_subject_is_listed():
     assert set(SUBJECT_MODULES) <= set(MODULES)
     listed = {name.rsplit(".", 1)[0] for name in SUBJECT_MODULES}
     assert set(SUBJECTS) <= listed
+    assert {"engine.meta", "engine.learned", "engine.bounds", "engine.rectout", "engine.classic"} <= set(SUBJECTS)
 
 
 def run_cli_and_report_modules(*commands: list[str]) -> list[dict]:
@@ -188,3 +192,27 @@ def test_cli_jobs_lists_every_registered_kind_without_the_web_app():
     assert set(listed) == registered and len(registered) >= 15
     assert listed["research-maxmd"]["lane"] == "long" and listed["solve"]["lane"] == "by budget"
     assert "flask" not in run["loaded"]
+
+
+def compiled_kernels() -> list[tuple[str, int, ast.Call]]:
+    """Every ``njit(...)`` in engine/, as a decorator or called on a function: (module, line, the call)."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "njit":
+                found.append((module, node.lineno, node))
+    return found
+
+
+def test_every_kernel_releases_the_gil():
+    """Jobs run kernels in a worker thread beside the thread that watches for cancel and reports progress; a kernel
+    that held the GIL would freeze both until its slice ended. A bare ``@njit`` (no call) is caught as well."""
+    kernels = compiled_kernels()
+    assert len(kernels) > 40 and any(module == "engine.rectout.turn_kernels" for module, _, _ in kernels)
+    holding = [(module, line) for module, line, call in kernels
+               if not any(k.arg == "nogil" and getattr(k.value, "value", None) is True for k in call.keywords)]
+    assert holding == []
+    bare = [(module, node.lineno) for module, path in MODULES.items() for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for decorator in node.decorator_list if getattr(decorator, "id", None) == "njit"]
+    assert bare == []

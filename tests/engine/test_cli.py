@@ -57,7 +57,7 @@ def test_research_commands_reproduce_seed_000(capsys):
 
 def test_research_refuses_what_does_not_fit(capsys):
     code, _, err = run(capsys, "research", "bfs", "--size", "4x4")
-    assert code == 2 and "at most 12 cells" in err
+    assert code == 2 and "at most 14 cells" in err
     code, _, err = run(capsys, "research", "maxmd", "--n", "7", "--brute")
     assert code == 2 and "n from 1 to 6" in err
 

@@ -10,7 +10,7 @@ from engine.errors import PuzzleError
 from engine.result import Budget
 from engine.solvers import solve, solvers
 from engine.tiles import Board, goal_board, random_solvable, scramble
-from engine.tiles.fast import bfs_distances, goal_distance_table
+from engine.tiles.kernel_drivers import bfs_distances, goal_distance_table
 
 SEED_004 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 KORF_1 = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # 57 moves: far beyond these budgets

@@ -35,12 +35,15 @@ export function decorate(cells, data, tileEl, summaryEl) {
       data.conflicts.map((p) => `${p.a}–${p.b} (${p.line} ${p.index + 1})`).join(", ") + "."));
   }
   if (data.pdb) {
+    const p = data.pdb;
     const list = html("ul", "h-groups");
-    data.pdb.groups.forEach((g, i) => {
-      const li = html("li", `h-group-${i}`, `group ${i + 1} (tiles ${g.tiles.join(" ")}): ${g.value === null ? "?" : g.value} moves`);
-      list.appendChild(li);
+    p.groups.forEach((g, i) => {
+      const mirrored = g.mirrored === null ? "" : `; ${g.mirrored} on the mirrored board`;
+      list.appendChild(html("li", `h-group-${i}`, `group ${i + 1} (tiles ${g.tiles.join(" ")}): ${g.value} moves${mirrored}`));
     });
-    summaryEl.appendChild(html("p", "", `Pattern database: ${data.pdb.value} (the groups' values added up, or the same for the mirrored board if that is larger).`));
+    const sums = p.mirrored_total === null ? `the groups' values added up`
+      : `the larger of the groups' values added up, ${p.direct_total}, and the same on the mirrored board, ${p.mirrored_total}`;
+    summaryEl.appendChild(html("p", "", `Pattern database (${p.label}): ${p.value}, ${sums}.`));
     summaryEl.appendChild(list);
   }
 }

@@ -36,7 +36,49 @@ function check() {
   });
 }
 
+// A job reattached after a reload goes back to its page's own place: the target of the form that starts its kind
+// (data-job-kind on the form), with the form filled in as the job was sent. The form's hidden fields name the page's
+// position, so a job for another position (or a value the form cannot take) stays in "Your running jobs".
+function fill(form, values) {
+  const changes = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = form.elements.namedItem(name);
+    if (!field || value === null || typeof value === "object" && !Array.isArray(value)) continue;
+    const fields = field instanceof RadioNodeList ? [...field] : [field];
+    if (fields[0].type === "hidden") {
+      if (fields[0].value !== String(value)) return false;
+    } else if (fields[0].type === "checkbox") {
+      const wanted = Array.isArray(value) ? value.map(String) : [String(value)];
+      fields.forEach((box) => changes.push(() => { box.checked = wanted.includes(box.value); }));
+    } else if (fields[0].tagName === "SELECT") {
+      const option = [...fields[0].options].find((o) => o.value === String(value) || (o.value !== "" && Number(o.value) === Number(value)));
+      if (!option) return false;
+      changes.push(() => { fields[0].value = option.value; });
+    } else if (!Array.isArray(value)) {
+      changes.push(() => { fields[0].value = String(value); });
+    }
+  }
+  changes.forEach((change) => change());
+  form.dispatchEvent(new Event("change", { bubbles: true }));  // pages that show fields by choice update
+  return true;
+}
+
+function reattach() {
+  const panel = document.querySelector("#my-jobs .my-jobs");
+  if (!panel) return;
+  panel.querySelectorAll(".job[data-kind]").forEach((job) => {
+    const form = document.querySelector(`form[data-job-kind~="${job.dataset.kind}"]`);
+    const target = form && document.querySelector(form.getAttribute("hx-target"));
+    if (!target || target.querySelector(".job") || !fill(form, JSON.parse(job.dataset.form || "{}"))) return;
+    target.replaceChildren(job);
+  });
+  if (!panel.querySelector(".job")) panel.remove();
+}
+
 onReady(() => {
   check();
-  document.addEventListener("htmx:afterSettle", check);
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target.id === "my-jobs") reattach();
+    check();
+  });
 });

@@ -88,7 +88,9 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       window.history.replaceState(null, "", url);
       if (share) share.href = url.pathname + url.search;
       if (compare) compare.href = "/compare" + url.search;
-      if (status) status.textContent = view.isSolved() ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
+      // A URL with a bad position shows its error over the goal it fell back to: that board is not a solved puzzle.
+      const solved = view.isSolved() && (count > 0 || !document.getElementById("position-error"));
+      if (status) status.textContent = solved ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
     });
     // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
     // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.

@@ -34,7 +34,7 @@ def test_3x3_histogram_sums_to_181440_and_has_two_hardest():
 
 
 def test_full_bfs_refuses_large_boards():
-    with pytest.raises(PuzzleError, match="at most 12 cells"):
+    with pytest.raises(PuzzleError, match="at most 14 cells"):
         full_bfs(4, 4)
 
 

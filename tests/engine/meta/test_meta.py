@@ -15,8 +15,8 @@ from engine.meta.encoding import (
     move_targets,
 )
 from engine.meta.experiment import run_experiment
-from engine.meta.params import DPSOParams, GAParams, params_from
 from engine.meta.search import _Problem, initial_velocities, run_dpso, run_ga
+from engine.meta.settings import DPSOParams, GAParams, params_from
 from engine.tiles import Board, goal_board
 from engine.tiles.random import scramble
 from tests.support.meta import synthetic_experiment

@@ -18,8 +18,9 @@ from engine.tiles.heuristic_kernels import (
     linear_conflict_sum,
     manhattan_sum,
 )
+from engine.tiles.heuristics import heuristic as heuristic_record
 from engine.tiles.heuristics import linear_conflicts, manhattan_distance
-from engine.tiles.ida_kernels import FOUND, PAUSED, ida_learned_run, ida_linear_conflict_run, ida_manhattan_run, ida_run
+from engine.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, start_state
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.tiles.tables import goal_tables
@@ -80,34 +81,31 @@ def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
 
 
-def one_iteration(kernel_name, heuristic, board, goal, bound, quota):
-    """One IDA* iteration at ``bound`` with the generated kernel of ``heuristic`` or the reference ``ida_run``,
-    paused and resumed every ``quota`` expansions."""
+def one_iteration(kernel_name, heuristic, board, goal, bound, quota, loaded=None):
+    """One IDA* iteration at ``bound`` with the compiled kernel of ``heuristic`` (its inputs built by its record) or
+    the reference ``ida_run``, paused and resumed every ``quota`` expansions."""
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
     path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
     md_stack[0] = manhattan_sum(cells, tables.manhattan)
-    state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
-    lc_stack = np.zeros(bound + 2, dtype=np.int64)
-    lc_stack[0] = linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col)
-    line = max(goal.rows, goal.cols)
-    conflict_aux = (goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack, np.zeros(line, dtype=np.int64),
-                    np.zeros(line, dtype=np.int64))
+    state = start_state(board.blank)
+    compiled = heuristic_record(heuristic).compiled()
+    aux, _ = compiled.inputs(board, goal, loaded or {}, bound + 2)
+    learned = (loaded or {}).get("learned")
     while True:
-        if kernel_name == "generated" and heuristic == "manhattan":
-            code = ida_manhattan_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                     np.zeros(0, dtype=np.int64), bound, quota)
-        elif kernel_name == "generated":
-            code = ida_linear_conflict_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                           conflict_aux, bound, quota)
+        if kernel_name == "compiled":
+            code = compiled.run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound,
+                                quota)
         else:
-            mode = MODE_MANHATTAN if heuristic == "manhattan" else MODE_LINEAR_CONFLICT
+            mode = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "learned": MODE_LEARNED}
             code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
-                           goal.cols, tables.goal_row, tables.goal_col, mode, np.full(goal.size, -1, dtype=np.int64),
-                           np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.uint8), bound, quota)
+                           goal.cols, tables.goal_row, tables.goal_col, mode[heuristic],
+                           learned.key_slot if learned else np.full(goal.size, -1, dtype=np.int64),
+                           learned.key_radix if learned else np.zeros(0, dtype=np.int64),
+                           learned.table if learned else np.zeros(1, dtype=np.uint8), bound, quota)
         if code != PAUSED:
             # ``trial`` is laid out differently (an index into the blank's moves, or a direction): not compared
-            return code, state.tolist(), path[:state[0]].tolist() if code == FOUND else []
+            return code, state.tolist(), path[:state[DEPTH]].tolist() if code == FOUND else []
 
 
 @settings(max_examples=10, deadline=None)
@@ -118,41 +116,52 @@ def test_the_generated_kernels_are_the_reference_kernel_node_for_node(seed, quot
     board, _ = scramble(goal, 30, seed)
     h = manhattan_distance(board, goal)
     for bound in (h, h + 2, h + 4):
-        assert one_iteration("generated", heuristic, board, goal, bound, quota) == one_iteration(
+        assert one_iteration("compiled", heuristic, board, goal, bound, quota) == one_iteration(
             "reference", heuristic, board, goal, bound, quota)
 
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10**9), quota=st.sampled_from([5, 10**9]))
 def test_the_generated_learned_kernel_is_the_reference_kernel_node_for_node(seed, quota):
+    from types import SimpleNamespace
+
     from engine.learned.pattern import Pattern
 
     goal = goal_board(4, 4, "blank-first")
     board, _ = scramble(goal, 26, seed)
     pattern = Pattern(16, (13, 14, 15))  # 16·15·14·13 keys: a small table of random values
-    table = np.random.default_rng(seed).integers(0, 6, pattern.size).astype(np.uint8)
-    slot, radix = pattern.key_slot(), pattern.key_radix()
-    tables = goal_tables(goal)
+    learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
+                              table=np.random.default_rng(seed).integers(0, 6, pattern.size).astype(np.uint8))
+    _, h = heuristic_record("learned").compiled().inputs(board, goal, {"learned": learned}, 2)
     start = np.array(board.cells, dtype=np.int64)
-    bound = manhattan_sum(start, tables.manhattan) + int(learned_value(start, slot, radix, table)) + 4
-    outcomes = []
-    for name in ("generated", "reference"):
-        cells = start.copy()
-        path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
-        md_stack[0] = manhattan_sum(cells, tables.manhattan)
-        state = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
-        where = np.array([board.cells.index(t) for t in pattern.items], dtype=np.int64)
-        while True:
-            if name == "generated":
-                code = ida_learned_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan,
-                                       (slot, radix, where, table), bound, quota)
-            else:
-                code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, 4, 4,
-                               tables.goal_row, tables.goal_col, MODE_LEARNED, slot, radix, table, bound, quota)
-            if code != PAUSED:
-                break
-        outcomes.append((code, state.tolist(), path[:state[0]].tolist() if code == FOUND else []))
-    assert outcomes[0] == outcomes[1]
+    assert h == manhattan_sum(start, goal_tables(goal).manhattan) + learned_value(start, learned.key_slot,
+                                                                                   learned.key_radix, learned.table)
+    bound = h + 4
+    assert one_iteration("compiled", "learned", board, goal, bound, quota, {"learned": learned}) == one_iteration(
+        "reference", "learned", board, goal, bound, quota, {"learned": learned})
+
+
+def test_every_compiled_heuristic_is_a_record_and_an_unknown_one_is_refused():
+    import pytest
+
+    from engine.errors import PuzzleError
+    from engine.result import Watch
+    from engine.tiles.heuristics import heuristics, search_heuristics
+    from engine.tiles.ida_kernels import KernelHeuristic
+    from engine.tiles.kernel_drivers import idastar
+
+    for name in search_heuristics():
+        assert isinstance(heuristics()[name].compiled(), KernelHeuristic), name
+    goal = goal_board(3, 3)
+    with pytest.raises(PuzzleError, match="unknown heuristic"):
+        idastar(goal.apply("UL"), goal, "no-such-heuristic", Watch())
+    with pytest.raises(PuzzleError, match="no compiled search"):
+        idastar(goal.apply("UL"), goal, "misplaced", Watch())
+    with pytest.raises(ValueError, match="unknown heuristic mode"):
+        ida_run(np.array(goal.cells), start_state(goal.blank), *(np.zeros(4, dtype=np.int64),) * 3,
+                goal_tables(goal).neighbors, goal_tables(goal).manhattan, 3, 3, goal_tables(goal).goal_row,
+                goal_tables(goal).goal_col, 7, np.full(9, -1), np.zeros(0, dtype=np.int64),
+                np.zeros(1, dtype=np.uint8), 5, 10)
 
 
 @settings(max_examples=25, deadline=None)

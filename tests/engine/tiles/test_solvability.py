@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.errors import PuzzleError
 from engine.tiles import Board, check_solvable, goal_board, random_solvable, require_solvable, scramble
-from engine.tiles.fast import bfs_distances
+from engine.tiles.kernel_drivers import bfs_distances
 
 
 def test_seed_004_position_is_solvable():

@@ -16,66 +16,30 @@ from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles.bfs_kernels import bfs_expand
 from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board
-from engine.tiles.heuristic_kernels import (
-    MODE_LEARNED,
-    MODE_LINEAR_CONFLICT,
-    MODE_MANHATTAN,
-    MODE_PDB,
-    heuristic_value,
-    learned_value,
-    linear_conflict_sum,
-    manhattan_sum,
-)
-from engine.tiles.ida_kernels import (
-    FOUND,
-    PAUSED,
-    ida_learned_run,
-    ida_linear_conflict_run,
-    ida_manhattan_run,
-    ida_pdb_run,
-)
+from engine.tiles.heuristic_kernels import manhattan_sum
+from engine.tiles.heuristics import heuristic
+from engine.tiles.ida_kernels import DEPTH, EXPANDED, FOUND, GENERATED, NEXT_BOUND, NO_BOUND, PAUSED, start_state
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
 from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
-#: The IDA* kernel's modes by name (``engine.tiles.heuristics.Heuristic.kernel``).
-KERNEL_MODES = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "pdb": MODE_PDB,
-                "learned": MODE_LEARNED}
-EMPTY_INT = np.zeros(0, dtype=np.int64)
-EMPTY_BYTES = np.zeros(1, dtype=np.uint8)
 
 
-def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, learned=None, database=None,
-                 max_bound: int = 400) -> SolveResult:
-    """IDA* by the numba kernels. ``database`` (a ``pdb.PatternDatabase``) goes with MODE_PDB, ``learned`` (a trained
-    table) with MODE_LEARNED."""
+def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | None = None,
+            max_bound: int = 400) -> SolveResult:
+    """IDA* by the compiled kernel of the heuristic ``name``; ``loaded`` is what its ``kernel_inputs`` loaded (a
+    pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError)."""
+    record = heuristic(name)
+    compiled = record.compiled()
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
-    md = int(manhattan_sum(cells, tables.manhattan))
-    lc = int(linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
-    key_slot = learned.key_slot if learned is not None else np.full(goal.size, -1, dtype=np.int64)
-    key_radix = learned.key_radix if learned is not None else EMPTY_INT
-    learned_table = learned.table if learned is not None else EMPTY_BYTES
-    learned_h = int(learned_value(cells, key_slot, key_radix, learned_table)) if mode == MODE_LEARNED else 0
-    h0 = int(heuristic_value(mode, md, lc, learned_h))
-    if mode == MODE_PDB:
-        pdb = database.kernel_arrays()
-        direct, mirrored = database.group_values(board)
-        h0 = max(md, sum(direct), sum(mirrored or [0]))
-        where = np.zeros(pdb["radix"].shape, dtype=np.int64)
-        ref_where = np.zeros(pdb["radix"].shape, dtype=np.int64)
-        for cell, tile in enumerate(board.cells):
-            if tile:
-                where[pdb["group_of"][tile], pdb["slot_of"][tile]] = cell
-                if pdb["mirrored"]:
-                    ref_where[pdb["ref_group"][tile], pdb["ref_slot"][tile]] = pdb["ref_cell"][cell]
-        values = np.zeros((max_bound + 2, 2 * len(direct)), dtype=np.int64)
-        values[0] = direct + (mirrored or [0] * len(direct))
-    optimal = mode != MODE_LEARNED
-    if md == 0:
-        return SolveResult(Status.SOLVED, "", optimal, seconds=watch.elapsed, solver="idastar", heuristic=name)
     stack = max_bound + 2
+    aux, h0 = compiled.inputs(board, goal, loaded or {}, stack)
+    md = int(manhattan_sum(cells, tables.manhattan))
+    if md == 0:
+        return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, solver="idastar",
+                           heuristic=name)
     path = np.zeros(stack, dtype=np.int64)
     trial = np.zeros(stack, dtype=np.int64)
     md_stack = np.zeros(stack, dtype=np.int64)
@@ -83,55 +47,35 @@ def idastar_fast(board: Board, goal: Board, mode: int, watch: Watch, name: str, 
     expanded = generated = 0
     bound = h0
     iterations = []
-    # the learned kernel follows the key items' cells as it moves (slot 0 is the blank)
-    key_where = np.zeros(max(1, key_radix.shape[0]), dtype=np.int64)
-    if mode == MODE_MANHATTAN:
-        kernel, aux = ida_manhattan_run, EMPTY_INT
-    elif mode == MODE_LINEAR_CONFLICT:
-        lc_stack = np.zeros(stack, dtype=np.int64)
-        lc_stack[0] = lc
-        line = max(goal.rows, goal.cols)
-        kernel = ida_linear_conflict_run
-        aux = (goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack, np.zeros(line, dtype=np.int64),
-               np.zeros(line, dtype=np.int64))
-    elif mode == MODE_LEARNED:
-        kernel, aux = ida_learned_run, (key_slot, key_radix, key_where, learned_table)
-    else:
-        kernel = ida_pdb_run
-        aux = (values, pdb["tables"], pdb["offsets"], pdb["radix"], pdb["sizes"], pdb["group_of"], pdb["slot_of"],
-               where, pdb["ref_cell"], pdb["ref_group"], pdb["ref_slot"], ref_where, pdb["mirrored"],
-               np.zeros(2, dtype=np.int64))
     while bound <= max_bound:
-        st = np.array([0, board.blank, 1 << 40, 0, 0], dtype=np.int64)
-        for cell, tile in enumerate(board.cells):
-            if key_slot[tile] >= 0:
-                key_where[key_slot[tile]] = cell
+        st = start_state(board.blank)
         trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
-            quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[3])))
-            code = kernel(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound, quota)
-            total_expanded = expanded + int(st[3])
+            quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[EXPANDED])))
+            code = compiled.run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound,
+                                quota)
+            total_expanded = expanded + int(st[EXPANDED])
             if code != PAUSED:
                 break
             watch.report(None, {"nodes": total_expanded, "bound": bound,
                                 "text": f"bound {bound}: {total_expanded:,} nodes expanded"})
             if reason := watch.stop_reason(total_expanded):
-                return SolveResult(reason, nodes_expanded=total_expanded, nodes_generated=generated + int(st[4]),
-                                   peak_frontier=int(st[0]), seconds=watch.elapsed, solver="idastar",
-                                   heuristic=name, message=watch.stop_message(reason, total_expanded),
-                                   extra={"bounds": iterations})
-        expanded += int(st[3])
-        generated += int(st[4])
+                return SolveResult(reason, nodes_expanded=total_expanded,
+                                   nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
+                                   seconds=watch.elapsed, solver="idastar", heuristic=name,
+                                   message=watch.stop_message(reason, total_expanded), extra={"bounds": iterations})
+        expanded += int(st[EXPANDED])
+        generated += int(st[GENERATED])
         iterations.append({"bound": bound, "expanded": expanded})
         if code == FOUND:
-            depth = int(st[0])
+            depth = int(st[DEPTH])
             moves = "".join(MOVES[d] for d in path[:depth])
-            return SolveResult(Status.SOLVED, moves, optimal, expanded, generated, depth, watch.elapsed, "idastar",
-                               name, extra={"bounds": iterations})
-        if st[2] >= 1 << 40:
+            return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, depth, watch.elapsed,
+                               "idastar", name, extra={"bounds": iterations})
+        if st[NEXT_BOUND] >= NO_BOUND:
             break
-        bound = int(st[2])
+        bound = int(st[NEXT_BOUND])
         if reason := watch.stop_reason(expanded):
             return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
                                solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.meta.encoding import ENCODINGS
+from engine.params import choice, integer, number
 
 
 @dataclass
@@ -60,10 +60,10 @@ def params_from(kind: type, values: dict) -> DPSOParams | GAParams:
             params.encoding = values[name]
             continue
         if name == "selection":
-            params.selection = params_reader.choice(values, name, SELECTIONS)
+            params.selection = choice(values, name, SELECTIONS)
             continue
         low, high = LIMITS[name]
-        read = params_reader.number if isinstance(low, float) else params_reader.integer
+        read = number if isinstance(low, float) else integer
         value = read(values, name, low, high)
         setattr(params, name, value)
     if isinstance(params, GAParams) and params.elites >= params.population:

@@ -1,0 +1,68 @@
+"""Seed 002's learned table in the compiled IDA*: V = MD + DB(p).
+
+The kernel follows the key items' cells (``where``, slot 0 the blank) as the blank moves, so a child re-ranks the
+few key cells instead of scanning the board. The readable reference is ``ida_kernels.ida_run`` in its learned mode;
+``tests/engine/tiles/test_kernels.py`` holds them equal node for node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.extending import register_jitable
+
+from engine.tiles.board import Board
+from engine.tiles.heuristic_kernels import learned_value, manhattan_sum
+from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_enter
+from engine.tiles.ranking_kernels import rank_of_positions
+from engine.tiles.tables import goal_tables
+
+
+class LearnedArrays(NamedTuple):
+    key_slot: np.ndarray  # per tile: its slot in the key, -1 when it is not a key item
+    key_radix: np.ndarray
+    where: np.ndarray  # per slot: the item's cell
+    table: np.ndarray
+
+
+@register_jitable
+def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    slot = aux.key_slot[tile]
+    if slot >= 0:
+        aux.where[slot] = blank
+    aux.where[0] = target
+    return md + aux.table[rank_of_positions(aux.where, aux.key_radix)]
+
+
+@register_jitable
+def _learned_cut(aux, blank, target, tile):
+    slot = aux.key_slot[tile]
+    if slot >= 0:
+        aux.where[slot] = target
+    aux.where[0] = blank
+
+
+@register_jitable
+def _learned_leave(aux, blank, parent, tile):
+    slot = aux.key_slot[tile]
+    if slot >= 0:
+        aux.where[slot] = blank
+    aux.where[0] = parent
+
+
+def _learned_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[LearnedArrays, int]:
+    """``loaded["learned"]``: the trained table (``engine.learned.catalogue.LearnedTable`` or anything with its
+    ``key_slot``, ``key_radix`` and ``table``)."""
+    learned = loaded["learned"]
+    cells = np.array(board.cells, dtype=np.int64)
+    where = np.zeros(learned.key_radix.shape[0], dtype=np.int64)
+    for cell, tile in enumerate(board.cells):
+        if learned.key_slot[tile] >= 0:
+            where[learned.key_slot[tile]] = cell
+    h = int(manhattan_sum(cells, goal_tables(goal).manhattan)) + int(
+        learned_value(cells, learned.key_slot, learned.key_radix, learned.table))
+    return LearnedArrays(learned.key_slot, learned.key_radix, where, learned.table), h
+
+
+LEARNED = KernelHeuristic(ida_kernel(_learned_h, _learned_cut, nothing_enter, _learned_leave), _learned_inputs)

@@ -1,0 +1,114 @@
+"""The solve and compare jobs: one solver, or two to four side by side, on one position within a budget; the
+API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them.
+
+A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); the lane is decided by the budget.
+"""
+
+from __future__ import annotations
+
+from engine import params as params_reader
+from engine import registry
+from engine.errors import PuzzleError
+from engine.jobs import INTERACTIVE, LONG, job_kind
+from engine.result import Budget
+from engine.solvers import check_request, solve
+from engine.tiles.board import position_from
+from engine.tiles.solvability import require_solvable
+
+#: Solvers one compare runs at most.
+MAX_COMPARE = 4
+
+#: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
+MAX_REQUEST_NODES = 20_000_000_000
+MAX_REQUEST_SECONDS = 900.0
+#: A solve or compare with at most this many seconds in all runs on the interactive lane; a longer one is long work.
+INTERACTIVE_SECONDS = 120.0
+
+
+def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
+    default = default or Budget()
+    return Budget(params_reader.integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
+                                                                                     MAX_REQUEST_NODES)),
+                  params_reader.number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
+                                                                                      max_seconds)))
+
+
+def _name(params: dict, key: str, default: str) -> str:
+    """A solver or heuristic name: text, or the default when absent (a list or object is refused by name)."""
+    return params_reader.text(params, key, 40, default)
+
+
+def check_solve(params: dict) -> dict:
+    """The solve job's parameters, validated: position, solvability, solver and heuristic, budget, options."""
+    board, goal = position_from(params)
+    require_solvable(board, goal)
+    info, heuristic = check_request(board, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
+    options = params.get("params")
+    if options is not None and not isinstance(options, dict):
+        raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
+    if info.check_options is not None:
+        info.check_options(options or {})
+    budget = budget_from(params, Budget(2_000_000_000, 120.0))
+    clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
+             "heuristic": heuristic, "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+    if options:
+        clean["params"] = options
+    return clean
+
+
+def check_compare(params: dict) -> dict:
+    """The compare job's parameters: 2 to 4 solvers on one position, each validated, one budget for each."""
+    board, goal = position_from(params)
+    require_solvable(board, goal)
+    entries = params.get("solvers")
+    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COMPARE:
+        raise PuzzleError(f"pick between 2 and {MAX_COMPARE} solvers to compare")
+    clean = []
+    for entry in entries:
+        if isinstance(entry, str):
+            solver, _, heuristic = entry.partition(":")
+            entry = {"solver": solver, "heuristic": heuristic}
+        if not isinstance(entry, dict) or not isinstance(entry.get("solver"), str):
+            raise PuzzleError('each compared solver is {"solver": ..., "heuristic": ...} or "solver:heuristic"')
+        info, heuristic = check_request(board, entry["solver"], _name(entry, "heuristic", "") or None)
+        clean.append({"solver": info.name, "heuristic": heuristic})
+    budget = budget_from(params, Budget(300_000_000, 20.0))
+    return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
+            "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+
+
+
+def solve_lane(params: dict) -> str:
+    runs = len(params.get("solvers", [None]))
+    return INTERACTIVE if runs * params["max_seconds"] <= INTERACTIVE_SECONDS else LONG
+
+
+@job_kind("solve", check=check_solve, lane=solve_lane)
+def solve_job(params: dict, report, cancel) -> dict:
+    """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
+    board, goal = position_from(params)
+    result = solve(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
+                   params=params.get("params"))
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+
+
+@job_kind("compare", check=check_compare, lane=solve_lane)
+def compare_job(params: dict, report, cancel) -> dict:
+    """Several solvers on one position, one after another, each within the same budget."""
+    board, goal = position_from(params)
+    budget = budget_from(params)
+    entries = params["solvers"]
+    warm = registry.warm_up()  # compiling is not any solver's time: shown apart, and only when it happened
+    results = []
+    for number, entry in enumerate(entries):
+        def progress(fraction, info, number=number, name=entry["solver"]):
+            report((number + (fraction or 0.0)) / len(entries),
+                   {**info, "text": f"{name} ({number + 1} of {len(entries)}): {info.get('text', '')}"})
+
+        progress(0.0, {})
+        results.append(solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
+                             cancel).to_dict())
+        if cancel.is_set():
+            break
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
+            **({"warm_up_seconds": round(warm, 3)} if warm else {})}

@@ -1,0 +1,127 @@
+"""The additive pattern databases in the compiled IDA*: h = max(Manhattan distance, direct sum, mirrored sum).
+
+The kernel follows each group's tiles (``where``) and their mirror images (``ref_where``) as the blank moves, and
+keeps per depth every group's value (``values``), so a child re-ranks only the group of the tile that moved. The
+readable reference is ``PatternDatabase.value`` (engine/tiles/pdb.py); ``tests/engine/tiles/test_pdb.py`` holds the
+two equal node for node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.extending import register_jitable
+
+from engine.tiles.board import Board
+from engine.tiles.heuristic_kernels import manhattan_sum
+from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel
+from engine.tiles.pdb import PatternDatabase
+from engine.tiles.ranking_kernels import group_rank
+from engine.tiles.tables import goal_tables
+
+
+class DatabaseArrays(NamedTuple):
+    values: np.ndarray  # (depths, 2 * groups): each group's value at each depth, direct then mirrored
+    tables: np.ndarray  # every group's table, concatenated (read-only, memory-mapped)
+    offsets: np.ndarray
+    radix: np.ndarray  # (groups, largest group): the ranking's digit weights
+    sizes: np.ndarray  # tiles per group
+    group_of: np.ndarray  # per tile: its group and its slot in it
+    slot_of: np.ndarray
+    where: np.ndarray  # (groups, largest group): the cell of each group's tile
+    ref_cell: np.ndarray  # per cell: its transpose
+    ref_group: np.ndarray  # per tile: the group and slot of its mirror image
+    ref_slot: np.ndarray
+    ref_where: np.ndarray  # as ``where``, in the mirror image
+    mirrored: bool
+    pending: np.ndarray  # the child's new direct and mirrored group values, kept from ``child_h`` to ``on_enter``
+
+
+@register_jitable
+def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
+    # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
+    # table) are skipped. The counts, the cut and the next bound are those of the full h.
+    if md + depth + 1 > bound and md + depth + 1 >= least:
+        return md
+    values = aux.values
+    groups = aux.sizes.shape[0]
+    g = aux.group_of[tile]
+    aux.where[g, aux.slot_of[tile]] = blank
+    value = np.int64(aux.tables[aux.offsets[g] + group_rank(aux.where, g, aux.sizes[g], aux.radix)])
+    h = value - values[depth, g]
+    for j in range(groups):
+        h += values[depth, j]
+    if md > h:
+        h = md
+    aux.pending[0] = value
+    if aux.mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
+        rg = aux.ref_group[tile]
+        aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[blank]
+        ref_value = np.int64(aux.tables[aux.offsets[rg] + group_rank(aux.ref_where, rg, aux.sizes[rg], aux.radix)])
+        r = ref_value - values[depth, groups + rg]
+        for j in range(groups):
+            r += values[depth, groups + j]
+        aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[target]
+        if r > h:
+            h = r
+        aux.pending[1] = ref_value
+    return h
+
+
+@register_jitable
+def _pdb_cut(aux, blank, target, tile):
+    aux.where[aux.group_of[tile], aux.slot_of[tile]] = target
+
+
+@register_jitable
+def _pdb_enter(aux, depth, blank, target, tile):
+    groups = aux.sizes.shape[0]
+    for j in range(2 * groups):
+        aux.values[depth + 1, j] = aux.values[depth, j]
+    aux.values[depth + 1, aux.group_of[tile]] = aux.pending[0]
+    if aux.mirrored:
+        rg = aux.ref_group[tile]
+        aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[blank]
+        aux.values[depth + 1, groups + rg] = aux.pending[1]
+
+
+@register_jitable
+def _pdb_leave(aux, blank, parent, tile):
+    aux.where[aux.group_of[tile], aux.slot_of[tile]] = blank
+    if aux.mirrored:
+        aux.ref_where[aux.ref_group[tile], aux.ref_slot[tile]] = aux.ref_cell[blank]
+
+
+def _pdb_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[DatabaseArrays, int]:
+    """``loaded["database"]``: the ``PatternDatabase`` the heuristic resolved."""
+    database: PatternDatabase = loaded["database"]
+    arrays = database.kernel_arrays()
+    direct, mirrored = database.group_values(board)
+    md = int(manhattan_sum(np.array(board.cells, dtype=np.int64), goal_tables(goal).manhattan))
+    where = np.zeros(arrays["radix"].shape, dtype=np.int64)
+    ref_where = np.zeros(arrays["radix"].shape, dtype=np.int64)
+    for cell, tile in enumerate(board.cells):
+        if tile:
+            where[arrays["group_of"][tile], arrays["slot_of"][tile]] = cell
+            if arrays["mirrored"]:
+                ref_where[arrays["ref_group"][tile], arrays["ref_slot"][tile]] = arrays["ref_cell"][cell]
+    values = np.zeros((stack, 2 * len(direct)), dtype=np.int64)
+    values[0] = direct + (mirrored or [0] * len(direct))
+    aux = DatabaseArrays(values, arrays["tables"], arrays["offsets"], arrays["radix"], arrays["sizes"],
+                         arrays["group_of"], arrays["slot_of"], where, arrays["ref_cell"], arrays["ref_group"],
+                         arrays["ref_slot"], ref_where, arrays["mirrored"], np.zeros(2, dtype=np.int64))
+    return aux, max(md, sum(direct), sum(mirrored or [0]))
+
+
+PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave), _pdb_inputs)
+
+
+def blank_database(goal: Board) -> PatternDatabase:
+    """A database of one-tile groups, every value 0, with the array types of a stored one (a read-only uint8
+    table): what the warm-up compiles the kernel with, no table needed."""
+    groups = tuple((tile,) for tile in range(1, 16))
+    tables = np.zeros(16 * len(groups), dtype=np.uint8)
+    tables.setflags(write=False)
+    return PatternDatabase(goal, "pdb-663", groups, tables, np.arange(0, 16 * len(groups), 16, dtype=np.int64))
