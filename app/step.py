@@ -50,7 +50,8 @@ def step_problem(data: dict):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
         straight_line = data.get("heuristic", "straight-line") != "zero"
-        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line), (lambda state: state), g
+        return (GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), (lambda state: state),
+                g)
     if kind != "tiles":
         raise PuzzleError("problem must be 'tiles' or 'graph'")
     rows, cols = parse_size(str(data.get("size", "3x3")))
@@ -124,5 +125,5 @@ def step_api():
                       goal=list(problem.goal.cells))
     else:
         answer.update(adjacency=[list(a) for a in g.adjacency], positions=[list(p) for p in g.positions],
-                      start=problem.initial, goal=problem.goal)
+                      costs=[[a, b, g.cost(a, b)] for a, b in g.edges()], start=problem.initial, goal=problem.goal)
     return jsonify(answer)

@@ -17,11 +17,14 @@ string. ``trace``, if given, is called as ``trace(event, data)``; the step-throu
 Every event also carries the search's own counters at that moment (``expanded``, ``generated`` and, where there is
 one, ``frontier``), so a view shows the engine's numbers rather than recounting them.
 
-Every action costs 1 (the Problem protocol), so g is the number of actions. Move order and pruning match the numba
-kernels (children in the problem's action order; the depth-first family never undoes the action that led to a node,
-using ``problem.inverse``), so IDA*'s node counts agree exactly with its kernel, which the tests check. Depth-first
-and iterative-deepening search also skip a child whose state is already on the path to it, so the path they return
-never visits a state twice (on a graph a cycle longer than one edge would otherwise be walked round and round).
+g is the cost of the path (``problem.cost`` per action: 1 for a tile move, an edge's cost on a graph) for the
+searches that order by it (uniform-cost, greedy, A*, IDA*); the breadth-first and depth-first families count
+actions, which is why on a graph with costs they find the fewest edges rather than the cheapest path. Move order and
+pruning match the numba kernels (children in the problem's action order; the depth-first family never undoes the
+action that led to a node, using ``problem.inverse``), so IDA*'s node counts agree exactly with its kernel, which
+the tests check. Depth-first and iterative-deepening search also skip a child whose state is already on the path to
+it, so the path they return never visits a state twice (on a graph a cycle longer than one edge would otherwise be
+walked round and round).
 
 Each search registers its ``Algorithm`` record (``engine.search.record``) beside it: title, pseudocode, frontier and
 whether it is optimal. The step-through reads nothing else.
@@ -255,12 +258,13 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
             trace("expand", {"state": state, "path": path, "h": problem.h(state), **counts, "expanded": expanded})
         for action in problem.actions(state):
             child, child_path = problem.result(state, action), path + (action,)
+            child_g = g + problem.cost(state, action)
             generated += 1
             event = "duplicate"
             h = problem.h(child)
-            if g + 1 < best_g.get(child, 1 << 60):
-                best_g[child] = g + 1
-                heapq.heappush(frontier, (priority(g + 1, h), -(g + 1), next(counter), child, child_path))
+            if child_g < best_g.get(child, 1 << 60):
+                best_g[child] = child_g
+                heapq.heappush(frontier, (priority(child_g, h), -child_g, next(counter), child, child_path))
                 event = "generate"
             if trace:
                 trace(event, {"state": child, "path": child_path, "h": h, "expanded": expanded,
@@ -280,14 +284,14 @@ _BEST_FIRST = (
     ("    else: push child, ordered by {formula}", "generate"),
     ("return failure", None),
 )
-_FORMULA = {"g": "g(child) = g(node) + 1", "h": "h(child)", "f": "f(child) = g(child) + h(child)"}
+_FORMULA = {"g": "g(child) = g(node) + cost(node, child)", "h": "h(child)", "f": "f(child) = g(child) + h(child)"}
 
 
 def _best_first(name: str, title: str, key: str, optimal: bool, search) -> Algorithm:
     return register(Algorithm(
         name, title, lambda problem, budget, trace, limit: search(problem, budget, trace),
         tuple((line.format(key=key, formula=_FORMULA[key]), event) for line, event in _BEST_FIRST),
-        frontier="priority", optimal=optimal, priority=key, uses_h=key != "g"))
+        frontier="priority", optimal=optimal, priority=key, uses_h=key != "g", cheapest=optimal))
 
 
 def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -325,7 +329,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
         if trace:
             trace(event, {"state": state, "path": path, "h": h, "expanded": counts[0], "generated": counts[1]})
 
-    def search(state: Hashable, path: Path, h: int, bound: int, back) -> tuple[Path | None, int]:
+    def search(state: Hashable, path: Path, g: int, h: int, bound: int, back) -> tuple[Path | None, int]:
         """(path to a goal, or None; the least f above ``bound`` seen below this node)."""
         if problem.is_goal(state):
             note("goal", state, path, h)
@@ -341,12 +345,14 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             child = problem.result(state, action)
             counts[1] += 1
             child_h = problem.h(child)
-            f = len(path) + 1 + child_h
+            child_g = g + problem.cost(state, action)
+            f = child_g + child_h
             if f > bound:
                 least = min(least, f)
                 note("prune", child, path + (action,), child_h)
                 continue
-            found, child_least = search(child, path + (action,), child_h, bound, problem.inverse(state, action))
+            found, child_least = search(child, path + (action,), child_g, child_h, bound,
+                                        problem.inverse(state, action))
             if found is not None:
                 return found, bound
             least = min(least, child_least)
@@ -359,7 +365,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             if trace:
                 trace("bound", {"bound": bound, "previous": previous, "h": h0, "expanded": counts[0],
                                 "generated": counts[1]})
-            found, bound_next = search(problem.initial, (), h0, bound, None)
+            found, bound_next = search(problem.initial, (), 0, h0, bound, None)
             if found is not None:
                 return SolveResult(Status.SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
                                    watch.elapsed, "idastar")
@@ -376,10 +382,10 @@ register(Algorithm("idastar", "IDA*", lambda problem, budget, trace, limit: idas
     ("function SEARCH(node, g, bound):", None),
     ("  if node is a goal: return FOUND", "goal"),
     ("  expand node: for each child (never undoing the last move):", "expand"),
-    ("    f ← g + 1 + h(child); if f > bound: cut off, min ← min(min, f)", "prune"),
-    ("    else: t ← SEARCH(child, g + 1, bound); if FOUND return it; min ← min(min, t)", None),
+    ("    f ← g + cost + h(child); if f > bound: cut off, min ← min(min, f)", "prune"),
+    ("    else: t ← SEARCH(child, g + cost, bound); if FOUND return it; min ← min(min, t)", None),
     ("  return min", None),
-), frontier="stack", optimal=True, cutoff="f", uses_h=True))
+), frontier="stack", optimal=True, cutoff="f", uses_h=True, cheapest=True))
 
 
 def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None) -> SolveResult:

@@ -20,8 +20,9 @@ class Algorithm:
     it): a step highlights the line of its event, and "start" marks the line shown before the first step.
 
     ``priority`` is what a priority queue is ordered by ("g", "h" or "f"); ``cutoff`` says what stops a branch
-    ("depth" for a depth limit, "f" for IDA*'s bound, None if nothing does); ``optimal`` whether a path it returns is
-    always a shortest one; ``uses_h`` whether h decides anything (the view then shows h and f).
+    ("depth" for a depth limit, "f" for IDA*'s bound, None if nothing does); ``optimal`` whether a path it returns
+    always has the fewest actions when every action costs 1, ``cheapest`` whether it is also the cheapest path when
+    actions cost different amounts; ``uses_h`` whether h decides anything (the view then shows h and f).
     """
 
     name: str
@@ -33,6 +34,7 @@ class Algorithm:
     priority: str | None = None
     cutoff: str | None = None
     uses_h: bool = False
+    cheapest: bool = False
 
     def __post_init__(self):
         if self.frontier not in FRONTIER_KINDS:

@@ -21,22 +21,27 @@ MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says
 
 
 class _Recorder:
-    def __init__(self, encode, lines: dict[str, int]):
+    def __init__(self, encode, lines: dict[str, int], cost):
         self.encode = encode
         self.lines = lines
+        self.cost = cost  # problem.cost: a node's g is its parent's plus the action's cost
+        self.states: list[Hashable] = []
         self.ids: dict[tuple, int] = {}
         self.nodes: list[dict] = []
         self.steps: list[dict] = []
         self.cut = 0  # cut-offs since the last bound, for saying why the next bound is what it is
         self.solution_length: int | None = None
+        self.solution_cost: int | None = None
 
     def node(self, side: str, path: tuple, state: Hashable, h: int | None) -> int:
         key = (side, path)
         if key not in self.ids:
+            parent = self.ids[(side, path[:-1])] if path else None  # a search reports a node before its children
+            g = self.nodes[parent]["g"] + self.cost(self.states[parent], path[-1]) if path else 0
             self.ids[key] = len(self.nodes)
-            parent = self.ids.get((side, path[:-1])) if path else None
             self.nodes.append({"id": len(self.nodes), "parent": parent, "action": path[-1] if path else None,
-                               "g": len(path), "h": h, "state": self.encode(state), "side": side})
+                               "g": g, "h": h, "state": self.encode(state), "side": side})
+            self.states.append(state)
         node = self.nodes[self.ids[key]]
         if h is not None and node["h"] is None:
             node["h"] = h
@@ -54,9 +59,11 @@ class _Recorder:
             self.cut += event == "prune"
             if event == "goal":
                 self.solution_length = len(data["path"]) + len(data.get("other", ()))
+                self.solution_cost = self.nodes[step["node"]]["g"]
                 if "other" in data:
                     other = "backward" if side == "forward" else "forward"
                     step["meets"] = self.node(other, data["other"], data["state"], None)
+                    self.solution_cost += self.nodes[step["meets"]]["g"]
         self.steps.append(step)
 
 
@@ -67,7 +74,7 @@ def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, d
         raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     spec = ALGORITHMS[algorithm]
     lines = spec.lines
-    record = _Recorder(encode, lines)
+    record = _Recorder(encode, lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     result = spec.search(problem, budget, record, depth_limit)
     record.node("forward", (), problem.initial, problem.h(problem.initial))  # the root, even when it is the goal
@@ -76,8 +83,12 @@ def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, d
     answer = result.to_dict()
     if record.solution_length is not None:
         answer["length"] = record.solution_length  # a graph's move string lists nodes, not one letter per move
+        answer["cost"] = record.solution_cost
+    if not problem.unit_costs:  # the fewest actions is not the cheapest path: only some searches promise that
+        answer["optimal"] = answer["optimal"] and spec.cheapest
     return {"algorithm": algorithm, "title": spec.title, "frontier_kind": spec.frontier, "priority": spec.priority,
-            "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal,
+            "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal, "cheapest": spec.cheapest,
+            "unit_costs": problem.unit_costs,
             "heuristic": getattr(problem, "heuristic_name", ""),
             "pseudocode": [line for line, _ in spec.pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,

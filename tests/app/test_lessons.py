@@ -76,9 +76,9 @@ def test_every_claim_of_the_slide_holds_in_the_trace(lesson, number, slide):
     if "fewer_expanded" in claims:
         fewer, more = claims["fewer_expanded"]
         assert by_name[fewer]["result"]["nodes_expanded"] < by_name[more]["result"]["nodes_expanded"]
-    for name in claims.get("shortest", ()):
+    for name in claims.get("shortest", ()):  # the fewest moves (on a graph with costs, the fewest edges)
         assert by_name[name]["result"]["length"] == shortest_length(problem), name
-        assert by_name[name]["result"]["optimal"], name
+        assert by_name[name]["result"]["optimal"] or not problem.unit_costs, name
     if "same_problem_as" in claims:
         other = lesson.slides[claims["same_problem_as"] - 1]
         other_problem, _, _ = step_traces(dict(other.request))

@@ -200,4 +200,4 @@ def test_every_event_a_search_emits_has_a_pseudocode_line_and_optimality_comes_f
         if traced["result"]["status"] == "solved":
             assert traced["result"]["optimal"] == spec.optimal, name
     ucs = "\n".join(ALGORITHMS["ucs"].pseudocode[i][0] for i in range(len(ALGORITHMS["ucs"].pseudocode)))
-    assert "g(child) = g(node) + 1" in ucs and "g = g" not in ucs
+    assert "g(child) = g(node) + cost(node, child)" in ucs and "g = g" not in ucs
