@@ -103,8 +103,9 @@ def knights_warnsdorff():
 @bp.get("/classic/graph")
 def graph_page():
     seed = graph.SEED_GRAPH
-    edges = sorted({(min(a, b), max(a, b)) for a in range(seed.size) for b in seed.adjacency[a]})
-    return render_template("classic/graph.html", positions=seed.positions, edges=edges, max_nodes=graph.MAX_NODES,
+    edges = seed.edges()
+    return render_template("classic/graph.html", positions=seed.positions, edges=edges,
+                           costs=[seed.cost(a, b) for a, b in edges], max_nodes=graph.MAX_NODES,
                            strategies={"dfs": "Depth-first: every path", "bfs": "Breadth-first: shortest first",
                                        "ids": "Iterative deepening"})
 

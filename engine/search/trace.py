@@ -40,7 +40,8 @@ class _Recorder:
             g = self.nodes[parent]["g"] + self.cost(self.states[parent], path[-1]) if path else 0
             self.ids[key] = len(self.nodes)
             self.nodes.append({"id": len(self.nodes), "parent": parent, "action": path[-1] if path else None,
-                               "g": g, "h": h, "state": self.encode(state), "side": side})
+                               "g": g, "depth": len(path), "h": h, "state": self.encode(state),
+                               "side": side})
             self.states.append(state)
         node = self.nodes[self.ids[key]]
         if h is not None and node["h"] is None:

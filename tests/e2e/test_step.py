@@ -239,3 +239,54 @@ def test_a_lesson_at_a_projector_steps_then_turns_the_slide(projector, live_serv
     assert_code_line_shown(page)
     assert_on_screen(page, '#step-stepper [data-act="forward"]')
     assert_on_screen(page, ".tree-scroll")
+
+
+def test_a_graph_with_costs_is_rearranged_in_place_and_the_search_reruns(page, live_server):
+    page.goto(f"{live_server}/step?problem=graph")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.select_option('#step-form select[name="first"]', "ucs")
+    page.select_option('#step-form select[name="second"]', "bfs")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.keyboard.press("End")
+    cheapest, fewest = page.locator(".step-panel .caption").nth(0), page.locator(".step-panel .caption").nth(1)
+    expect(cheapest).to_contain_text("costing 12 (0 → 1 → 3 → 4 → 6)")
+    expect(cheapest).to_contain_text("The cheapest path.")
+    expect(fewest).to_contain_text("costing 16 (0 → 2 → 4 → 6)")
+    expect(fewest).to_contain_text("not necessarily the cheapest")
+    # the costs are drawn; making 3–4 dearer (keyboard: focus it, arrow up) sends uniform-cost search the short way
+    cost = page.locator('#step-graph [data-edge="3,4"]')
+    expect(cost).to_have_text("2")
+    for _ in range(6):
+        cost.focus()
+        page.keyboard.press("ArrowUp")
+    expect(cost).to_have_text("8")
+    expect(cheapest).to_contain_text("costing 16 (0 → 2 → 4 → 6)")
+    assert int(page.locator("#step-stepper").get_attribute("data-step")) == int(
+        page.locator('#step-stepper [data-role="total"]').text_content())  # it reran and shows the end
+    # a click makes node 5 the goal, at once
+    page.locator('#step-graph [data-node="5"]').click()
+    expect(page.locator('#step-form input[name="to"]')).to_have_value("5")
+    expect(cheapest).to_contain_text("→ 5)")
+    # dragging a node moves it and reruns too (A*'s h is measured on the drawing)
+    node = page.locator('#step-graph [data-node="6"] circle').bounding_box()
+    page.mouse.move(node["x"] + node["width"] / 2, node["y"] + node["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(node["x"] - 60, node["y"] - 40, steps=4)
+    page.mouse.up()
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    saved = page.evaluate("JSON.parse(localStorage.getItem('puzzle-playground-graph'))")
+    assert saved["positions"][6][0] < 80 and saved["costs"][saved["edges"].index([3, 4])] == 8
+    page.evaluate("localStorage.clear()")
+
+
+def test_a_stars_frontier_list_drops_the_out_of_date_entry(page, live_server):
+    page.goto(f"{live_server}/step")
+    load(page, "tiles:3x3", "astar", "", scramble="16", seed="2")
+    page.keyboard.press("End")
+    panel = page.locator(".step-panel").first
+    frontier = int(panel.locator('[data-stat="frontier"]').text_content())
+    listed = panel.locator("ol.frontier li").count()
+    more = panel.locator(".frontier-more").text_content()
+    shown = listed + (int(more.split()[2]) if more.startswith("… and") else 0)
+    assert shown == frontier == 147
+    assert panel.locator(".tree-scroll .t-stale").count() + panel.locator(".tree-scroll .t-folded").count() >= 1

@@ -4,7 +4,7 @@
 // replays them, so the numbers on screen are the engine's. Lesson slides load the same view with a fixed request.
 import { Stepper } from "./stepper.js";
 import { fetchJSON, html, onReady, plural, showError, svgEl } from "./common.js";
-import { GRAPH_KEY, GraphView, circle } from "./graph-view.js";
+import { GRAPH_KEY, GraphArranger, GraphView, circle } from "./graph-view.js";
 import { breakdown, decorate } from "./heuristics.js";
 
 const COLLAPSE_AT = 120;  // visible nodes beyond which finished subtrees fold into one node (a click opens them)
@@ -353,6 +353,12 @@ class SearchPanel {
       // the result's own moves: for bidirectional search they join the two half-paths
       const path = this.problem.kind === "graph" ? [this.problem.start, ...r.moves.split(" ").filter(Boolean)].join(" → ")
         : r.moves || "already at the goal";
+      const t = this.trace;
+      if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
+        return `Done: ${plural(r.length, "edge")} costing ${r.cost} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
+          (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
+            : " Not necessarily the cheapest path.");
+      }
       return `Done: ${plural(r.length, "move")} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
         (r.optimal ? " A shortest path." : " Not necessarily a shortest path.");
     }
@@ -422,7 +428,7 @@ class SearchPanel {
     const x = new Map();
     let next = 0, depth = 0;
     const place = (id) => {
-      depth = Math.max(depth, this.nodes[id].g);
+      depth = Math.max(depth, this.nodes[id].depth);
       const c = kids.get(id);
       if (!c.length) { x.set(id, next++); return; }
       c.forEach(place);
@@ -436,13 +442,13 @@ class SearchPanel {
   // readable zoom; every node on that level carries the count of what hangs below it.
   foldByDepth(kids, folded) {
     const box = { w: this.scroller.clientWidth - 4, h: this.scroller.clientHeight - 4 };
-    const deepest = Math.max(...[...kids.keys()].map((id) => this.nodes[id].g));
+    const deepest = Math.max(...[...kids.keys()].map((id) => this.nodes[id].depth));
     for (let cut = deepest; cut >= 0; cut--) {
       const trimmed = new Map(), counts = new Map(folded);
       const below = (id) => kids.get(id).reduce((n, c) => n + 1 + (folded.get(c) || 0) + below(c), 0);
       kids.forEach((c, id) => {
-        if (this.nodes[id].g > cut) return;
-        if (this.nodes[id].g === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
+        if (this.nodes[id].depth > cut) return;
+        if (this.nodes[id].depth === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
       });
       const size = this.layout(trimmed);
       if (cut === 0 || (size.width * READABLE_ZOOM <= box.w && size.height * READABLE_ZOOM <= box.h)) {
@@ -465,7 +471,7 @@ class SearchPanel {
     this.el.dataset.treeWidth = Math.round(width * this.zoom);
     this.el.dataset.treeHeight = Math.round(height * this.zoom);
     const row = this.rowHeight(), below = this.usesH() ? LABELS_BELOW.withValue : LABELS_BELOW.plain;
-    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + this.nodes[id].g * row];
+    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + this.nodes[id].depth * row];
     const shown = (id) => { let a = id; while (a !== null && a !== undefined && !x.has(a)) a = this.nodes[a].parent; return a; };
     const current = this.currentId === null ? null : shown(this.currentId);
     const onPath = new Set();
@@ -528,7 +534,7 @@ class SearchPanel {
     this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.pathText(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.g], ["g", n.g]];
+    const rows = [["depth", n.depth], ["g", n.g]];
     if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
     rows.push(["status", STATUS[this.status.get(id)] || "not reached yet"]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
@@ -640,7 +646,7 @@ function searchView(root) {
     if (f.problem.value === "graph") {
       const saved = JSON.parse(window.localStorage.getItem(GRAPH_KEY) || "null");
       Object.assign(body, { problem: "graph", heuristic: f.graph_h.value, start: +f.from.value, goal: +f.to.value },
-        saved && saved.nodes ? { nodes: saved.nodes, edges: saved.edges, positions: saved.positions } : {});
+        saved && saved.nodes ? { nodes: saved.nodes, edges: saved.edges, positions: saved.positions, costs: saved.costs } : {});
     } else {
       Object.assign(body, { problem: "tiles", size: f.problem.value.split(":")[1], goal: f.goal.value,
         heuristic: f.heuristic.value, scramble: +f.scramble.value, seed: +f.seed.value });
@@ -677,8 +683,17 @@ function searchView(root) {
     announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
   }
 
+  // On a graph, the form holds the graph itself: move it, pick the ends, change the costs, and the search reruns.
+  let rearranging = null;
+  const arranger = form && document.getElementById("step-graph") ? new GraphArranger(document.getElementById("step-graph"), (what) => {
+    if (what === "start") f.from.value = arranger.highlight.start;
+    if (what === "goal") f.to.value = arranger.highlight.goal;
+    window.clearTimeout(rearranging);
+    rearranging = window.setTimeout(() => load(false, true), 120);
+  }) : null;
+
   let latest = 0;
-  async function load(present) {
+  async function load(present, rearranged) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
     let data;
@@ -692,6 +707,8 @@ function searchView(root) {
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
+    if (rearranged) stepper.goTo(stepper.total);  // show where the changed graph leads
+    if (arranger && data.problem === "graph" && !rearranged) arranger.load(data.positions.length ? data.positions : circle(data.adjacency.length), data.adjacency, data.costs, data.start, data.goal);
     if (lesson) {
       const named = document.getElementById("slide-step");
       if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
@@ -721,7 +738,10 @@ function searchView(root) {
   if (form) {
     if (new URLSearchParams(window.location.search).get("problem") === "graph") f.problem.value = "graph";
     showControls();
-    f.problem.addEventListener("change", () => { showControls(); load(false); });
+    form.addEventListener("change", (event) => {  // every change shows at once; Load also folds the form away
+      if (event.target === f.problem) showControls();
+      if (event.target.name) load(false);
+    });
     form.addEventListener("submit", (event) => { event.preventDefault(); load(true); });
     document.getElementById("new-scramble").addEventListener("click", () => {
       f.seed.value = Math.floor(Math.random() * 1e6);
