@@ -130,7 +130,7 @@ class SearchPanel {
       li.append(key, document.createTextNode(text));
       legend.appendChild(li);
     });
-    legend.appendChild(html("li", "fold-count", "“+n” after a label: n nodes under it are folded away (dropped, cut off, " +
+    legend.appendChild(html("li", "fold-count", "“+n” beside a node: n nodes under it are folded away (dropped, cut off, " +
       "finished or, in Fit, deeper than the levels shown); click the node to open it"));
     legendBox.appendChild(legend);
     treeColumn.appendChild(legendBox);
@@ -143,6 +143,8 @@ class SearchPanel {
     this.scroller.appendChild(this.svg);
     treeColumn.appendChild(this.scroller);
     this.bindPan();
+    // Fit keeps fitting when the box changes size (the legend opens, the window turns)
+    new ResizeObserver(() => { if (this.overview) this.scheduleTree(); }).observe(this.scroller);
     this.details = html("div", "node-details idle");
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
@@ -499,8 +501,13 @@ class SearchPanel {
       const g = svgEl("g", { class: cls.join(" "), "data-id": id, tabindex: "0", role: "button" });
       g.appendChild(svgEl("circle", { cx, cy, r: NODE_R }));
       const label = svgEl("text", { x: cx, y: cy + 24 });
-      label.textContent = this.label(id) + (folded.has(id) ? ` +${folded.get(id)}` : "");
+      label.textContent = this.label(id);
       g.appendChild(label);
+      if (folded.has(id)) {  // beside the circle, where no edge runs: the label below stays one column wide
+        const count = svgEl("text", { x: cx + NODE_R + 2, y: cy + 4, class: "t-count" });
+        count.textContent = `+${folded.get(id)}`;
+        g.appendChild(count);
+      }
       let value = "";
       if (this.usesH() && this.nodes[id].h !== null) {
         const f = svgEl("text", { x: cx, y: cy + 38, class: "t-f" });
@@ -511,7 +518,7 @@ class SearchPanel {
       // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
       // where the node is and what happened to it
       const title = svgEl("title");
-      title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
+      title.textContent = `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
         (folded.has(id) ? ` (${plural(folded.get(id), "node")} folded under it; click to show)` : "");
       g.prepend(title);
       nodes.appendChild(g);
