@@ -79,12 +79,17 @@ class SearchPanel {
     right.appendChild(html("h3", "", "Variables"));
     this.vars = html("dl", "vars");
     right.appendChild(this.vars);
+    // on a projector these columns scroll inside the panel: focusable, so the keyboard can scroll them too
+    [[left, "Pseudocode"], [right, "Variables"]].forEach(([box, name]) => { box.tabIndex = 0; box.setAttribute("role", "region"); box.setAttribute("aria-label", name); });
     code.append(left, right);
     main.appendChild(code);
 
     const kind = { queue: "Frontier: FIFO queue, front first", priority: `Frontier: priority queue, least ${t.priority} first`,
       stack: "Stack: the path from the current node back to the root", "two-queues": "Frontiers: the two queues, front first" }[t.frontier_kind];
     const waiting = html("div", "step-frontier");
+    waiting.tabIndex = 0;
+    waiting.setAttribute("role", "region");
+    waiting.setAttribute("aria-label", "Frontier");
     waiting.appendChild(html("h3", "", kind));
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
@@ -620,7 +625,7 @@ function keyAction(event) {
   const typing = target.closest && target.closest("input, select, textarea, [contenteditable]");
   if (typing) return null;
   if (event.key === " " && target.closest && target.closest("button, a, summary, [role=button]")) return null;
-  if (event.key.startsWith("Arrow") && target.classList && target.classList.contains("tree-scroll")) return null;
+  if (event.key.startsWith("Arrow") && target.closest && target.closest(".tree-scroll, [role=region]")) return null;  // they scroll it
   if (FORWARD.includes(event.key)) return "forward";
   if (BACK.includes(event.key)) return "back";
   if (event.key === "Home") return "reset";
