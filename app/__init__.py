@@ -57,11 +57,11 @@ def create_app(config: dict | None = None) -> Flask:
 
 def register_blueprints(app: Flask) -> None:
     """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
-    from app import api, classic, jobs, learned, main, meta, play, rectout, research
+    from app import api, classic, jobs, learned, main, meta, play, rectout, research, step
     from app.subjects import current
 
     subjects = []
-    for module in (main, jobs, api, play, research, meta, learned, rectout, classic):
+    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic):
         app.register_blueprint(module.bp)
         subjects.extend(getattr(module, "SUBJECTS", ()))
     app.extensions["subjects"] = subjects
