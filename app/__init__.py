@@ -57,11 +57,11 @@ def create_app(config: dict | None = None) -> Flask:
 
 def register_blueprints(app: Flask) -> None:
     """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
-    from app import api, classic, jobs, learned, main, meta, play, rectout, research
+    from app import api, classic, jobs, learned, main, meta, play, rectout, research, step
     from app.subjects import current
 
     subjects = []
-    for module in (main, jobs, api, play, research, meta, learned, rectout, classic):
+    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic):
         app.register_blueprint(module.bp)
         subjects.extend(getattr(module, "SUBJECTS", ()))
     app.extensions["subjects"] = subjects
@@ -88,7 +88,7 @@ def build_missing_tables(runner: JobRunner) -> None:
     """Queue one job that builds every missing large table, so no solve ever waits for one: until they exist, the
     solvers fall back to the next heuristic and say which they used. The 6-6-3 databases come first (seconds), the
     7-8 ones after (minutes, about 2.7 GB in the worker)."""
-    from engine.tiles.tables_catalogue import missing
+    from engine.tiles.pdb_catalogue import missing
 
     names = missing()
     if names:

@@ -88,7 +88,8 @@ def test_every_lesson_slide_renders_and_its_request_is_answered(client):
         for number, slide in enumerate(lesson.slides, 1):
             page = client.get(f"/lessons/{lesson.slug}/{number}").get_data(as_text=True)
             assert str(escape(slide.title)) in page and all(len(p) > 20 for p in slide.text)
-            answer = client.post("/api/step", json=slide.request)
+            answer = client.post("/api/step", json={**slide.request, "open_at": slide.step})
             assert answer.status_code == 200, (lesson.slug, number, answer.get_data(as_text=True))
+            assert 0 <= answer.get_json()["open_step"] and str(escape(slide.shows)) in page
             assert all(t["result"]["status"] == "solved" for t in answer.get_json()["traces"])
     assert client.get("/lessons/astar/99").status_code == 404

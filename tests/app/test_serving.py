@@ -198,7 +198,7 @@ def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a
 
 def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_address):
     from app import create_app, init_jobs
-    from engine.tiles.tables_catalogue import missing
+    from engine.tiles.pdb_catalogue import missing
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
                       "SCHEDULER": scheduler_address, "BUILD_TABLES": True})
