@@ -99,7 +99,7 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
                                   stderr=subprocess.DEVNULL, start_new_session=True)]
     try:
         address = wait_until(lambda: scheduler_file.exists() and json.loads(scheduler_file.read_text())["address"],
-                             60, "the scheduler", ignore=(OSError,))
+                             60, "the scheduler", ignore=(OSError, ValueError))  # written, not yet complete
         for lane, name in (("long", "class-long"), ("interactive", "class-interactive")):
             processes.append(subprocess.Popen(
                 [DASK, "worker", address, "--name", name, "--nworkers", "1", "--nthreads", "1", "--resources",
