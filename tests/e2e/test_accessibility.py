@@ -93,3 +93,17 @@ def test_no_page_is_wider_than_a_phone(browser, live_server):
             wide[path] = width
     context.close()
     assert wide == {}
+
+
+def test_the_step_through_presenting_with_the_tree_fitted(axe_page, live_server):
+    """After Load the form folds and the stage fills the window; Fit, the legend and a folded count add markup."""
+    axe_page.set_viewport_size({"width": 853, "height": 480})
+    axe_page.goto(f"{live_server}/step")
+    expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    axe_page.click('#step-form button[type="submit"]')
+    expect(axe_page.locator("#setup-toggle")).to_be_visible()
+    axe_page.keyboard.press("End")
+    axe_page.locator(".step-panel").first.get_by_role("button", name="Fit the whole tree").click()
+    axe_page.locator(".tree-legend-box > summary").first.click()
+    assert serious(axe_page) == []
+    axe_page.set_viewport_size({"width": 1280, "height": 900})
