@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, current_app, render_template
 from jinja2 import Template, TemplateNotFound
 
-from app.solving import owner, progress_fragment, runner
+from app.solving import my_jobs, owner, progress_fragment, request_cancel, runner
 from engine.status import Status
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
@@ -142,7 +142,7 @@ def show(job_id: str):
 
 @bp.post("/<job_id>/cancel")
 def cancel(job_id: str):
-    if runner().cancel(job_id, owner()) is None:
+    if request_cancel(job_id) is None:
         abort(404, description=f"there is no job {job_id}")
     return job_fragment(job_id)
 
@@ -150,5 +150,5 @@ def cancel(job_id: str):
 @bp.get("/mine")
 def mine():
     """This browser's queued and running jobs, each with its live progress (shown again after a reload)."""
-    jobs = [job for job in runner().mine(owner(), limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
+    jobs = [job for job in my_jobs(limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
     return render_template("partials/my_jobs.html", jobs=jobs)

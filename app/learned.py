@@ -9,7 +9,7 @@ from flask import Blueprint, render_template, request
 from app.solving import job_fragment_for, runner
 from app.subjects import Subject
 from engine.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
-from engine.learned.curve import CURVE_WALKS, recorded_curve
+from engine.learned.curve import CURVE_WALKS, recorded_curves
 from engine.learned.evaluate import MAX_POSITIONS, PAPER
 from engine.tiles import goal_board
 
@@ -39,11 +39,21 @@ def index():
         table["bars"] = histogram_bars(table["value_histogram"])
     evaluations = runner().newest_by("learned-evaluate", lambda p: (p.get("table"), p.get("count"), p.get("seed")))
     names = {t["name"]: t for t in tables}
-    curve_job = (runner().newest_by("learned-curve", lambda p: 0) or [None])[0]
-    curve = curve_job["result"] if curve_job else recorded_curve()
     return render_template("learned/index.html", tables=tables, evaluations=evaluations, names=names,
                            defaults=TrainingParams(), quick=QUICK_WALKS, rules=VALUE_RULES, paper=PAPER,
-                           max_positions=MAX_POSITIONS, curve=curve, curve_walks=CURVE_WALKS)
+                           max_positions=MAX_POSITIONS, curves=curves_by_reading(), curve_walks=CURVE_WALKS)
+
+
+def curves_by_reading() -> list[dict]:
+    """One M curve per reading of the paper's "randomly made" positions: the newest curve job's for each, else the
+    recorded one. Each with ``meets``: the points that meet all three of the paper's figures."""
+    jobs = runner().newest_by("learned-curve", lambda p: p.get("positions_from", "uniform"))
+    curves = {job["result"].get("positions_from", "uniform"): job["result"] for job in reversed(jobs)}
+    for recorded in recorded_curves():
+        curves.setdefault(recorded.get("positions_from", "uniform"), recorded)
+    return [{**curve, "reading": reading,
+             "meets": [p["walks"] for p in curve["points"] if all(c["met"] for c in p["paper"])]}
+            for reading, curve in sorted(curves.items(), key=lambda item: item[0] != "uniform")]
 
 
 @bp.post("/train")
@@ -56,7 +66,7 @@ def train():
 @bp.post("/evaluate")
 def evaluate():
     form = request.form
-    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds") if form.get(k)}
+    params = {k: form[k] for k in ("table", "count", "seed", "max_seconds", "positions_from") if form.get(k)}
     return job_fragment_for("learned-evaluate", params, "Solving positions three ways")
 
 

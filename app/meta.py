@@ -1,7 +1,8 @@
 """The Metaheuristics page (seed 001): the cycle pair drawn, a DPSO or GA run with its live fitness curve and the
 answer animated, the paper's experiment as a job (a quick classroom size by default, the full size on request), and
-the paper's claims beside ours: from the newest full-size experiment job, else from the run recorded for issue 17
-(``engine/meta/recorded.py``), with the velocity-clamp and roulette-weight measurements."""
+the paper's claims beside ours: from the newest full-size experiment job, else from the recorded run
+(``engine/meta/recorded/experiment.json``, judged by ``engine.meta.claims``), with the velocity-clamp and
+roulette-weight measurements (``clamp.json``, ``selection.json`` beside it)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from flask import Blueprint, render_template, request
 from app.solving import job_fragment_for, runner, start_job
 from app.subjects import Subject
 from engine.errors import PuzzleError
-from engine.meta import recorded
-from engine.meta.claims import claims
+from engine.meta.claims import claims, judge
 from engine.meta.encoding import covering_cycle_pairs
 from engine.meta.settings import DPSOParams, GAParams, params_from
 from engine.meta.solvers import scrambled_position
+from engine.records import load_record
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "
@@ -51,10 +52,12 @@ def index():
     if full_size:
         compared = {"claims": claims(full_size[0]["result"]), "measured": None}
     else:
-        compared = recorded.EXPERIMENT
+        record = load_record("meta", "experiment") or {}
+        compared = {"claims": judge(record["figures"]) if "figures" in record else [], **record}
     return render_template("meta/index.html", cycles=cycle_paths(), sizes=SIZES, dpso=DPSOParams(), ga=GAParams(),
                            quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER,
-                           compared=compared, clamp=recorded.CLAMP, selection=recorded.SELECTION)
+                           compared=compared, clamp=load_record("meta", "clamp") or {},
+                           selection=load_record("meta", "selection") or {})
 
 
 @bp.post("/run")

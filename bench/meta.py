@@ -1,6 +1,8 @@
 """Seed 001 figures: DPSO and GA evaluations per second, and (with --experiment) the paper's whole experiment.
 
-Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,30,50]] [--clamp] [--selection]
+Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,30,50]] [--clamp] [--selection] [--record]
+--record writes what was measured to engine/meta/recorded/ (experiment.json: the counts engine.meta.claims judges;
+clamp.json, selection.json: the tables), which the Swarm & GA page shows until a full-size experiment job runs.
 --clamp re-measures the velocity clamp (vmax 0.5, 1, 2, 4) on ten depth-15 scrambles at the paper's Table 1 budget
 (250 particles x 1,200 iterations); --selection compares the GA's roulette weights (1/(1 + fitness) and linear rank).
 The experiment prints, per depth, solved / "optimal" trials at iterations 100, 1,000, 5,000, 10,000 (DPSO) and
@@ -18,9 +20,11 @@ import numpy as np
 from common import ROOT, header, table
 
 from engine.meta import search
+from engine.meta.claims import figures
 from engine.meta.experiment import run_experiment
 from engine.meta.search import run_dpso, run_ga
 from engine.meta.settings import DPSOParams, GAParams
+from engine.records import Measurement
 from engine.tiles import goal_board
 from engine.tiles.random import scramble
 
@@ -40,7 +44,10 @@ def pair(counts: dict) -> str:
     return f"{counts['solved']}/{counts['optimal']}"
 
 
-def clamp_table(runs: int = 10, depth: int = 15, iterations: int = 1_200) -> None:
+WEIGHTS = {"inverse": "1 / (1 + fitness)", "rank": "linear rank"}
+
+
+def clamp_table(runs: int = 10, depth: int = 15, iterations: int = 1_200) -> dict:
     """DPSO with each velocity clamp on the same scrambles and seeds: solved (<= 150 moves) and "optimal"
     (<= depth, the paper's definition) runs, and the median best fitness; with the random initial velocities the
     paper describes, and with all velocities starting at 0 for comparison."""
@@ -56,14 +63,18 @@ def clamp_table(runs: int = 10, depth: int = 15, iterations: int = 1_200) -> Non
         search.initial_velocities = random_start
         rows.append([start, vmax, f"{sum(r.best_score <= 150 for r in results)}/{runs}",
                      f"{sum(r.best_score <= depth for r in results)}/{runs}",
-                     statistics.median(r.best_score for r in results),
+                     str(statistics.median(r.best_score for r in results)),
                      f"{statistics.median(r.seconds for r in results):.1f}"])
     print(f"\nvelocity clamp, {runs} scrambles of depth {depth} (seeds 100..), 250 particles x {iterations:,} "
           f"iterations; initial velocities uniform in [-vmax, vmax] (random) or 0 (zero):")
     print(table(["initial v", "vmax", "solved", "optimal (<= depth)", "median best fitness", "median s"], rows))
+    return {"caption": f"Velocity clamp: {runs} scrambles of depth {depth} (seeds 100–{100 + runs - 1}), 250 "
+                       f"particles × {iterations:,} iterations, run seeds 0–{runs - 1}; initial velocities random in "
+                       f"[−vmax, vmax] or all zero",
+            "rows": [[("random in [-vmax, vmax]" if r[0] == "random" else r[0]), str(r[1]), *r[2:5]] for r in rows]}
 
 
-def selection_table(trials: int = 10, depths=(10, 20), generations: int = 10_000) -> None:
+def selection_table(trials: int = 10, depths=(10, 20), generations: int = 10_000) -> dict:
     """The GA's two roulette weights on the same scrambles and seeds."""
     goal = goal_board(4, 4, "blank-last")
     rows = []
@@ -73,13 +84,15 @@ def selection_table(trials: int = 10, depths=(10, 20), generations: int = 10_000
             results = [run_ga(b, goal, GAParams(generations=generations, seed=i, selection=selection),
                               stop_at=0) for i, b in enumerate(boards)]
             solved = [r.first_reaching(150) for r in results if r.first_reaching(150) is not None]
-            rows.append([depth, selection, f"{len(solved)}/{trials}",
+            rows.append([str(depth), WEIGHTS[selection], f"{len(solved)}/{trials}",
                          f"{sum(r.best_score <= depth for r in results)}/{trials}",
-                         statistics.median(solved) if solved else "-",
-                         statistics.median(r.best_score for r in results)])
+                         str(statistics.median(solved)) if solved else "-",
+                         str(statistics.median(r.best_score for r in results))])
     print(f"\nGA roulette weight, {trials} scrambles per depth, population 30, {generations:,} generations:")
     print(table(["depth", "weight", "solved", "optimal (<= depth)", "median generation solved",
                  "median best fitness"], rows))
+    return {"caption": f"GA roulette weight: {trials} scrambles per depth, population 30, {generations:,} "
+                       f"generations, run seeds 0–{trials - 1}", "rows": rows}
 
 
 def main() -> None:
@@ -90,6 +103,7 @@ def main() -> None:
     parser.add_argument("--clamp", action="store_true", help="the velocity-clamp table")
     parser.add_argument("--selection", action="store_true", help="the GA's roulette weights compared")
     parser.add_argument("--no-speed", action="store_true", help="skip the evaluations-per-second rows")
+    parser.add_argument("--record", action="store_true", help="write what was measured to engine/meta/recorded/")
     args = parser.parse_args()
     header("metaheuristics (seed 001)")
     goal = goal_board(4, 4, "blank-last")
@@ -103,12 +117,19 @@ def main() -> None:
         print(f"projected full-size single-core time per unsolved trial: DPSO {2_500_000 / dpso_rate:.1f} s, "
               f"GA {1_500_000 / ga_rate:.1f} s")
     if args.clamp:
-        clamp_table()
+        measurement = Measurement()
+        clamp = clamp_table()
+        if args.record:
+            print("recorded in", measurement.write("meta", "clamp", clamp))
     if args.selection:
-        selection_table()
+        measurement = Measurement()
+        selection = selection_table()
+        if args.record:
+            print("recorded in", measurement.write("meta", "selection", selection))
     if not args.experiment:
         return
     started = time.perf_counter()
+    measurement = Measurement()
     depths = tuple(int(d) for d in args.depths.split(","))
     result = run_experiment(depths=depths, trials=args.trials)
     print(f"\nexperiment: {args.trials} trials x {len(depths)} depths, both algorithms, both cores: "
@@ -126,6 +147,8 @@ def main() -> None:
     (ROOT / ".cache").mkdir(exist_ok=True)
     (ROOT / ".cache" / "meta-experiment.json").write_text(json.dumps(result))
     print("written to .cache/meta-experiment.json")
+    if args.record:
+        print("recorded in", measurement.write("meta", "experiment", {"figures": figures(result)}))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"length:    {data['length']}   optimal: {'proven' if result.optimal else 'not proven'}",
         f"expanded:  {result.nodes_expanded:,}   generated: {result.nodes_generated:,}   "
         f"peak frontier/depth: {result.peak_frontier:,}",
-        f"seconds:   {result.seconds:.4f}   solver: {result.solver}   heuristic: {result.heuristic or '-'}",
+        f"seconds:   {result.seconds:.4f} searching, {result.load_seconds:.4f} loading kernels before   "
+        f"solver: {result.solver}   heuristic: {result.heuristic or '-'}",
     ])
     _emit(data, args.json, text)
     return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
@@ -153,7 +154,8 @@ def _evaluation_summary(result: dict, count: int) -> dict:
     """The evaluation's headline fields (issue 17): fractions against Manhattan distance over the positions both
     finished, V's optimal share, and the per-group rows of the paper's Figure 3."""
     overall = result["overall"]
-    return {"table": result["table"], "positions": count, "node_reduction": overall["node_reduction"],
+    return {"table": result["table"], "positions": count, "positions_from": result.get("positions_from", "uniform"),
+            "node_reduction": overall["node_reduction"],
             "time_reduction": overall["time_reduction"], "optimal_share": overall["optimal_share"],
             "mean_excess": overall["learned_mean_excess"], "both_finished": overall["both_finished"],
             "groups": result["groups"], "overall": overall}
@@ -188,15 +190,24 @@ def cmd_learned(args: argparse.Namespace) -> int:
             args.table = matching[0]["name"]
         table = table_for(goal, args.table).name
         budget = Budget(args.max_nodes, args.max_seconds)
-        rows = baseline(args.positions, args.seed, budget, progress)
-        data = _evaluation_summary(point(table, rows, args.seed, budget, progress), args.positions)
+        rows = baseline(args.positions, args.seed, budget, progress, positions_from=args.positions_from)
+        data = _evaluation_summary(point(table, rows, args.seed, budget, progress, positions_from=args.positions_from),
+                                   args.positions)
         text = _evaluation_text(data)
     else:
+        from engine.learned.curve import record_name, recordable_curve
+        from engine.records import Measurement
+
+        measurement = Measurement()
         walks = tuple(int(w) for w in args.walks_list.split(",")) if args.walks_list else CURVE_WALKS
         data = m_curve(walks, args.positions, args.seed, Budget(args.max_nodes, args.max_seconds), args.train_seed,
-                       progress)
+                       progress, positions_from=args.positions_from)
+        if args.record and data["status"] == Status.DONE:
+            recorded_path = measurement.write("learned", record_name(args.positions_from), recordable_curve(data))
         data["points"] = [{**p, **_evaluation_summary(p, args.positions)} for p in data["points"]]
         text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text(p) for p in data["points"])
+        if args.record and data["status"] == Status.DONE:
+            text += f"\nrecorded in {recorded_path}"
     if live:
         print(file=sys.stderr)
     _emit(data, args.json, text)
@@ -213,7 +224,8 @@ def _evaluation_text(data: dict) -> str:
     def share(x):
         return "-" if x is None else f"{100 * x:.0f} %"
 
-    lines = [f"{data['table']} on {data['positions']} positions ({data['both_finished']} finished by both): "
+    lines = [f"{data['table']} on {data['positions']} positions ({data.get('positions_from', 'uniform')}; "
+             f"{data['both_finished']} finished by both): "
              f"{share(data['node_reduction'])} fewer nodes, {share(data['time_reduction'])} less time than Manhattan "
              f"distance, {share(data['optimal_share'])} optimal (paper: 85 %, 76 %, 90 %)",
              "optimal d   n   MD nodes        V nodes         V optimal  mean excess"]
@@ -229,7 +241,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     line on stderr (rewritten in place at a terminal, one line every few seconds in a log)."""
     import time
 
-    from engine.tiles import tables_catalogue
+    from engine.tiles import pdb_catalogue
 
     if args.what == "build":
         live = sys.stderr.isatty()
@@ -242,12 +254,12 @@ def cmd_tables(args: argparse.Namespace) -> int:
                 last[0] = time.monotonic()
                 print(f"{fraction or 0:6.1%} {info.get('text', '')}", file=sys.stderr, flush=True)
 
-        todo = tables_catalogue.missing(args.only or None)
+        todo = pdb_catalogue.missing(args.only or None)
         print(f"building {len(todo)} table(s): {', '.join(todo) or 'none missing'}", file=sys.stderr)
-        tables_catalogue.build(args.only or None, progress)
+        pdb_catalogue.build(args.only or None, progress)
         if live:
             print(file=sys.stderr)
-    rows = tables_catalogue.status(args.only or None)
+    rows = pdb_catalogue.status(args.only or None)
     lines = [f"{'table':<22}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
     for row in rows:
         peak = f"{row['peak_bytes'] / 1e9:.2f}" if row["peak_bytes"] else "-"
@@ -333,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--value-rule", default="min-diff", help="min-diff (default) or at-min-steps")
     q.add_argument("--allow-undo", action="store_true", help="let a walk step straight back")
-    q = learned.add_parser("evaluate", help="V against Manhattan distance on uniformly random positions")
+    q = learned.add_parser("evaluate", help="V against Manhattan distance on random positions (see --positions-from)")
     q.add_argument("--positions", type=int, default=100)
     q.add_argument("--seed", type=int, default=0, help="which positions")
     q.add_argument("--table", default=None, help="a trained table's file name (default: the newest)")
@@ -343,10 +355,16 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="which positions")
     q.add_argument("--train-seed", type=int, default=0)
     q.add_argument("--walks-list", default="", help="comma-separated M values (default 700000,2000000,10^7,10^8)")
+    q.add_argument("--record", action="store_true",
+                   help="also write the curve to engine/learned/recorded/ (what the Learned page shows until a curve "
+                        "job runs)")
     for name, q in learned.choices.items():
         if name != "train":
             q.add_argument("--max-nodes", type=int, default=2_000_000_000, help="each search's node budget")
             q.add_argument("--max-seconds", type=float, default=3_600, help="each search's time budget")
+            q.add_argument("--positions-from", default="uniform",
+                           help="uniform (random from the solvable half, the default) or walk:N (N random slides "
+                                "from the goal): the two readings of the paper's \"randomly made\"")
         q.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_learned)
 

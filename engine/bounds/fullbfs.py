@@ -300,13 +300,13 @@ class DaskWaves:
         self.client = client
         self.cancel = cancel or threading.Event()
         self.stop_event = f"fullbfs-stop-{uuid.uuid4().hex}"
-        self.workers = long_lane_workers(client)
 
     def __call__(self, function, arguments, on_result):
         from distributed import Event
 
         run = uuid.uuid4().hex[:8]
-        futures = {self.client.submit(_on_worker, function, a, self.stop_event, workers=self.workers, pure=False,
+        workers = long_lane_workers(self.client)  # asked each wave: a worker that died comes back at a new address
+        futures = {self.client.submit(_on_worker, function, a, self.stop_event, workers=workers, pure=False,
                                       key=f"{function.__name__}-{a[3]}-{a[4]}-{run}"): i
                    for i, a in enumerate(arguments)}
         results: list = [None] * len(arguments)

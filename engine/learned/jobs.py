@@ -8,7 +8,7 @@ from dataclasses import asdict
 from engine.errors import PuzzleError
 from engine.jobs import job_kind
 from engine.learned.catalogue import check_params, trained_tables
-from engine.learned.evaluate import MAX_POSITIONS, evaluate
+from engine.learned.evaluate import MAX_POSITIONS, evaluate, positions_source
 from engine.params import choice, integer, number, text
 from engine.result import Budget
 from engine.status import Status
@@ -46,14 +46,16 @@ def check_evaluate(params: dict) -> dict:
     table = wanted or tables[0]
     return {"table": table, "count": integer(params, "count", 1, MAX_POSITIONS, 500),
             "seed": integer(params, "seed", 0, 2**31 - 1, 0),
-            "max_seconds": number(params, "max_seconds", 1, 3_600, 300)}
+            "max_seconds": number(params, "max_seconds", 1, 3_600, 300),
+            "positions_from": positions_source(params.get("positions_from"))}
 
 
 @job_kind("learned-evaluate", check=check_evaluate)
 def evaluate_job(params: dict, report, cancel) -> dict:
     """Solve random positions with Manhattan distance, the learned table and the pattern database, and compare."""
     return evaluate(params["table"], params["count"], params["seed"],
-                    Budget(max_nodes=5_000_000_000, max_seconds=params["max_seconds"]), report, cancel)
+                    Budget(max_nodes=5_000_000_000, max_seconds=params["max_seconds"]), report, cancel,
+                    positions_from=params.get("positions_from", "uniform"))
 
 
 def check_curve(params: dict) -> dict:
@@ -72,13 +74,16 @@ def check_curve(params: dict) -> dict:
             "seed": integer(params, "seed", 0, 2**31 - 1, 0),
             "train_seed": integer(params, "train_seed", 0, 2**31 - 1, 0),
             "max_nodes": integer(params, "max_nodes", 1, 20_000_000_000, MAX_NODES),
-            "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS)}
+            "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS),
+            "positions_from": positions_source(params.get("positions_from"))}
 
 
 @job_kind("learned-curve", check=check_curve)
 def curve_job(params: dict, report, cancel) -> dict:
-    """The M curve: one table per M (N = 200), each evaluated on the same uniformly random positions."""
+    """The M curve: one table per M (N = 200), each evaluated on the same positions (uniformly random, or N random
+    slides from the goal)."""
     from engine.learned.curve import m_curve
 
     return m_curve(tuple(params["walks"]), params["positions"], params["seed"],
-                   Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel)
+                   Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel,
+                   params.get("positions_from", "uniform"))

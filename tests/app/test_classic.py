@@ -44,6 +44,13 @@ def test_knights_count_and_job(client, app):
     assert sorted(tour["tour"]) == list(range(108))
 
 
+def test_knights_small_boards_answer_zero_tours(client):
+    for rows, cols in ((1, 4), (1, 1), (2, 2), (3, 3)):
+        response = client.post("/classic/knights/count", data={"rows": rows, "cols": cols, "start": "0"})
+        assert response.status_code == 200
+        assert f'class="count">{1 if rows * cols == 1 else 0}<' in response.get_data(as_text=True)
+
+
 def test_graph_paths_api(client):
     data = client.post("/api/classic/paths", json={"strategy": "dfs"}).get_json()
     assert len(data["paths"]) == 4

@@ -32,7 +32,7 @@ def test_bad_learned_requests(client):
 
 
 def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, monkeypatch):
-    from engine.learned import recorded
+    import app.learned
 
     point = {"walks": 700_000, "fill": 0.66, "training_seconds": 20.0, "training_cpu_seconds": 11.0,
              "overall": {"positions": 100, "both_finished": 99, "node_reduction": 0.86, "time_reduction": 0.7,
@@ -45,9 +45,16 @@ def test_the_learned_page_shows_the_m_curve_beside_the_papers_figures(client, mo
                         "met": False},
                        {"key": "optimal_share", "label": "of V's answers optimal", "paper": 0.9, "ours": 0.91,
                         "met": True}]}
-    monkeypatch.setattr(recorded, "CURVE", {"positions": 100, "seed": 0, "max_nodes": 2 * 10**9, "points": [point],
-                                            "command": "python -m engine learned curve", "measured": "test"})
+    curve = {"positions": 100, "seed": 0, "max_nodes": 2 * 10**9, "points": [point],
+             "command": "python -m engine learned curve", "measured": "test"}
+    walked = {**curve, "positions_from": "walk:100",
+              "points": [{**point, "walks": 2_000_000, "paper": [{**c, "met": True} for c in point["paper"]]}]}
+    monkeypatch.setattr(app.learned, "recorded_curves", lambda: [curve, walked])
     html = client.get("/learned/").get_data(as_text=True)
+    # which reading of "randomly made" meets all three of the paper's figures, and at which M
+    assert '<td>uniformly random</td>' in html and '<td class="not-met">none</td>' in html
+    assert '<td>100 random slides from the goal</td>' in html and '<td class="met">at M = 2,000,000</td>' in html
+    assert "positions 100 random slides from the goal (seed 0)" in html
     assert 'class="curve-point" data-walks="700000"' in html
     assert "meets: fewer nodes than MD; of V&#39;s answers optimal" in html and "misses: less time than MD" in html
     assert "10⁸ (paper)" in html and "<td>85 %</td>" in html and '<td class="met">86 %</td>' in html
@@ -60,4 +67,5 @@ def test_the_learned_page_shows_the_recorded_curve_until_a_curve_job_runs(client
     html = client.get("/learned/").get_data(as_text=True)
     for walks in (700_000, 2_000_000, 10_000_000, 100_000_000):
         assert f'class="curve-point" data-walks="{walks}"' in html
-    assert "6.5 %" in html  # M = 10⁸ against Manhattan distance, in the page's one-sentence summary
+    assert '<td class="not-met">6 %</td>' in html  # M = 10⁸: 6.5 % fewer nodes than Manhattan distance
+    assert '<td>uniformly random</td>' in html and "Measured with <code>python -m engine learned curve" in html

@@ -66,12 +66,15 @@ def test_bad_meta_requests(client):
 def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch):
     from markupsafe import escape
 
-    from engine.meta import recorded
-    from engine.meta.claims import claims
+    import app.meta
+    from engine.meta.claims import claims, figures
+    from engine.records import load_record
 
-    rows = claims(synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1}))
-    monkeypatch.setattr(recorded, "EXPERIMENT", {"claims": rows, "command": "python bench/meta.py --experiment",
-                                                 "measured": "a test run"})
+    result = synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1})
+    rows = claims(result)
+    record = {"figures": figures(result), "command": "python bench/meta.py --experiment", "measured": "a test run"}
+    monkeypatch.setattr(app.meta, "load_record", lambda subject, name: record if name == "experiment"
+                        else load_record(subject, name))
     html = client.get("/meta/").get_data(as_text=True)
     assert html.count('<tr class="claim ') == len(rows) == 10
     assert "Depth 50: one trial solved, at iteration 300" in html and "about 10 % solved by iteration 10,000" in html

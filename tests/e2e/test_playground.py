@@ -1,5 +1,7 @@
 """The board page and the compare view in a real browser."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,9 +34,11 @@ def test_a_bad_position_in_the_url_shows_its_error_and_not_solved(page, live_ser
     expect(page.locator("#position-error")).to_contain_text("not valid")
     expect(page.locator("#board")).to_have_attribute("data-tiles", GOAL_3x3)  # the goal it fell back to
     expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bsolved\b"))
     page.locator('#board .tile[data-tile="8"]').click()
     page.locator('#board .tile[data-tile="8"]').click()  # and back: the player solved it
     expect(page.locator("#status")).to_contain_text("Solved! 2 moves")
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bsolved\b"))
 
 
 def test_click_slides_a_whole_row(page, live_server):

@@ -110,7 +110,7 @@ def test_the_training_kernel_agrees_with_the_plain_python_algorithm_1():
         entries = new_entries(PATTERN, GOAL)
         from engine.fastrandom import generator
         from engine.learned.kernels import LANES, train_walks
-        from engine.tiles.tables import goal_tables
+        from engine.tiles.goal_arrays import goal_tables
 
         tables = goal_tables(GOAL)
         train_walks(entries, params.walks, params.length, generator(params.seed), np.array(GOAL.cells), GOAL.blank,
@@ -228,6 +228,11 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     first, repeated = result["points"][0]["overall"], again["points"][0]["overall"]
     for key in ("with_optimum", "both_finished", "node_reduction", "learned_mean_nodes"):  # node counts repeat
         assert repeated[key] == first[key], key
+    # what `learned curve --record` writes has the shape of the curve the Learned page shows from the repository
+    from engine.records import load_record, shape
+
+    written = {**curve.recordable_curve(result), "command": "", "measured": ""}
+    assert shape(written) == shape(load_record("learned", "m-curve-uniform"))
 
 
 def test_the_curve_job_checks_its_parameters():
@@ -237,6 +242,22 @@ def test_the_curve_job_checks_its_parameters():
     assert check_curve({})["walks"] == [700_000, 2_000_000, 10_000_000, 100_000_000]
     for params, message in [({"walks": "0"}, "walks"), ({"walks": "1 2 3 4 5 6 7 8 9"}, "1 to 8"),
                             ({"positions": "0"}, "positions"), ({"max_seconds": "5000"}, "max_seconds"),
-                            ({"max_nodes": "-1"}, "max_nodes")]:
+                            ({"max_nodes": "-1"}, "max_nodes"), ({"positions_from": "walk"}, "positions_from"),
+                            ({"positions_from": "walk:0"}, "positions_from"), ({"positions_from": "gauss"}, "uniform")]:
         with pytest.raises(PuzzleError, match=message):
             check_curve(params)
+    assert check_curve({})["positions_from"] == "uniform"
+    assert check_curve({"positions_from": " Walk:060 "})["positions_from"] == "walk:60"
+
+
+def test_positions_by_random_sliding_are_that_many_slides_from_the_goal_and_reproducible():
+    from engine.learned.evaluate import make_positions
+    from engine.solvers import solve
+    from engine.tiles.random import random_solvable
+
+    goal = goal_board(4, 4, "blank-first")
+    walked = make_positions(goal, 4, 3, "walk:12")
+    assert walked == make_positions(goal, 4, 3, "walk:12") != make_positions(goal, 4, 4, "walk:12")
+    for board in walked:
+        assert solve(board, goal, "idastar", "manhattan").length <= 12
+    assert make_positions(goal, 3, 5) == [random_solvable(goal, 5 * 1_000_003 + i) for i in range(3)]
