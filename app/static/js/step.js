@@ -692,7 +692,7 @@ function searchView(root) {
   }
 
   function announce(step) {
-    if (!announcer || !views.length) return;
+    if (!announcer || !views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
     announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
   }
 
