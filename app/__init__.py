@@ -1,8 +1,9 @@
 """Puzzle Playground's web app: an application factory, one blueprint per subject, one base layout.
 
 The web process renders pages and answers quick requests; every job runs in a Dask worker process
-(``engine.cluster``): a local cluster started here by default, or the cluster whose scheduler ``SCHEDULER`` (or the
-environment's ``PUZZLE_SCHEDULER``) names.
+(``engine.cluster``). ``create_app`` only builds the app; ``init_jobs`` connects it to its workers (a local cluster by
+default, or the cluster whose scheduler ``SCHEDULER``, or the environment's ``PUZZLE_SCHEDULER``, names) and queues
+the start-up table build. The serve command calls both; a test or a script that needs no jobs calls only the first.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import registry, store
-from engine.cluster import JobRunner, Limits, LocalWorkers, NotOwner, QuotaExceeded
+from engine.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
 from engine.errors import PuzzleError
+from engine.lanes import LocalWorkers
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
@@ -35,7 +37,7 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         SCHEDULER=os.environ.get("PUZZLE_SCHEDULER") or None,  # None: start a local Dask cluster
         LOCAL_WORKERS=LocalWorkers(),
-        JOB_LIMITS=Limits(),
+        JOB_LIMITS=Limits.from_environment(),
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
     )
@@ -44,16 +46,9 @@ def create_app(config: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     database = app.config["DATABASE"] or os.path.join(app.instance_path, "jobs.sqlite")
     data_dir = app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path
+    app.config.update(DATABASE=database, DATA_DIR=str(data_dir))
     store.set_data_dir(data_dir)
     registry.load_all()
-
-    app.extensions["jobs"] = runner = JobRunner(database, scheduler=app.config["SCHEDULER"],
-                                                workers=app.config["LOCAL_WORKERS"],
-                                                limits=app.config["JOB_LIMITS"], data_dir=str(data_dir))
-    atexit.register(runner.shutdown)
-    if app.config["BUILD_TABLES"]:
-        build_missing_tables(runner)
-
     register_blueprints(app)
 
     install_request_guards(app)
@@ -63,11 +58,11 @@ def create_app(config: dict | None = None) -> Flask:
 
 def register_blueprints(app: Flask) -> None:
     """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
-    from app import api, classic, jobs, learned, main, meta, play, rectout, research
+    from app import api, classic, jobs, learned, main, meta, play, rectout, research, step
     from app.subjects import current
 
     subjects = []
-    for module in (main, jobs, api, play, research, meta, learned, rectout, classic):
+    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic):
         app.register_blueprint(module.bp)
         subjects.extend(getattr(module, "SUBJECTS", ()))
     app.extensions["subjects"] = subjects
@@ -77,19 +72,35 @@ def register_blueprints(app: Flask) -> None:
         return {"subjects": subjects, "current_subject": current(subjects, request.endpoint)}
 
 
+def init_jobs(app: Flask) -> JobRunner:
+    """Connect the app to its Dask workers (starting the local cluster unless ``SCHEDULER`` names one) and queue the
+    build of missing tables; the runner is ``app.extensions["jobs"]``. Its shutdown runs at exit at the latest."""
+    config = app.config
+    app.extensions["jobs"] = runner = JobRunner(config["DATABASE"], scheduler=config["SCHEDULER"],
+                                                workers=config["LOCAL_WORKERS"], limits=config["JOB_LIMITS"],
+                                                data_dir=config["DATA_DIR"])
+    atexit.register(runner.shutdown)
+    if config["BUILD_TABLES"]:
+        build_missing_tables(runner)
+    return runner
+
+
 def build_missing_tables(runner: JobRunner) -> None:
     """Queue one job that builds every missing large table, so no solve ever waits for one: until they exist, the
     solvers fall back to the next heuristic and say which they used. The 6-6-3 databases come first (seconds), the
     7-8 ones after (minutes, about 2.7 GB in the worker)."""
-    from engine.tiles.tables_catalogue import missing
+    from engine.tiles.pdb_catalogue import missing
 
     names = missing()
     if names:
         runner.submit("tables-build", {"names": names}, owner=SERVER_OWNER)
 
 
-def tables_job(runner: JobRunner) -> dict | None:
-    """The start-up build, while it is queued or running (pages that need the tables say so)."""
+def tables_job(runner: JobRunner | None) -> dict | None:
+    """The start-up build, while it is queued or running (pages that need the tables say so); None in an app that
+    runs no jobs."""
+    if runner is None:
+        return None
     jobs = runner.store.active(owner=SERVER_OWNER, kind="tables-build")
     return runner.get(jobs[0]["id"]) if jobs else None
 
@@ -100,8 +111,8 @@ def install_request_guards(app: Flask) -> None:
         cookie = request.cookies.get(OWNER_COOKIE, "")
         if len(cookie) == 32 and cookie.isalnum():
             g.owner = cookie
-        else:  # no cookie yet: this request is the client address's (as curl's always are); the next is the cookie's
-            g.new_owner = secrets.token_hex(16)
+        else:  # no cookie yet: the one this response sets owns what this request starts
+            g.owner = g.new_owner = secrets.token_hex(16)
         if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
             return refuse(403, "this request came from another site; open the playground's own page to do this")
         return None
@@ -148,6 +159,10 @@ def install_error_handlers(app: Flask) -> None:
     @app.errorhandler(QuotaExceeded)
     def too_many(error: QuotaExceeded):
         return refuse(429, str(error))
+
+    @app.errorhandler(NoWorker)
+    def no_worker(error: NoWorker):
+        return refuse(503, str(error))
 
     @app.errorhandler(NotOwner)
     def not_owner(error: NotOwner):

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, jsonify, request
 
 from app.positions import new_position, solver_choices
-from app.solving import compare_request, job_accepted, owner, runner, solve_request, start_job
+from app.solving import compare_request, job_accepted, my_jobs, request_cancel, runner, solve_request, start_job
 from engine.errors import PuzzleError
 from engine.jobs import job_kinds
 from engine.params import depth
@@ -60,8 +60,9 @@ def _answer(answer):
 
 
 def public(job: dict) -> dict:
-    """A job as anyone may read it: everything but who owns it (a result can be shared by its id)."""
-    return {key: value for key, value in job.items() if key != "owner"}
+    """A job as anyone may read it: everything but who started it and from where (a result can be shared by its
+    id)."""
+    return {key: value for key, value in job.items() if key not in ("owner", "address", "anonymous")}
 
 
 @bp.post("/solve")
@@ -86,7 +87,7 @@ def submit_job():
 @bp.get("/jobs")
 def list_jobs():
     """Your jobs (this browser's, or this address's without a cookie), newest first, and the kinds there are."""
-    return jsonify(jobs=[public(job) for job in runner().mine(owner())],
+    return jsonify(jobs=[public(job) for job in my_jobs()],
                    kinds={name: {"lane": kind.lane_label, "doc": kind.doc}
                           for name, kind in sorted(job_kinds().items())})
 
@@ -101,7 +102,7 @@ def job(job_id: str):
 
 @bp.post("/jobs/<job_id>/cancel")
 def cancel_job(job_id: str):
-    found = runner().cancel(job_id, owner())
+    found = request_cancel(job_id)
     if found is None:
         return jsonify(error=f"there is no job {job_id}"), 404
     return jsonify(public(found))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, current_app, render_template
 from jinja2 import Template, TemplateNotFound
 
-from app.solving import owner, progress_fragment, runner
+from app.solving import my_jobs, owner, progress_fragment, request_cancel, runner
 from engine.status import Status
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
@@ -52,8 +52,9 @@ KIND_VIEWS = {
 def kind_view(job: dict) -> KindView:
     """The panel's words for ``job``: a swarm or a GA counts fitness evaluations, not search nodes."""
     view = KIND_VIEWS.get(job["kind"]) or KindView(job["kind"].replace("-", " ").capitalize())
-    if job["kind"] == "solve" and (job.get("params") or {}).get("solver") in ("dpso", "ga"):
-        return KindView("Running the metaheuristic", "evaluations", form="metaheuristic")
+    solver = (job.get("params") or {}).get("solver")
+    if job["kind"] == "solve" and solver in ("dpso", "ga"):
+        return KindView(f"Running {'DPSO' if solver == 'dpso' else 'the GA'}", "evaluations", form="metaheuristic")
     return view
 
 
@@ -142,7 +143,7 @@ def show(job_id: str):
 
 @bp.post("/<job_id>/cancel")
 def cancel(job_id: str):
-    if runner().cancel(job_id, owner()) is None:
+    if request_cancel(job_id) is None:
         abort(404, description=f"there is no job {job_id}")
     return job_fragment(job_id)
 
@@ -150,5 +151,5 @@ def cancel(job_id: str):
 @bp.get("/mine")
 def mine():
     """This browser's queued and running jobs, each with its live progress (shown again after a reload)."""
-    jobs = [job for job in runner().mine(owner(), limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
+    jobs = [job for job in my_jobs(limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
     return render_template("partials/my_jobs.html", jobs=jobs)

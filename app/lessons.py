@@ -1,14 +1,25 @@
 """The guided lessons: short slides that each drive the live step-through with a fixed request.
 
 A slide's ``request`` is what the step-through page would send to ``/api/step``; ``step`` is where the player
-stands when the slide opens: a step number, "end", or {"event": ..., "nth": k}, meaning just after the k-th step
-of that kind in the first trace (so a slide can open on IDA*'s second iteration whatever the step count). The
-positions are fixed scrambles (seeded), chosen so that the numbers the text talks about are on the screen.
+stands when the slide opens (``opening_step``), and ``shows`` names that step in words, on the slide. The positions
+are fixed scrambles (seeded). Every number and comparison the text makes is also written in ``claims``, which the
+tests check against the engine's own trace (``tests/app/test_lessons.py``), so a slide cannot say what its board
+does not show:
+
+* ``step``: the step the slide opens at; ``iteration`` and ``bound``: the first search's iteration and bound there;
+* ``expanded`` / ``frontier``: {algorithm: count} on the counters shown at that step;
+* ``length``: {algorithm: moves} of each search's answer; ``moves``: {algorithm: its graph path, from the start};
+* ``fewer_expanded``: (a, b), a's search expands fewer;
+* ``shortest``: the searches whose answers are as short as breadth-first search's;
+* ``same_problem_as``: the slide (number, in this lesson) whose start position this one shares;
+* ``bfs_order``: uniform-cost search expands breadth-first search's nodes in the same order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from engine.errors import PuzzleError
 
 
 @dataclass(frozen=True)
@@ -17,6 +28,8 @@ class Slide:
     text: tuple[str, ...]
     request: dict = field(default_factory=dict)
     step: object = 0
+    shows: str = ""
+    claims: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if isinstance(self.text, str):  # one paragraph written without the tuple's trailing comma
@@ -43,83 +56,145 @@ LESSONS = (
                      ("Breadth-first search keeps its frontier in a first-in, first-out queue. It expands every "
                       "node at depth 1 before any at depth 2, so the tree grows one full level at a time.",
                       "Step forward and watch the highlighted pseudocode line and the queue under it."),
-                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, 0),
+                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, 0,
+                     shows="the start, before the first step", claims={"step": 0}),
                Slide("The first path found is a shortest one",
-                     ("Here BFS has finished on the graph. Because it never looks at a longer path before every "
-                      "shorter one, the first time it generates the goal it has a path with the fewest edges.",),
-                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, "end"),
+                     ("Here BFS has finished on the graph: 0 → 2 → 4 → 6, 3 edges. Because it never looks at a "
+                      "longer path before every shorter one, the first time it generates the goal it has a path with "
+                      "the fewest edges.",),
+                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, "end",
+                     shows="the end of the search",
+                     claims={"step": 19, "moves": {"bfs": "0 2 4 6"}, "length": {"bfs": 3}, "shortest": ["bfs"]}),
                Slide("A stack: dive first",
-                     ("Depth-first search (with a depth limit of 12) goes down one branch as far as it can. On the "
-                      "same 8-puzzle scramble it returns a 12-move solution; BFS beside it finds 8 moves.",
+                     ("Now an 8-puzzle, 8 moves from the goal. Depth-first search (with a depth limit of 12) goes "
+                      "down one branch as far as it can and never steps onto a board already on its path. It returns "
+                      "a 12-move solution; BFS beside it finds 8 moves.",
                       "DFS kept only the path it was on; BFS kept a whole level of the tree."),
-                     _tiles(["dfs", "bfs"], 8, 1, depth_limit=12), "end"),
+                     _tiles(["dfs", "bfs"], 8, 1, depth_limit=12), "end",
+                     shows="the end of both searches", claims={"length": {"dfs": 12, "bfs": 8}, "shortest": ["bfs"]}),
                Slide("Iterative deepening: both at once",
-                     ("Iterative deepening runs depth-limited searches with limits 0, 1, 2, … Each new iteration is a "
-                      "step of its own: the caption says why the limit grew.",
+                     ("On the same 8-puzzle scramble, iterative deepening runs depth-limited searches with limits 0, "
+                      "1, 2, … Each new iteration is a step of its own: the caption says why the limit grew; here "
+                      "the third iteration starts, with limit 2.",
                       "It finds the shortest path like BFS, with the memory of DFS, at the price of repeating the "
                       "shallow levels."),
-                     _tiles(["ids", "bfs"], 8, 1), {"event": "bound", "nth": 3}),
+                     _tiles(["ids", "bfs"], 8, 1), {"event": "bound", "nth": 3},
+                     shows="the start of iteration 3 (depth limit 2)",
+                     claims={"iteration": 3, "bound": 2, "same_problem_as": 3, "length": {"ids": 8, "bfs": 8},
+                             "shortest": ["ids", "bfs"]}),
            )),
     Lesson("astar", "A* and admissible heuristics",
            "Uniform-cost, greedy best-first and A*: what h adds, and why it must never overestimate.", (
                Slide("Uniform-cost search: g alone",
                      ("Uniform-cost search expands the node with the least path cost g. With every move costing 1 it "
-                      "expands nodes in the same order as BFS, and it needs hundreds of expansions here."),
-                     _tiles(["ucs", "astar"], 16, 7), "end"),
+                      "expands nodes in the same order as BFS would, and here it needs 631 expansions where A* beside "
+                      "it needs 14."),
+                     _tiles(["ucs", "astar"], 16, 7), "end",
+                     shows="the end of both searches",
+                     claims={"expanded": {"ucs": 631, "astar": 14}, "bfs_order": "ucs", "length": {"ucs": 10,
+                                                                                                "astar": 10}}),
                Slide("A*: f = g + h",
                      ("A* orders its frontier by f = g + h, where h estimates the moves still needed (Manhattan "
                       "distance here). The variables beside the pseudocode show g, h and f of the current node.",
                       "Click a node in the tree to see why it was, or was not yet, chosen."),
-                     _tiles(["astar"], 16, 7), 12),
+                     _tiles(["astar"], 16, 7), 12,
+                     shows="step 12, during A*'s third expansion", claims={"step": 12, "expanded": {"astar": 3},
+                                                                           "same_problem_as": 1}),
                Slide("Greedy best-first: h alone",
-                     ("Greedy best-first search trusts h alone. It reaches the goal after very few expansions, but "
-                      "with 12 moves where A* finds 10: ignoring g, it cannot tell a long path from a short one."),
-                     _tiles(["greedy", "astar"], 16, 7), "end"),
+                     ("Greedy best-first search trusts h alone. It reaches the goal after 12 expansions, but with a "
+                      "12-move path where A* finds 10: ignoring g, it cannot tell a long path from a short one."),
+                     _tiles(["greedy", "astar"], 16, 7), "end",
+                     shows="the end of both searches",
+                     claims={"expanded": {"greedy": 12}, "length": {"greedy": 12, "astar": 10}, "shortest": ["astar"],
+                             "same_problem_as": 1}),
                Slide("Admissible: never an overestimate",
                      ("An h is admissible if it never says more moves than are really needed. Manhattan distance is: "
                       "every tile needs at least its distance in moves. With an admissible (and consistent) h, the "
-                      "first goal A* expands lies on a shortest path, which is why the page says “a shortest path”."),
-                     _tiles(["astar"], 16, 7), "end"),
+                      "first goal A* expands lies on a shortest path, which is why the page says “a shortest path”: "
+                      "10 moves, as many as breadth-first search needs."),
+                     _tiles(["astar"], 16, 7), "end",
+                     shows="the end of the search", claims={"length": {"astar": 10}, "shortest": ["astar"]}),
            )),
     Lesson("idastar", "IDA*: A*'s answers in a depth-first search's memory",
            "Iterations bounded by f, and what IDA* pays in repeated work for keeping only one path.", (
                Slide("A* keeps every node it has seen",
-                     ("A* remembers its whole frontier and every state reached. On this scramble the frontier grows "
-                      "to hundreds of nodes; on the 15-puzzle it would be millions."),
-                     _tiles(["astar", "idastar"], 16, 2), "end"),
+                     ("A* remembers its whole frontier and every state reached. On this 16-move scramble its frontier "
+                      "still holds 147 nodes when it finds the goal; on the 15-puzzle it would be millions. IDA* "
+                      "beside it keeps only the path it is on."),
+                     _tiles(["astar", "idastar"], 16, 2), "end",
+                     shows="the end of both searches", claims={"frontier": {"astar": 147}, "length": {"astar": 16}}),
                Slide("IDA*'s first iteration",
                      ("IDA* starts with the bound f ≤ h(start) and searches depth-first, cutting off every child whose "
-                      "f = g + h is above the bound. Its memory is the path on the stack."),
-                     _tiles(["idastar"], 16, 2), {"event": "prune", "nth": 4}),
+                      "f = g + h is above the bound. Its memory is the path on the stack. Here the first iteration, "
+                      "with bound 6, has just cut off its last child without finding the goal."),
+                     _tiles(["idastar"], 16, 2), {"event": "bound", "nth": 2, "offset": -1},
+                     shows="the last step of iteration 1 (bound 6)",
+                     claims={"iteration": 1, "bound": 6, "same_problem_as": 1}),
                Slide("Why the next bound is what it is",
                      ("When an iteration fails, the next bound is the least f that was cut off: no path below it "
-                      "was left unexplored, so the bound never jumps past the optimum."),
-                     _tiles(["idastar"], 16, 2), {"event": "bound", "nth": 2}),
+                      "was left unexplored, so the bound never jumps past the optimum. One step after the last "
+                      "slide, iteration 2 starts with bound 8."),
+                     _tiles(["idastar"], 16, 2), {"event": "bound", "nth": 2},
+                     shows="the start of iteration 2 (bound 8)",
+                     claims={"iteration": 2, "bound": 8, "same_problem_as": 2}),
                Slide("The price: repeated work",
                      ("IDA* expands the shallow nodes again in every iteration and, without a list of reached "
-                      "states, reaches some states by several paths. Compare the expanded counts: more work, "
-                      "almost no memory, and the same optimal length."),
-                     _tiles(["idastar", "astar"], 16, 2), "end"),
+                      "states, reaches some states by several paths: 401 expansions against A*'s 234. More work, "
+                      "almost no memory, and the same optimal length, 16 moves."),
+                     _tiles(["idastar", "astar"], 16, 2), "end",
+                     shows="the end of both searches",
+                     claims={"expanded": {"idastar": 401, "astar": 234}, "fewer_expanded": ("astar", "idastar"),
+                             "length": {"idastar": 16, "astar": 16}, "same_problem_as": 1}),
            )),
     Lesson("heuristics", "Heuristics compared",
            "Misplaced tiles, Manhattan distance, linear conflict: a better-informed h expands fewer nodes.", (
                Slide("Misplaced tiles against Manhattan distance",
                      ("Both are admissible. Misplaced tiles counts tiles not at home (at most 8); Manhattan distance "
-                      "adds up how far each tile is from home. A* with the larger h expands far fewer nodes."),
-                     _tiles(["astar:misplaced", "astar:manhattan"], 16, 1), "end"),
+                      "adds up how far each tile is from home. A* with the larger h expands far fewer nodes: 36 "
+                      "against 376, for the same 16 moves."),
+                     _tiles(["astar:misplaced", "astar:manhattan"], 16, 1), "end",
+                     shows="the end of both searches",
+                     claims={"expanded": {"astar:misplaced": 376, "astar:manhattan": 36},
+                             "length": {"astar:misplaced": 16, "astar:manhattan": 16}}),
                Slide("Linear conflict",
                      ("Two tiles in their goal row (or column) but in the wrong order must pass each other: one of "
                       "them leaves the line and comes back, two moves Manhattan distance does not count. Adding them "
-                      "keeps h admissible and larger still."),
-                     _tiles(["astar:manhattan", "astar:linear-conflict"], 16, 1), "end"),
-               Slide("Pattern databases",
-                     ("A pattern database stores, for a group of tiles, the exact number of moves those tiles need, "
-                      "found once by a search backwards from the goal. Adding the groups' values gives the strongest "
-                      "h here; it is what solves random 15-puzzles in seconds.",
+                      "keeps h admissible and larger still: on the same scramble A* expands 31 nodes instead of 36."),
+                     _tiles(["astar:manhattan", "astar:linear-conflict"], 16, 1), "end",
+                     shows="the end of both searches",
+                     claims={"expanded": {"astar:manhattan": 36, "astar:linear-conflict": 31},
+                             "shortest": ["astar:manhattan", "astar:linear-conflict"], "same_problem_as": 1}),
+               Slide("Beyond linear conflict: pattern databases",
+                     ("The board shows A* with linear conflict, the strongest h the step-through offers. A pattern "
+                      "database goes further: it stores, for a group of tiles, the exact number of moves those tiles "
+                      "need, found once by a search backwards from the goal, and adds the groups' values. Its tables "
+                      "are made for the 15-puzzle, too big to step through node by node.",
                       "Try it on the compare page: IDA* with Manhattan distance against IDA* with the pattern "
                       "database on the same 15-puzzle."),
-                     _tiles(["astar:linear-conflict"], 16, 1), "end"),
+                     _tiles(["astar:linear-conflict"], 16, 1), "end",
+                     shows="the end of A* with linear conflict, the last slide's right-hand search",
+                     claims={"expanded": {"astar:linear-conflict": 31}, "same_problem_as": 1}),
            )),
 )
 
 BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
+
+
+def opening_step(spec: object, traces: list[dict]) -> int:
+    """Where a slide opens: a step number, "end", or {"event": e, "nth": k, "offset": d}, which is d steps after the
+    k-th step of kind e in the first trace (so a slide can open on IDA*'s second iteration whatever the step count,
+    or with offset -1 on the last step of its first)."""
+    total = max(len(trace["steps"]) for trace in traces)
+    if spec == "end":
+        return total
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return max(0, min(spec, total))
+    if (isinstance(spec, dict) and isinstance(spec.get("event"), str) and isinstance(spec.get("nth"), int)
+            and isinstance(spec.get("offset", 0), int)):
+        seen = 0
+        for index, step in enumerate(traces[0]["steps"]):
+            seen += step["event"] == spec["event"]
+            if seen == spec["nth"]:
+                return max(0, min(index + 1 + spec.get("offset", 0), total))
+        return total
+    raise PuzzleError('open_at must be a step number, "end" or {"event": ..., "nth": k}')

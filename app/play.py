@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app import tables_job
 from app.api import json_body
 from app.jobs import result_fragment
-from app.positions import GOALS, PRESETS, new_position, read_position, solver_choices, solver_label
-from app.solving import compare_request, progress_fragment, runner, solve_request
+from app.positions import GOALS, PRESETS, default_choice, new_position, read_position, solver_choices, solver_label
+from app.solving import compare_request, progress_fragment, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.search.explain import explain
@@ -41,9 +41,11 @@ def _page(template: str, **extra):
                 return redirect(url_for(request.endpoint, **{**position.query,
                                                              "tiles": ",".join(map(str, fresh.cells))}))
     status = 400 if position.error else 200
-    building = tables_job(runner()) if (position.board.rows, position.board.cols) == (4, 4) else None
+    is_4x4 = (position.board.rows, position.board.cols) == (4, 4)
+    building = tables_job(current_app.extensions.get("jobs")) if is_4x4 else None
+    choices = solver_choices(position.board)
     return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
-                           solvers=solver_choices(position.board), **extra), status
+                           solvers=choices, default_choice=default_choice(position.board, choices), **extra), status
 
 
 @bp.get("/play")

@@ -70,6 +70,17 @@ def new_position(args, goal: Board) -> Board | None:
     return None
 
 
+#: What the Play page selects: an optimal solve up to 4×4 answers within seconds; beyond, it may search for minutes,
+#: so the default is the reduction, which answers any board up to 6×6 at once.
+SMALL_BOARD_CHOICE, LARGE_BOARD_CHOICE, SMALL_BOARD_CELLS = "idastar:linear-conflict", "fast:", 16
+
+
+def default_choice(board: Board, choices: list[dict]) -> str:
+    values = [choice["value"] for choice in choices]
+    wanted = SMALL_BOARD_CHOICE if board.size <= SMALL_BOARD_CELLS else LARGE_BOARD_CHOICE
+    return wanted if wanted in values else (values[0] if values else "")
+
+
 def solver_label(solver: str, heuristic: str | None = "") -> str:
     """A solver and its heuristic as people read them: "IDA* + manhattan" (names not in the registry stay as they
     are)."""

@@ -18,6 +18,8 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -57,16 +59,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from waitress import create_server
 
-    from app import create_app
+    from app import create_app, init_jobs
+    from app.solving import warm_quick_solves
 
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's routine chatter stays out of the log
 
     app = create_app({"SCHEDULER": args.scheduler})
+    runner = init_jobs(app)
+    threading.Thread(target=warm_quick_solves, daemon=True, name="warm-quick-solves").start()
     server = create_server(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=30,
                            connection_limit=200, cleanup_interval=10)
+    stopping = threading.Event()
 
     def stop(signum, frame):  # SIGTERM ends the server as Ctrl-C does: unfinished jobs are marked interrupted
-        raise SystemExit(0)
+        if not stopping.is_set():  # a second signal must not interrupt the shutdown the first one started
+            stopping.set()
+            raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
     where = "the local Dask cluster" if not args.scheduler else f"the Dask cluster at {args.scheduler}"
@@ -76,9 +84,33 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
+        stopping.set()
+        threading.Thread(target=_end_by_deadline, args=(runner.store,), daemon=True, name="stop-deadline").start()
         server.close()
-        app.extensions["jobs"].shutdown()
+        runner.shutdown()
     return 0
+
+
+#: Seconds an orderly stop may take; past them the process marks its jobs interrupted and ends its workers itself
+#: (a worker busy in a kernel, or a hundred open connections, must not keep the server alive).
+STOP_WITHIN = 7.0
+
+
+def _end_by_deadline(store) -> None:
+    time.sleep(STOP_WITHIN)
+    import psutil
+
+    try:
+        store.interrupt_unfinished()
+    finally:
+        children = psutil.Process().children(recursive=True)
+        for child in children:
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+        print("puzzle-playground: stopped without waiting any longer for its workers", file=sys.stderr, flush=True)
+        os._exit(0)
 
 
 def command(argv: list[str] | None = None) -> int:

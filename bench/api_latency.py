@@ -14,7 +14,7 @@ import time
 
 from common import header
 
-from app import create_app
+from app import create_app, init_jobs
 from engine.tiles import goal_board, random_solvable
 
 
@@ -41,6 +41,7 @@ def main() -> None:
     header("POST /api/solve latency (Flask test client, one request at a time)")
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": f"{tmp}/jobs.sqlite", "BUILD_TABLES": False})
+        init_jobs(app)
         client = app.test_client()
         goal3 = goal_board(3, 3, "blank-last")
         for solver, heuristic in [("idastar", "linear-conflict"), ("table", "perfect"), ("idastar", "manhattan")]:

@@ -1,20 +1,32 @@
-"""A class on one server: 30 simulated students while two long jobs run.
+"""A class on one server: honest students beside abusers, then SIGTERM.
 
 Starts the real server (``python -m app``: waitress, a local Dask cluster) on a free port with a fresh job database,
-lets a "teacher" start two long jobs (N = 18 queens by bitmask: the backtracking count is offered up to N = 16;
-the 6×6 knight's tours), then runs 30 students for ``--seconds``. Each student has its own cookie and loops: load the
-home page, solve a random 8-puzzle (``/api/solve``, auto mode), now and then a 15-puzzle scramble and the Play page.
-Printed: p50/p95/p99 of ``GET /`` and of the solves, errors, how long solve jobs waited for a worker (each job's own
-``waited``: created → started), and the server's memory (web process and its workers, sampled each second).
+lets a "teacher" start two long jobs (N = 18 queens by bitmask, the 6×6 knight's tours), then runs ``--students``
+students for ``--seconds``. Each student has its own cookie and its own address (127.0.0.x: every loopback address
+reaches the server, as a class's laptops would), and loops: load the home page, solve a random 8-puzzle
+(``/api/solve``, auto mode), now and then a 15-puzzle scramble and the Play page, reading each answer for 0.5-1.5 s.
 
-Targets (issue 14): GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 100 ms, no errors, a solve job starts within 1 s.
-Usage: python bench/classroom.py [--students 30] [--seconds 60]
+Beside them, unless ``--no-abusers``: two lane hogs (the issue's slow solves as the Play page sends them, again and
+again: BFS on two random 2×6 positions, IDA* + linear conflict on random 5×5 ones), a cookie-rotating flood (one
+address opening ``/`` with no cookie and starting a long job with each fresh cookie, without pause) and a cancel storm
+(one client starting jobs and cancelling them at once).
+
+Printed: p50/p95/p99 per request kind, the honest students' errors (5xx, no answer, 429), what the abusers got, the
+longest time an honest student waited for a solve (the request's time for an answer in the request, the job's created
+→ started for a job), the server's memory, and how long SIGTERM took to end the server.
+
+``--scenario`` runs the issue's "what it must show" instead: two students run the slow solves, a third floods with 80
+fresh cookies, and two others each ask for 8-puzzle solves and a 2×3 BFS job.
+
+Targets (issue 26): GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 150 ms, no 5xx, longest honest wait ≤ 2 s, SIGTERM ends
+the server within 10 s.
+Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario]
 """
 
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
+import http.client
 import json
 import os
 import random
@@ -26,13 +38,14 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
 from common import ROOT, header, table
 
 from engine.tiles import goal_board, random_solvable
 from engine.tiles.random import scramble
+
+SLOW_2X6 = ([1, 0, 8, 9, 6, 7, 4, 11, 5, 2, 10, 3], [10, 0, 4, 5, 8, 7, 9, 3, 6, 11, 2, 1])
+FLOOD_ADDRESS = "127.0.0.250"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -40,23 +53,49 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
 
 
-class Student:
-    def __init__(self, base: str):
-        self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+class Client:
+    """One browser: its own source address, its cookie once the server sets it, one kept-alive connection."""
 
-    def call(self, path: str, body: dict | None = None) -> tuple[float, int, bytes]:
+    def __init__(self, port: int, address: str = "127.0.0.1", keep_cookie: bool = True):
+        self.port, self.address, self.keep_cookie = port, address, keep_cookie
+        self.cookie = ""
+        self.connection: http.client.HTTPConnection | None = None
+
+    def call(self, path: str, body: dict | None = None, method: str | None = None) -> tuple[float, int, bytes]:
+        headers = {"Content-Type": "application/json"}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
         start = time.perf_counter()
+        for attempt in range(2):  # a kept-alive connection the server closed meanwhile is opened again once
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                                 source_address=(self.address, 0))
+                self.connection.request(method or ("GET" if body is None else "POST"), path, data, headers)
+                response = self.connection.getresponse()
+                payload = response.read()
+                cookie = response.getheader("Set-Cookie")
+                if cookie and self.keep_cookie:
+                    self.cookie = cookie.split(";", 1)[0]
+                return time.perf_counter() - start, response.status, payload
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if attempt:
+                    return time.perf_counter() - start, 0, b""
+        return time.perf_counter() - start, 0, b""
+
+    def json(self, path: str, body: dict | None = None) -> dict:
+        _, status, payload = self.call(path, body)
         try:
-            with self.opener.open(request, timeout=30) as response:
-                payload, status = response.read(), response.status
-        except urllib.error.HTTPError as error:
-            payload, status = error.read(), error.code
-        except OSError:
-            payload, status = b"", 0
-        return time.perf_counter() - start, status, payload
+            return json.loads(payload) if payload else {"status_code": status}
+        except ValueError:
+            return {"status_code": status}
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
 
 def free_port() -> int:
@@ -75,110 +114,272 @@ def tree_rss(pid: int) -> int:
         return 0
 
 
+class Results:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.times: dict[str, list[float]] = {}
+        self.errors: list[tuple] = []
+        self.abuse: dict[str, dict[int, int]] = {}
+        self.waits: list[float] = []  # honest solve waits: in-request answers and jobs' created → started
+        self.memory: list[int] = []
+        self.notes: list[str] = []
+
+    def honest(self, kind: str, took: float, status: int, payload: bytes) -> None:
+        with self.lock:
+            if status >= 500 or status in (0, 429):
+                self.errors.append((kind, status, payload[:120]))
+            else:
+                self.times.setdefault(kind, []).append(took)
+                if kind.startswith("solve") and status == 200:
+                    self.waits.append(took)
+
+    def abuser(self, kind: str, status: int) -> None:
+        with self.lock:
+            counts = self.abuse.setdefault(kind, {})
+            counts[status] = counts.get(status, 0) + 1
+            if status >= 500 or status == 0:
+                self.errors.append((kind, status, b""))
+
+
+def start_server(folder: str, port: int, extra_env: dict) -> subprocess.Popen:
+    env = {**os.environ, "PORT": str(port), "PUZZLE_DATABASE": os.path.join(folder, "jobs.sqlite"),
+           "PUZZLE_BUILD_TABLES": "0", **extra_env}  # the class, not the one-off table build, is what is measured
+    log = open(os.path.join(folder, "server.log"), "w")
+    return subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def wait_for_server(port: int, server: subprocess.Popen, folder: str) -> None:
+    probe = Client(port)
+    deadline = time.monotonic() + 180
+    while probe.call("/api/solvers?size=3x3")[1] != 200:
+        if time.monotonic() > deadline or server.poll() is not None:
+            raise RuntimeError("the server did not start: see " + os.path.join(folder, "server.log"))
+        time.sleep(0.5)
+    probe.call("/api/solve", {"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8]})
+    time.sleep(5)  # the workers' warm-up
+
+
+def stop_server(server: subprocess.Popen) -> str:
+    """SIGTERM, then how long the server took to end (killed past 60 s)."""
+    began = time.monotonic()
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=60)
+        return f"{time.monotonic() - began:.1f} s (exit code {server.returncode})"
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+        return "did not end within 60 s of SIGTERM: killed"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--no-abusers", action="store_true")
+    parser.add_argument("--scenario", action="store_true", help="the issue's 'what it must show' scenario only")
     args = parser.parse_args()
-    header(f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs")
+    what = "the issue's scenario" if args.scenario else (
+        f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs"
+        + ("" if args.no_abusers else ", two lane hogs, a cookie-rotating flood and a cancel storm"))
+    header(what)
     folder = tempfile.mkdtemp(prefix="classroom-")
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "PUZZLE_DATABASE": os.path.join(folder, "jobs.sqlite"),
-           "PUZZLE_BUILD_TABLES": "0"}  # the class, not the one-off table build, is what is measured
-    log = open(os.path.join(folder, "server.log"), "w")
-    server = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    teacher = Student(base)
+    server = start_server(folder, port, {})
+    stopped = "not stopped"
     try:
-        deadline = time.monotonic() + 180
-        while teacher.call("/api/solvers?size=3x3")[1] != 200:
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not start: see " + log.name)
-            time.sleep(0.5)
-        time.sleep(5)  # the workers' warm-up
-        long_jobs = [json.loads(teacher.call("/api/jobs", body)[2])["job"] for body in (
-            {"kind": "classic-queens", "params": {"n": 18, "methods": ["bitmask"]}},
-            {"kind": "classic-knights", "params": {"rows": 6, "cols": 6, "start": 0}})]
-        results = run_class(base, args.students, args.seconds, server.pid)
-        states = [json.loads(teacher.call(f"/api/jobs/{job}")[2])["status"] for job in long_jobs]
-        report(results, states, args)
-        for job in long_jobs:
-            teacher.call(f"/api/jobs/{job}/cancel", {})
+        wait_for_server(port, server, folder)
+        if args.scenario:
+            scenario(port)
+        else:
+            run_bench(port, server.pid, args)
+    except Exception as error:  # the figures so far are still worth printing; a traceback is not
+        print(f"\nthe bench stopped early: {type(error).__name__}: {error}")
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
+        stopped = stop_server(server)
+    print(f"SIGTERM → server ended: {stopped}")
+    print(f"load average at the end: {os.getloadavg()}")
 
 
-def run_class(base: str, students: int, seconds: float, server_pid: int) -> dict:
-    results = {"home": [], "solve8": [], "solve15": [], "play": [], "errors": [], "waits": [], "memory": []}
-    lock = threading.Lock()
-    goal = goal_board(3, 3, "blank-last")
-    goal15 = goal_board(4, 4, "blank-first")
-    stop_at = time.monotonic() + seconds
-
-    def student(number: int) -> None:
-        me, rng = Student(base), random.Random(number)
-        me.call("/")
-        while time.monotonic() < stop_at:
-            board = random_solvable(goal, rng.randrange(10**9))
-            steps = [("home", "/", None),
-                     ("solve8", "/api/solve", {"size": "3x3", "tiles": list(board.cells), "solver": "idastar",
-                                               "heuristic": "manhattan"})]
-            if rng.random() < 0.15:
-                steps.append(("play", "/play?size=4x4", None))
-            if rng.random() < 0.2:
-                fifteen = scramble(goal15, 30, rng.randrange(10**9))[0]
-                steps.append(("solve15", "/api/solve", {"size": "4x4", "goal": "blank-first",
-                                                        "tiles": list(fifteen.cells), "solver": "idastar",
-                                                        "heuristic": "linear-conflict"}))
-            for name, path, body in steps:
-                took, status, payload = me.call(path, body)
-                with lock:
-                    if status >= 500 or status in (0, 429):
-                        results["errors"].append((name, status, payload[:120]))
-                    else:
-                        results[name].append(took)
-            time.sleep(rng.uniform(0.5, 1.5))  # a student reads the answer before the next click
-        took, status, payload = me.call("/api/jobs")
-        with lock:  # every solve is a job on the interactive lane: how long did each wait for a worker?
-            if status != 200:
-                results["errors"].append(("jobs", status, payload[:120]))
-                return
-            results["waits"] += [job["waited"] for job in json.loads(payload)["jobs"]
-                                 if job["kind"] == "solve" and job["started"]]
-
-    def sample_memory() -> None:
-        while time.monotonic() < stop_at:
-            results["memory"].append(tree_rss(server_pid))
-            time.sleep(1)
-
-    threads = [threading.Thread(target=student, args=(i,)) for i in range(students)]
-    threads.append(threading.Thread(target=sample_memory))
+def run_bench(port: int, server_pid: int, args) -> None:
+    teacher = Client(port, "127.0.0.2")
+    long_jobs = [teacher.json("/api/jobs", body).get("job") for body in (
+        {"kind": "classic-queens", "params": {"n": 18, "methods": ["bitmask"]}},
+        {"kind": "classic-knights", "params": {"rows": 6, "cols": 6, "start": 0}})]
+    results = Results()
+    stop_at = time.monotonic() + args.seconds
+    threads = [threading.Thread(target=student, args=(port, i, stop_at, results), daemon=True)
+               for i in range(args.students)]
+    threads.append(threading.Thread(target=sample_memory, args=(server_pid, stop_at, results), daemon=True))
+    if not args.no_abusers:
+        threads += [threading.Thread(target=lane_hog, args=(port, i, stop_at, results), daemon=True) for i in (0, 1)]
+        threads += [threading.Thread(target=flood, args=(port, stop_at, results), daemon=True),
+                    threading.Thread(target=cancel_storm, args=(port, stop_at, results), daemon=True)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
-    return results
+        thread.join(timeout=max(1.0, stop_at - time.monotonic() + 120))
+    states = [teacher.json(f"/api/jobs/{job}").get("status") for job in long_jobs if job]
+    report(results, states)
+    for job in long_jobs:
+        if job:
+            teacher.call(f"/api/jobs/{job}/cancel", {})
 
 
-def report(results: dict, long_states: list[str], args) -> None:
+def student_address(number: int) -> str:
+    return f"127.0.{10 + number // 200}.{1 + number % 200}"
+
+
+def student(port: int, number: int, stop_at: float, results: Results) -> None:
+    me, rng = Client(port, student_address(number)), random.Random(number)
+    goal, goal15 = goal_board(3, 3, "blank-last"), goal_board(4, 4, "blank-first")
+    me.call("/")
+    while time.monotonic() < stop_at:
+        board = random_solvable(goal, rng.randrange(10**9))
+        steps = [("GET /", "/", None),
+                 ("POST /api/solve (8-puzzle)", "/api/solve", {"size": "3x3", "tiles": list(board.cells),
+                                                              "solver": "idastar", "heuristic": "manhattan"})]
+        if rng.random() < 0.15:
+            steps.append(("GET /play", "/play?size=4x4", None))
+        if rng.random() < 0.2:
+            fifteen = scramble(goal15, 30, rng.randrange(10**9))[0]
+            steps.append(("POST /api/solve (15-puzzle, 30-move scramble)", "/api/solve",
+                          {"size": "4x4", "goal": "blank-first", "tiles": list(fifteen.cells), "solver": "idastar",
+                           "heuristic": "linear-conflict"}))
+        for kind, path, body in steps:
+            took, status, payload = me.call(path, body)
+            results.honest(("solve " if "solve" in path else "") + kind, took, status, payload)
+        time.sleep(rng.uniform(0.5, 1.5))  # a student reads the answer before the next click
+    jobs = me.json("/api/jobs").get("jobs", [])
+    with results.lock:  # a solve that became a job: how long did it wait for a worker?
+        results.waits += [job["waited"] for job in jobs if job["kind"] == "solve" and job["started"]]
+    me.close()
+
+
+def lane_hog(port: int, number: int, stop_at: float, results: Results) -> None:
+    """The issue's slow solves, sent as the Play page sends them, again and again."""
+    me, rng = Client(port, f"127.0.0.{240 + number}"), random.Random(1000 + number)
+    me.call("/")
+    goal25 = goal_board(5, 5, "blank-last")
+    while time.monotonic() < stop_at:
+        if number == 0:
+            body = {"size": "2x6", "tiles": SLOW_2X6[rng.randrange(2)], "solver": "bfs"}
+        else:
+            body = {"size": "5x5", "tiles": list(random_solvable(goal25, rng.randrange(10**9)).cells),
+                    "solver": "idastar", "heuristic": "linear-conflict"}
+        _, status, _ = me.call("/api/solve", body)
+        results.abuser(f"lane hog {number + 1} ({'2×6 BFS' if number == 0 else '5×5 IDA*'})", status)
+        time.sleep(0.5)
+    me.close()
+
+
+def flood(port: int, stop_at: float, results: Results) -> None:
+    """One address, a fresh cookie for every long job, no pause."""
+    count = 0
+    while time.monotonic() < stop_at:
+        me = Client(port, FLOOD_ADDRESS)
+        me.call("/")
+        _, status, _ = me.call("/api/jobs", {"kind": "classic-knights",
+                                             "params": {"rows": 6, "cols": 6, "start": count % 36}})
+        results.abuser("cookie-rotating flood (a long job per fresh cookie)", status)
+        me.close()
+        count += 1
+
+
+def cancel_storm(port: int, stop_at: float, results: Results) -> None:
+    me, count = Client(port, "127.0.0.245"), 0
+    me.call("/")
+    while time.monotonic() < stop_at:
+        started = me.json("/api/jobs", {"kind": "classic-knights", "params": {"rows": 5, "cols": 6,
+                                                                             "start": count % 30}})
+        count += 1
+        if "job" in started:
+            _, status, _ = me.call(f"/api/jobs/{started['job']}/cancel", {})
+            results.abuser("cancel storm (start, cancel at once)", status)
+        else:
+            results.abuser("cancel storm (start, cancel at once)", started.get("status_code", 429))
+    me.close()
+
+
+def sample_memory(server_pid: int, stop_at: float, results: Results) -> None:
+    while time.monotonic() < stop_at:
+        results.memory.append(tree_rss(server_pid))
+        time.sleep(1)
+
+
+def report(results: Results, long_states: list[str]) -> None:
     rows = []
-    for name, label in (("home", "GET /"), ("solve8", "POST /api/solve (8-puzzle)"),
-                        ("solve15", "POST /api/solve (15-puzzle, 30-move scramble)"), ("play", "GET /play")):
-        values = [t * 1000 for t in results[name]]
-        rows.append([label, len(values), f"{percentile(values, 0.5):.1f}", f"{percentile(values, 0.95):.1f}",
-                     f"{percentile(values, 0.99):.1f}"])
-    waits = [w * 1000 for w in results["waits"]]
-    rows.append(["solve job: created → started", len(waits), f"{percentile(waits, 0.5):.1f}",
-                 f"{percentile(waits, 0.95):.1f}", f"{max(waits, default=float('nan')):.1f} (max)"])
-    print(table(["what", "count", "p50 ms", "p95 ms", "p99 ms"], rows))
-    memory = results["memory"]
-    print(f"\nerrors: {len(results['errors'])} {results['errors'][:5]}")
+    for kind, values in sorted(results.times.items()):
+        ms = [t * 1000 for t in values]
+        rows.append([kind, len(ms), f"{percentile(ms, 0.5):.1f}", f"{percentile(ms, 0.95):.1f}",
+                     f"{percentile(ms, 0.99):.1f}"])
+    print(table(["honest request", "count", "p50 ms", "p95 ms", "p99 ms"], rows))
+    waits = results.waits
+    print(f"\nlongest honest wait for a solve: {max(waits, default=float('nan')):.2f} s over {len(waits)} solves "
+          "(an answer in the request: its time; a job: created → started)")
+    errors = results.errors
+    print(f"errors (5xx, no answer, or 429 to an honest student): {len(errors)} {errors[:5]}")
+    for kind, counts in sorted(results.abuse.items()):
+        print(f"  {kind}: " + ", ".join(f"{count}× {status}" for status, count in sorted(counts.items())))
+    memory = results.memory or [0]
     print(f"server memory (web process + workers): median {statistics.median(memory) / 2**20:.0f} MB, "
           f"max {max(memory) / 2**20:.0f} MB")
     print(f"long jobs still running at the end: {long_states}")
-    print(f"load average at the end: {os.getloadavg()}")
+
+
+def scenario(port: int) -> None:
+    """Two students run the slow solves, a third floods with 80 fresh cookies; two others solve 8-puzzles and a 2×3
+    BFS job."""
+    rng = random.Random(7)
+    hogs = [Client(port, f"127.0.0.{240 + i}") for i in range(2)]
+    for hog in hogs:
+        hog.call("/")
+    goal25 = goal_board(5, 5, "blank-last")
+    slow = [(hogs[0], {"size": "2x6", "tiles": SLOW_2X6[0], "solver": "bfs"}),
+            (hogs[0], {"size": "2x6", "tiles": SLOW_2X6[1], "solver": "bfs"}),
+            (hogs[1], {"size": "5x5", "tiles": list(random_solvable(goal25, 5).cells), "solver": "idastar",
+                       "heuristic": "linear-conflict"})]
+    for hog, body in slow:
+        took, status, payload = hog.call("/api/solve", body)
+        print(f"slow solve {body['size']} {body['solver']}: {status} in {took * 1000:.0f} ms "
+              f"{json.loads(payload).get('status', '') if payload else ''}")
+    flood_statuses: dict[int, int] = {}
+    for index in range(80):
+        me = Client(port, FLOOD_ADDRESS)
+        me.call("/")
+        _, status, _ = me.call("/api/jobs", {"kind": "classic-knights", "params": {"rows": 6, "cols": 6,
+                                                                                  "start": index % 36}})
+        flood_statuses[status] = flood_statuses.get(status, 0) + 1
+        me.close()
+    print(f"flood of 80 fresh cookies from one address: {flood_statuses}")
+    goal = goal_board(3, 3, "blank-last")
+    for number in range(2):
+        me = Client(port, f"127.0.1.{number + 1}")
+        me.call("/")
+        times = []
+        for _ in range(5):
+            board = random_solvable(goal, rng.randrange(10**9))
+            took, status, payload = me.call("/api/solve", {"size": "3x3", "tiles": list(board.cells),
+                                                           "solver": "idastar", "heuristic": "manhattan"})
+            times.append(f"{took * 1000:.0f} ms ({status})")
+        print(f"student {number + 1}: five 8-puzzle solves: {', '.join(times)}")
+        began = time.monotonic()
+        started = me.json("/api/jobs", {"kind": "solve", "params": {"size": "2x3", "tiles": [4, 1, 2, 5, 0, 3],
+                                                                     "solver": "bfs"}})
+        job = started.get("job")
+        state = started
+        while job and time.monotonic() - began < 60:
+            state = me.json(f"/api/jobs/{job}")
+            if state.get("status") in ("done", "failed", "cancelled"):
+                break
+            time.sleep(0.05)
+        print(f"student {number + 1}: 2×3 BFS job → {state.get('status')} in {time.monotonic() - began:.2f} s "
+              f"(length {(state.get('result') or {}).get('length')}), waited {state.get('waited', 0):.2f} s for a "
+              "worker")
+    for hog in hogs:
+        for job in hog.json("/api/jobs").get("jobs", []):
+            hog.call(f"/api/jobs/{job['id']}/cancel", {})
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"length:    {data['length']}   optimal: {'proven' if result.optimal else 'not proven'}",
         f"expanded:  {result.nodes_expanded:,}   generated: {result.nodes_generated:,}   "
         f"peak frontier/depth: {result.peak_frontier:,}",
-        f"seconds:   {result.seconds:.4f}   solver: {result.solver}   heuristic: {result.heuristic or '-'}",
+        f"seconds:   {result.seconds:.4f} searching, {result.load_seconds:.4f} loading kernels before   "
+        f"solver: {result.solver}   heuristic: {result.heuristic or '-'}",
     ])
     _emit(data, args.json, text)
     return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
@@ -240,7 +241,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     line on stderr (rewritten in place at a terminal, one line every few seconds in a log)."""
     import time
 
-    from engine.tiles import tables_catalogue
+    from engine.tiles import pdb_catalogue
 
     if args.what == "build":
         live = sys.stderr.isatty()
@@ -253,12 +254,12 @@ def cmd_tables(args: argparse.Namespace) -> int:
                 last[0] = time.monotonic()
                 print(f"{fraction or 0:6.1%} {info.get('text', '')}", file=sys.stderr, flush=True)
 
-        todo = tables_catalogue.missing(args.only or None)
+        todo = pdb_catalogue.missing(args.only or None)
         print(f"building {len(todo)} table(s): {', '.join(todo) or 'none missing'}", file=sys.stderr)
-        tables_catalogue.build(args.only or None, progress)
+        pdb_catalogue.build(args.only or None, progress)
         if live:
             print(file=sys.stderr)
-    rows = tables_catalogue.status(args.only or None)
+    rows = pdb_catalogue.status(args.only or None)
     lines = [f"{'table':<22}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
     for row in rows:
         peak = f"{row['peak_bytes'] / 1e9:.2f}" if row["peak_bytes"] else "-"

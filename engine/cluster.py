@@ -1,6 +1,6 @@
 """Running jobs on Dask worker processes, from the web process: submit, follow, cancel, limit.
 
-Where the work runs: a local cluster started here (the embedded default: a scheduler in this process and worker
+Where the work runs: a local cluster (``engine.lanes``, the embedded default: a scheduler in this process and worker
 processes sized to the machine), or an existing Dask cluster named by its scheduler's address. Workers advertise a
 lane as a Dask resource (``interactive=1`` or ``long=1``); a job asks for its lane's resource, so long work can never
 take the workers that answer solves. A cluster whose workers advertise no lane at all still runs every job (in
@@ -10,24 +10,32 @@ What crosses the process boundary: the task (``engine.worker.run_job``) and its 
 address as Dask events on one topic; cancel as a Dask ``Event`` per job. A job that ignores cancel for
 ``KILL_AFTER`` seconds loses its worker process (its nanny starts a fresh one; other workers carry on).
 
-The rows live in SQLite (``engine.jobs.JobStore``); what a row does not say yet (live progress between writes) is
-kept here in memory.
+Who goes first: a job is admitted (``Limits``: per browser, per network address, long jobs waiting overall; a browser
+with nothing running always gets its interactive job) and then waits here, not in Dask, until its lane has a free
+worker thread; ``engine.fair`` picks whose turn it is. An interactive job runs for ``Limits.slice_seconds`` at most:
+the worker stops it there and it waits again, on the long lane, with the rest of its budget.
+
+The rows live in SQLite (``engine.jobs.JobStore``); each job this runner follows is one ``Job`` record in memory (its
+row's live state, its Dask future, its cancel), from submission to its final row.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import PuzzleError
-from engine.jobs import INTERACTIVE, LANES, LONG, JobStore, checked
+from engine.fair import FairScheduler
+from engine.jobs import INTERACTIVE, LONG, JobStore, canonical, checked
+from engine.lanes import LaneCensus, LocalWorkers, start_local_cluster
 from engine.status import FINISHED, Status
-from engine.worker import TOPIC, MemoryLimitExceeded, cancel_event_name, run_job
+from engine.worker import HANDED_OVER, TOPIC, MemoryLimitExceeded, cancel_event_name, run_job
 
 log = logging.getLogger(__name__)
 
@@ -38,56 +46,72 @@ WRITE_INTERVAL = 0.5
 
 
 class QuotaExceeded(PuzzleError):
-    """Too many jobs: the app answers 429."""
+    """Too many jobs: the app answers 429 (the message says what to do)."""
 
 
 class NotOwner(PuzzleError):
     """Only the browser that submitted a job may cancel it: the app answers 403."""
 
 
+class NoWorker(PuzzleError):
+    """No worker serves the job's lane: the app answers 503 with how to start one."""
+
+
 @dataclass(frozen=True)
 class Limits:
     per_owner: int = 4  # queued + running jobs one browser may have
-    queued: int = 64  # queued jobs overall, every browser together
+    per_address: int = 16  # queued + running jobs of every browser behind one network address together
+    queued: int = 64  # long jobs waiting overall, every browser together
+    slice_seconds: float = 2.0  # how long a job may hold an interactive slot before it goes on in the background
     memory: int = 4 * 2**30  # bytes one job may grow its worker by
 
-
-@dataclass(frozen=True)
-class LocalWorkers:
-    """The embedded cluster's shape: long-lane worker processes (one thread each) and interactive ones."""
-
-    long: int = max(1, os.cpu_count() or 2)
-    interactive: int = 1
-    interactive_threads: int = 2
+    @classmethod
+    def from_environment(cls) -> Limits:
+        """The defaults, with ``PUZZLE_PER_ADDRESS`` (a class behind one NAT address needs about 4 per student)."""
+        value = os.environ.get("PUZZLE_PER_ADDRESS", "")
+        return cls(per_address=int(value)) if value.strip().isdigit() else cls()
 
 
-def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None = None):
-    """A scheduler in this process and worker processes on 127.0.0.1, each with its lane as a resource."""
-    import dask
-    from distributed import Nanny, Scheduler, SpecCluster
+@dataclass(eq=False)
+class Job:
+    """One job this runner follows, from submission to its final row: everything its lifecycle needs in one place.
 
-    # A worker that dies under a job (out of memory, killed after ignoring cancel) fails that job at once: retrying
-    # it elsewhere would kill the next worker too.
-    dask.config.set({"distributed.scheduler.allowed-failures": 0,
-                     "distributed.worker.daemon": False,
-                     "distributed.admin.tick.limit": "30s"})
-    nanny_memory = memory_limit + 2**30  # the nanny's own limit is the backstop behind the job's watch
+    Submitted: the row is written queued and the job waits in the fair scheduler (``engine.fair``) until its lane has
+    a free slot. Dispatched: ``future`` is its Dask task (``attempt`` numbers its keys). Started: the worker's event
+    sets ``worker``. Progress events update ``fraction`` and ``info`` (written to the row at most every
+    ``WRITE_INTERVAL``). An interactive job still running at the end of its slice comes back handed over and waits
+    again, on the long lane. Ended: the row gets its final status, the record leaves the runner and ``ended`` is set.
+    """
 
-    def worker(lane: str, threads: int) -> dict:
-        return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: 1}, "memory_limit": nanny_memory,
-                                          "preload": ["engine.worker"], "env": env or {},
-                                          "host": "127.0.0.1", "dashboard": False, "silence_logs": logging.WARNING}}
+    id: str
+    kind: str
+    params: dict  # as submitted (what an identical request reattaches to)
+    owner: str
+    address: str
+    lane: str
+    run_params: dict  # what the next attempt runs with (a handed-over solve has the rest of its budget)
+    note: str = ""  # said beside its progress: why it runs on the long lane
+    info: dict = field(default_factory=dict)
+    order: int = 0  # the scheduler's arrival order
+    attempt: int = 0
+    future: object | None = None
+    worker: str | None = None
+    fraction: float | None = 0.0
+    written: float = 0.0
+    cancel_asked: bool = False
+    memory_failed: bool = False
+    ended: threading.Event = field(default_factory=threading.Event)
 
-    workers = {f"long-{i}": worker(LONG, 1) for i in range(shape.long)}
-    workers.update({f"interactive-{i}": worker(INTERACTIVE, shape.interactive_threads)
-                    for i in range(shape.interactive)})
-    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0, "dashboard": False,
-                                               "dashboard_address": "127.0.0.1:0"}}  # its health route only
-    return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING, name="puzzle-playground")
+    def same_request(self, owner: str, kind: str, params: dict) -> bool:
+        return (self.owner, self.kind, canonical(self.params)) == (owner, kind, canonical(params))
+
+
+#: What a job handed over to the long lane says while it waits and runs there.
+BACKGROUND_TEXT = "still searching, now in the background (it needed more than a quick answer's share)"
 
 
 class JobRunner:
-    """Submit jobs to Dask and keep their rows up to date."""
+    """Submit jobs to Dask in fair turns and keep their rows up to date."""
 
     def __init__(self, db_path: str, scheduler: str | None = None, workers: LocalWorkers | None = None,
                  limits: Limits | None = None, data_dir: str | None = None):
@@ -97,16 +121,15 @@ class JobRunner:
         self.store.interrupt_unfinished()
         self.limits = limits or Limits()
         self.data_dir = data_dir
+        # Guards the records and the scheduler, never a call to Dask: the client's calls run on Dask's event loop,
+        # whose handlers (``_on_event``) take this lock too, so holding it across one would deadlock.
         self._lock = threading.Lock()
-        self._futures: dict = {}
-        self._ended: dict[str, threading.Event] = {}  # set once a followed job's final row is written
+        self._jobs: dict[str, Job] = {}
+        self._fair = FairScheduler()
         # Rows are written here, never on Dask's event loop (a write there would stall every message of the cluster)
         # nor on Dask's one shared callback thread (which would queue every job's ending behind the last one's).
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="job-rows")
-        self._live: dict[str, dict] = {}
-        self._cancel_asked: dict[str, float] = {}
-        self._memory_failed: set[str] = set()
-        self._lanes_checked = (0.0, False)
+        self._lanes = LaneCensus()
         self.cluster = None
         if scheduler:
             self.client = Client(scheduler, timeout="10s", set_as_default=False)
@@ -123,181 +146,249 @@ class JobRunner:
 
     # ---- submitting ---------------------------------------------------------------------------------------------
 
-    def submit(self, kind: str, params: dict, owner: str = "") -> tuple[str, bool]:
+    def submit(self, kind: str, params: dict, owner: str = "", address: str = "",
+               anonymous: bool = False) -> tuple[str, bool]:
         """Queue a job; returns (job id, reattached). A job of the same owner, kind and parameters that is still
-        queued or running is returned instead of a duplicate. Raises PuzzleError (400) for bad parameters and
-        QuotaExceeded (429) past the limits."""
-        job, params = checked(kind, params)
-        lane = job.lane_for(params)
-        resources = self._resources(lane)
-        # The lock guards the rows and the maps, never a call to Dask: the client's calls run on Dask's event loop,
-        # whose handlers (``_on_event``) take this lock too, so holding it across one would deadlock.
+        queued or running is returned instead of a duplicate. Raises PuzzleError (400) for bad parameters,
+        QuotaExceeded (429) past the limits and NoWorker (503) when no worker serves its lane. ``address`` is the
+        client's network address; ``anonymous``: the request carried no cookie (a script: it may cancel the jobs its
+        address started so)."""
+        job_kind, params = checked(kind, params)
+        placement = job_kind.place(params)
+        self._require_lane(placement.lane)
         with self._lock:
-            same = self.store.active(owner=owner, kind=kind, params=params)
-            if same:
-                return same[0]["id"], True
-            if len(self.store.active(owner=owner)) >= self.limits.per_owner:
-                raise QuotaExceeded(f"you already have {self.limits.per_owner} jobs queued or running: wait for one "
-                                    "to finish or cancel one, then try again")
-            if self.store.count_queued() >= self.limits.queued:
-                raise QuotaExceeded("the server's job queue is full; try again in a minute")
-            job_id = uuid.uuid4().hex[:12]
-            self.store.create(job_id, kind, params, owner, lane)
-            self._ended[job_id] = threading.Event()
-            self._live[job_id] = {"fraction": 0.0, "info": {}, "written": 0.0}
-        future = self.client.submit(run_job, job_id, kind, params, self.limits.memory, self.data_dir,
-                                    key=f"job-{kind}-{job_id}", pure=False, resources=resources,
-                                    priority=10 if lane == INTERACTIVE else 0)
-        with self._lock:
-            self._futures[job_id] = future
-        future.add_done_callback(lambda f, job_id=job_id: self._on_done(job_id, f))
-        return job_id, False
+            for job in self._jobs.values():
+                if job.same_request(owner, kind, params):
+                    return job.id, True
+            self._admit(owner, address, placement.lane)
+            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note)
+            self.store.create(job.id, kind, params, owner, placement.lane, address, anonymous,
+                              {"text": job.note} if job.note else None)
+            self._jobs[job.id] = job
+            self._fair.add(job)
+        self._dispatch()
+        return job.id, False
 
-    def _resources(self, lane: str) -> dict | None:
-        """The lane's resource, if any worker offers lanes (a bare cluster runs every job on any worker)."""
-        checked_at, offered = self._lanes_checked
-        if time.monotonic() - checked_at > 5.0:
-            workers = self.client.scheduler_info(n_workers=-1).get("workers", {}).values()
-            offered = any(set(w.get("resources", {})) & set(LANES) for w in workers)
-            self._lanes_checked = (time.monotonic(), offered)
-        return {lane: 1} if offered else None
+    def _admit(self, owner: str, address: str, lane: str) -> None:
+        """Raise QuotaExceeded past a limit. A browser with nothing running always gets its interactive job: the
+        limits of its address and of the whole server stop the many, never the one."""
+        mine = [job for job in self._jobs.values() if job.owner == owner]
+        if lane == INTERACTIVE and not mine:
+            return
+        limits = self.limits
+        if len(mine) >= limits.per_owner:
+            raise QuotaExceeded(f"you already have {limits.per_owner} jobs queued or running: wait for one to finish "
+                                "or cancel one (the Jobs page lists them), then try again")
+        if address and sum(job.address == address for job in self._jobs.values()) >= limits.per_address:
+            raise QuotaExceeded(
+                f"your network address already has {limits.per_address} jobs queued or running (every browser "
+                "behind it together): wait for one to finish, then try again. A class that shares one address: the "
+                "teacher can raise the limit with PUZZLE_PER_ADDRESS (see the README)")
+        if lane == LONG and len(self._fair.waiting(LONG)) >= limits.queued:
+            raise QuotaExceeded(f"the server's queue of long jobs is full ({limits.queued} waiting): try again in a "
+                                "few minutes; solves that answer within seconds are still taken")
+
+    def _require_lane(self, lane: str) -> None:
+        if not self._lanes.serves(self.client, lane):
+            raise NoWorker(f"no worker serves the {lane} lane, so this job could never start. Start one: dask worker "
+                           f"{self.scheduler_address} --resources {lane}=1 --preload engine.worker")
+
+    def _dispatch(self) -> None:
+        """Hand to Dask every waiting job whose lane has a free slot, in the fair scheduler's order."""
+        slots = self._lanes.slots(self.client)
+        with self._lock:
+            if self._closed:
+                return
+            starting = self._fair.take(slots)
+            for job in starting:
+                job.attempt += 1
+        for job in starting:
+            interactive = job.lane == INTERACTIVE
+            future = self.client.submit(
+                run_job, job.id, job.kind, job.run_params, self.limits.memory, self.data_dir,
+                self.limits.slice_seconds if interactive else 0.0, key=f"job-{job.kind}-{job.id}-{job.attempt}",
+                pure=False, resources=self._lanes.resources(job.lane), priority=10 if interactive else 0)
+            with self._lock:
+                job.future = future
+            future.add_done_callback(lambda f, job=job: self._on_done(job, f))
 
     # ---- following --------------------------------------------------------------------------------------------
 
     def _on_event(self, event) -> None:
         _, message = event
-        job_id = message.get("job")
         with self._lock:
-            live = self._live.get(job_id)
-        if live is None:
+            job = self._jobs.get(message.get("job"))
+        if job is None:
             return  # another web process's job (several apps may share one cluster)
         kind = message.get("event")
         if kind == "started":
-            live["worker"] = message["worker"]
-            self._writer.submit(self.store.started, job_id, message["worker"], message["time"])
+            job.worker = message["worker"]
+            self._writer.submit(self.store.started, job.id, message["worker"], message["time"])
         elif kind == "progress":
-            live["fraction"], live["info"] = message["fraction"], message["info"]
+            job.fraction, job.info = message["fraction"], message["info"]
             now = time.monotonic()
-            if now - live["written"] >= WRITE_INTERVAL:
-                live["written"] = now
-                self._writer.submit(self.store.progress, job_id, message["fraction"], message["info"])
+            if now - job.written >= WRITE_INTERVAL:
+                job.written = now
+                self._writer.submit(self.store.progress, job.id, message["fraction"], message["info"])
         elif kind == "memory":
-            self._memory_failed.add(job_id)
+            job.memory_failed = True
 
-    def _on_done(self, job_id: str, future) -> None:
+    def _on_done(self, job: Job, future) -> None:
         if not self._closed:  # after shutdown the rows were already marked interrupted
-            self._writer.submit(self._end, job_id, future)
+            self._writer.submit(self._end, job, future)
 
-    def _end(self, job_id: str, future) -> None:
+    def _end(self, job: Job, future) -> None:
         try:
-            self._record_end(job_id, future)
-        finally:
-            with self._lock:
-                ended = self._ended.pop(job_id, None)
-            if ended is not None:
-                ended.set()
+            if not self._hand_over(job, future):
+                self._record_end(job, future)
+                with self._lock:
+                    self._jobs.pop(job.id, None)
+                    self._fair.remove(job)
+                job.ended.set()
+        except Exception:
+            log.exception("recording the end of job %s failed", job.id)
+            job.ended.set()
+        self._dispatch()
 
-    def _record_end(self, job_id: str, future) -> None:
+    def _hand_over(self, job: Job, future) -> bool:
+        """An interactive job stopped at the end of its slice waits again, on the long lane (unless it was cancelled
+        meanwhile); whether it was handed over."""
+        if future.status != "finished" or not (result := future.result()).get(HANDED_OVER):
+            return False
         with self._lock:
-            live = self._live.pop(job_id, {})
-            self._futures.pop(job_id, None)
-            cancel_asked = self._cancel_asked.pop(job_id, None) is not None
-        info = live.get("info") or None
+            if job.cancel_asked or self._closed:
+                return False
+            self._fair.remove(job)
+            job.lane, job.worker, job.future = LONG, None, None
+            if "max_seconds" in job.run_params:  # a budget is the search's, not each attempt's
+                left = max(0.001, job.run_params["max_seconds"] - result["seconds"])
+                job.run_params = {**job.run_params, "max_seconds": left}
+            job.note = BACKGROUND_TEXT
+            self._fair.add(job)
+        self.store.hand_over(job.id, LONG, {**job.info, "text": job.note})
+        return True
+
+    def _record_end(self, job: Job, future) -> None:
+        info = job.info or None
         if future.status == "finished":
             result = future.result()
-            status = Status.CANCELLED if cancel_asked or result.get("status") == Status.CANCELLED else Status.DONE
-            self.store.finish(job_id, status, result, None, info)
-        elif cancel_asked or future.status == "cancelled":
-            self.store.finish(job_id, Status.CANCELLED, None, "cancelled", info)
+            if result.get(HANDED_OVER):  # stopped at its slice, and cancelled before it could go on
+                self.store.finish(job.id, Status.CANCELLED, None, "cancelled", info)
+                return
+            status = Status.CANCELLED if job.cancel_asked or result.get("status") == Status.CANCELLED else Status.DONE
+            self.store.finish(job.id, status, result, None, info)
+        elif job.cancel_asked or future.status == "cancelled":
+            self.store.finish(job.id, Status.CANCELLED, None, "cancelled", info)
         else:
-            self.store.finish(job_id, Status.FAILED, None, self._failure_message(job_id, future.exception()), info)
-        self._memory_failed.discard(job_id)
+            self.store.finish(job.id, Status.FAILED, None, self._failure_message(job, future.exception()), info)
 
-    def _failure_message(self, job_id: str, error: BaseException | None) -> str:
+    def _failure_message(self, job: Job, error: BaseException | None) -> str:
         if isinstance(error, (PuzzleError, MemoryLimitExceeded)):
             return str(error)
-        if job_id in self._memory_failed:
+        if job.memory_failed:
             return (f"this job went over its memory limit ({self.limits.memory / 2**30:.1f} GB) and was stopped; "
                     "its worker was replaced")
         name = type(error).__name__
         if name == "KilledWorker":
             return "the worker running this job stopped (it was restarted); the job did not finish"
-        log.error("job %s failed: %r", job_id, error)
+        log.error("job %s failed: %r", job.id, error)
         return f"internal error: {name}: {error}"
 
     def get(self, job_id: str) -> dict | None:
-        job = self.store.get(job_id)
-        if job is None:
-            return None
+        row = self.store.get(job_id)
+        if row is None or row["status"] in FINISHED:
+            return row
         with self._lock:
-            live = self._live.get(job_id)
-            if live is not None and job["status"] not in FINISHED:
-                job["fraction"], job["info"] = live["fraction"], live["info"]
-                if live.get("worker") and job["status"] == Status.QUEUED:  # its row is being written
-                    job["status"], job["worker"] = Status.RUNNING, live["worker"]
-            if job_id in self._cancel_asked and job["status"] not in FINISHED:
-                job["info"] = {**job["info"], "text": "cancelling…"}
-        return job
+            job = self._jobs.get(job_id)
+            if job is None:
+                return row
+            # the record is ahead of the row (its writes wait on the pool)
+            row.update(fraction=job.fraction, info=dict(job.info), lane=job.lane)
+            if job.note:
+                progress = row["info"].get("text")
+                row["info"]["text"] = f"{job.note} · {progress}" if progress else job.note
+            if job.worker:
+                row["status"], row["worker"] = Status.RUNNING, job.worker
+            else:
+                row["status"] = Status.QUEUED
+                if job in self._fair.waiting():
+                    others = len(self._fair.waiting(job.lane)) - 1
+                    if others:
+                        row["info"].setdefault("text", f"waiting its turn for a worker ({others} other jobs wait "
+                                                       f"for the {job.lane} lane; turns go round every browser)")
+            if job.cancel_asked:
+                row["info"] = {**row["info"], "text": "cancelling…"}
+        return row
 
-    def mine(self, owner: str, limit: int = 50) -> list[dict]:
-        return [self.get(job["id"]) or job for job in self.store.select("owner = ?", (owner,), limit=limit)]
+    def mine(self, owner: str, address: str | None = None, limit: int = 50) -> list[dict]:
+        """The owner's jobs, newest first; with ``address``, also those its address started without a cookie."""
+        where, args = "owner = ?", (owner,)
+        if address:
+            where, args = "owner = ? OR (anonymous = 1 AND address = ?)", (owner, address)
+        return [self.get(job["id"]) or job for job in self.store.select(where, args, limit=limit)]
 
     def wait(self, job_id: str, timeout: float = 60.0) -> dict | None:
         """Block until the job has ended or ``timeout`` passes; returns the row as it then is."""
         with self._lock:
-            ended = self._ended.get(job_id)
-        if ended is not None:  # a job this runner follows: sleep until its row is written, no polling
-            ended.wait(timeout)
+            job = self._jobs.get(job_id)
+        if job is not None:  # a job this runner follows: sleep until its row is written, no polling
+            job.ended.wait(timeout)
             return self.get(job_id)
         deadline = time.monotonic() + timeout
         while True:  # a row some other runner wrote, or wrote before this one started
-            job = self.get(job_id)
-            if job is None or job["status"] in FINISHED or time.monotonic() >= deadline:
-                return job
+            row = self.get(job_id)
+            if row is None or row["status"] in FINISHED or time.monotonic() >= deadline:
+                return row
             time.sleep(0.05)
 
     # ---- cancelling -------------------------------------------------------------------------------------------
 
-    def cancel(self, job_id: str, owner: str | None = None) -> dict | None:
-        """Stop a job. ``owner`` None means the server itself asks (no ownership check)."""
-        job = self.store.get(job_id)
-        if job is None:
+    def cancel(self, job_id: str, owner: str | None = None, address: str | None = None) -> dict | None:
+        """Stop a job. ``owner`` None means the server itself asks (no ownership check); ``address``: the request
+        had no cookie, and may cancel what its address started without one."""
+        row = self.store.get(job_id)
+        if row is None:
             return None
-        if owner is not None and job["owner"] != owner:
+        if owner is not None and row["owner"] != owner and not (address and row["anonymous"]
+                                                                and row["address"] == address):
             raise NotOwner("only the browser that started this job can cancel it")
-        if job["status"] in FINISHED:
-            return job
+        if row["status"] in FINISHED:
+            return row
         with self._lock:
-            future = self._futures.get(job_id)
-            live = self._live.get(job_id)
-            followed = live is not None
-            started = bool(live and live.get("worker"))  # the row may still say queued: its write is on the pool
-            first = job_id not in self._cancel_asked
-            self._cancel_asked.setdefault(job_id, time.monotonic())
+            job = self._jobs.get(job_id)
+            first = job is not None and not job.cancel_asked
+            if job is not None:
+                job.cancel_asked = True
+            never_dispatched = job is not None and self._fair.withdraw(job)
+            future = job.future if job is not None else None
+        if job is None or never_dispatched:  # nothing runs it: end it here
+            self.store.finish(job_id, Status.CANCELLED, None, "cancelled")
+            if job is not None:
+                with self._lock:
+                    self._jobs.pop(job_id, None)
+                job.ended.set()
+            return self.get(job_id)
         from distributed import Event
 
         Event(cancel_event_name(job_id), client=self.client).set()
-        if job["status"] == Status.QUEUED and not started and future is not None:
-            future.cancel()
-        elif not followed:  # a row this runner does not follow (a stale row): end it here
-            self.store.finish(job_id, Status.CANCELLED, None, "cancelled")
+        if future is not None and job.worker is None:
+            future.cancel()  # queued inside Dask: it never starts
         if first and future is not None:
-            threading.Thread(target=self._enforce_cancel, args=(job_id, future), daemon=True,
+            threading.Thread(target=self._enforce_cancel, args=(job, future), daemon=True,
                              name=f"cancel-{job_id}").start()
         return self.wait(job_id, timeout=2.0)
 
-    def _enforce_cancel(self, job_id: str, future) -> None:
+    def _enforce_cancel(self, job: Job, future) -> None:
         """Replace the worker of a job that has not stopped ``KILL_AFTER`` seconds after its cancel."""
         deadline = time.monotonic() + KILL_AFTER
         while not future.done() and time.monotonic() < deadline and not self._closed:
             time.sleep(0.05)
-        job = self.get(job_id)
-        if future.done() or self._closed or job is None or job["status"] in FINISHED:
+        if future.done() or self._closed or job.ended.is_set():
             return
-        worker = job.get("worker")
-        log.warning("job %s ignored cancel for %.0f s; restarting worker %s", job_id, KILL_AFTER, worker)
-        self.store.finish(job_id, Status.CANCELLED, None, f"cancelled (it did not stop within {KILL_AFTER:.0f} s, so "
-                                                          "its worker process was replaced)")
+        worker = job.worker
+        log.warning("job %s ignored cancel for %.0f s; restarting worker %s", job.id, KILL_AFTER, worker)
+        self.store.finish(job.id, Status.CANCELLED, None, f"cancelled (it did not stop within {KILL_AFTER:.0f} s, "
+                                                          "so its worker process was replaced)")
         future.cancel()
         if worker:
             try:
@@ -308,32 +399,46 @@ class JobRunner:
     # ---- stopping ---------------------------------------------------------------------------------------------
 
     def shutdown(self) -> None:
-        """Stop following jobs: the unfinished ones are asked to cancel and marked interrupted."""
+        """Stop following jobs: the running ones are asked to cancel, every unfinished row is marked interrupted."""
         if self._closed:
             return
         self._closed = True
         from distributed import Event
 
         with self._lock:
-            unfinished = list(self._futures)
-            self._live.clear()
-            for ended in self._ended.values():  # nobody waits for a job this runner no longer follows
-                ended.set()
-        for job_id in unfinished:
-            try:
-                Event(cancel_event_name(job_id), client=self.client).set()
-            except Exception:
-                pass
+            jobs = list(self._jobs.values())
+            self._jobs.clear()
+        for job in jobs:  # nobody waits for a job this runner no longer follows
+            job.ended.set()
+        for job in jobs:
+            if job.future is not None:
+                try:
+                    Event(cancel_event_name(job.id), client=self.client).set()
+                except Exception:
+                    pass
         # Closing the scheduler interrupts the workers' waits on cancel events, which Dask logs as errors: they are
         # the expected end of those waits, not faults.
         logging.getLogger("distributed.event").setLevel(logging.CRITICAL)
-        self._writer.shutdown(wait=True)
+        self._writer.shutdown(wait=True, cancel_futures=True)
         self.store.interrupt_unfinished()
         try:
-            self.client.close(timeout=5)
-        finally:
+            self.client.close(timeout=2)
             if self.cluster is not None:
-                self.cluster.close(timeout=10)
+                # Every row is final already: the workers hold nothing worth an orderly close, and one busy in a
+                # kernel would hold the close for seconds.
+                self._kill_local_workers()
+                self.cluster.close(timeout=3)
+        except Exception as error:  # stopping goes on: the caller's process is about to end
+            log.warning("closing the cluster: %r", error)
+
+    def _kill_local_workers(self) -> None:
+        for nanny in list(self.cluster.workers.values()):
+            pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     # ---- reading stored results -------------------------------------------------------------------------------
 

@@ -33,15 +33,27 @@ LANES = (INTERACTIVE, LONG)
 
 
 @dataclass(frozen=True)
+class Placement:
+    """The lane a job starts on and, for work known to be long before it starts, why (shown while it waits)."""
+
+    lane: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class JobKind:
     name: str
     run: JobFunction
     check: CheckFunction
-    lane: str | Callable[[dict], str]
+    lane: str | Callable[[dict], str | Placement]
     doc: str
 
+    def place(self, params: dict) -> Placement:
+        chosen = self.lane(params) if callable(self.lane) else self.lane
+        return chosen if isinstance(chosen, Placement) else Placement(chosen)
+
     def lane_for(self, params: dict) -> str:
-        return self.lane(params) if callable(self.lane) else self.lane
+        return self.place(params).lane
 
     @property
     def lane_label(self) -> str:
@@ -56,7 +68,7 @@ def _no_check(params: dict) -> dict:
 
 
 def job_kind(name: str, *, check: CheckFunction | None = None,
-             lane: str | Callable[[dict], str] = LONG) -> Callable[[JobFunction], JobFunction]:
+             lane: str | Callable[[dict], str | Placement] = LONG) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
@@ -99,7 +111,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 )
 """
 #: Columns added after the first schema; an older database gets them on open.
-ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT"}
+ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT",
+                 "address": "TEXT NOT NULL DEFAULT ''", "anonymous": "INTEGER NOT NULL DEFAULT 0"}
 
 
 class JobStore:
@@ -128,13 +141,23 @@ class JobStore:
         with self._connect() as db:
             db.execute(sql, args)
 
-    def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str) -> None:
-        self._write("INSERT INTO jobs (id, kind, params, status, created, owner, lane) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (job_id, kind, canonical(params), Status.QUEUED.value, time.time(), owner, lane))
+    def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str, address: str = "",
+               anonymous: bool = False, info: dict | None = None) -> None:
+        """A queued row; ``address``: the client's network address, ``anonymous``: its request carried no cookie."""
+        self._write("INSERT INTO jobs (id, kind, params, status, created, owner, lane, address, anonymous, info) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, kind, canonical(params), Status.QUEUED.value, time.time(), owner, lane, address,
+                     int(anonymous), json.dumps(info or {})))
 
     def started(self, job_id: str, worker: str, when: float) -> None:
-        self._write("UPDATE jobs SET status = ?, started = ?, worker = ? WHERE id = ? AND status = ?",
-                    (Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
+        """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again)."""
+        self._write("UPDATE jobs SET status = ?, started = COALESCE(started, ?), worker = ? "
+                    "WHERE id = ? AND status = ?", (Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
+
+    def hand_over(self, job_id: str, lane: str, info: dict) -> None:
+        """Queued again on another lane (its slice on the interactive lane ended)."""
+        self._write("UPDATE jobs SET status = ?, lane = ?, info = ?, worker = NULL WHERE id = ? AND status IN (?, ?)",
+                    (Status.QUEUED.value, lane, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
 
     def progress(self, job_id: str, fraction: float | None, info: dict) -> None:
         self._write("UPDATE jobs SET fraction = ?, info = ? WHERE id = ? AND status IN (?, ?)",

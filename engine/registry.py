@@ -21,7 +21,7 @@ from collections.abc import Callable
 SUBJECT_MODULES = (
     "engine.tile_solvers",            # sliding tiles: bfs, astar, idastar, table, fast
     "engine.solve_jobs",              # the solve and compare jobs (every subject's solvers)
-    "engine.tiles.tables_catalogue",  # the pattern databases' tables-build job
+    "engine.tiles.pdb_catalogue",  # the pattern databases' tables-build job
     "engine.meta.solvers",            # seed 001: dpso and ga, the experiment job
     "engine.bounds.jobs",             # seed 000: the research jobs
     "engine.learned.heuristic",       # seed 002: the learned heuristic

@@ -35,6 +35,8 @@ class SolveResult:
     heuristic: str = ""
     message: str = ""
     extra: dict = field(default_factory=dict)
+    #: seconds spent before the search loading (on a fresh install, compiling) what it runs: not in ``seconds``
+    load_seconds: float = 0.0
 
     @property
     def length(self) -> int:
@@ -44,6 +46,7 @@ class SolveResult:
         data = asdict(self)
         data["length"] = self.length if self.status == Status.SOLVED else None
         data["seconds"] = round(self.seconds, 6)
+        data["load_seconds"] = round(self.load_seconds, 6)
         return data
 
 

@@ -7,11 +7,11 @@ A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); 
 from __future__ import annotations
 
 from engine import params as params_reader
-from engine import registry
 from engine.errors import PuzzleError
-from engine.jobs import INTERACTIVE, LONG, job_kind
+from engine.jobs import Placement, job_kind
 from engine.result import Budget
-from engine.solvers import check_request, solve
+from engine.solve_cost import solve_placement
+from engine.solvers import check_request, solve, solvers
 from engine.tiles.board import position_from
 from engine.tiles.solvability import require_solvable
 
@@ -21,8 +21,6 @@ MAX_COMPARE = 4
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
 MAX_REQUEST_NODES = 20_000_000_000
 MAX_REQUEST_SECONDS = 900.0
-#: A solve or compare with at most this many seconds in all runs on the interactive lane; a longer one is long work.
-INTERACTIVE_SECONDS = 120.0
 
 
 def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
@@ -78,9 +76,8 @@ def check_compare(params: dict) -> dict:
 
 
 
-def solve_lane(params: dict) -> str:
-    runs = len(params.get("solvers", [None]))
-    return INTERACTIVE if runs * params["max_seconds"] <= INTERACTIVE_SECONDS else LONG
+def solve_lane(params: dict) -> Placement:
+    return solve_placement(params, {name: info.optimal for name, info in solvers().items()})
 
 
 @job_kind("solve", check=check_solve, lane=solve_lane)
@@ -98,7 +95,6 @@ def compare_job(params: dict, report, cancel) -> dict:
     board, goal = position_from(params)
     budget = budget_from(params)
     entries = params["solvers"]
-    warm = registry.warm_up()  # compiling is not any solver's time: shown apart, and only when it happened
     results = []
     for number, entry in enumerate(entries):
         def progress(fraction, info, number=number, name=entry["solver"]):
@@ -110,5 +106,7 @@ def compare_job(params: dict, report, cancel) -> dict:
                              cancel).to_dict())
         if cancel.is_set():
             break
+    # each solve loads only its own kernels, outside its time; their sum is shown apart, and only when it happened
+    warm = sum(result["load_seconds"] for result in results)
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
             **({"warm_up_seconds": round(warm, 3)} if warm else {})}

@@ -7,6 +7,8 @@
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 * ``fast``: row-and-column reduction (engine/tiles/reduction.py), any board up to 6×6 in well under a second, not
   optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
+* ``near-optimal``: beams of growing width over the 6-6-6-6 pattern database on 5×5, else linear conflict
+  (engine/tiles/near_optimal.py), within about a second; not optimal.
 
 Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/tiles/pdb.py) never
 build a table inside a solve: a missing one falls back to the next (``pdb-78`` → ``pdb-663`` → ``linear-conflict``)
@@ -84,6 +86,18 @@ register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, (""
                            "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
                            "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
                            "lower bound).", warm_options={}))
+
+
+def _near_optimal(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
+    from engine.tiles.near_optimal import near_optimal_solve
+
+    return near_optimal_solve(board, goal, watch)
+
+
+register_solver(SolverInfo("near-optimal", "Near-optimal (beam search)", _near_optimal, ("",), 36, False,
+                           "Beams of growing width over the strongest heuristic built (on 5x5 the 6-6-6-6 pattern "
+                           "database): within a few per cent of the shortest on 5x5 in about a second; not "
+                           "optimal (its length is shown beside the Manhattan lower bound).", warm_options={}))
 
 
 @registry.warms_up

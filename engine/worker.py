@@ -33,8 +33,16 @@ class MemoryLimitExceeded(Exception):
     """The job grew past its memory limit and was stopped."""
 
 
-def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: str | None) -> dict:
-    """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late)."""
+#: The key of the result of a job that was stopped at the end of its slice (the web process starts it on the long lane).
+HANDED_OVER = "handed_over"
+
+
+def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: str | None,
+            slice_seconds: float = 0.0) -> dict:
+    """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late).
+
+    With ``slice_seconds`` the job is stopped (as by a cancel) once it has run that long, and the result says only
+    ``{HANDED_OVER: True, "seconds": ...}``: it held an interactive slot long enough."""
     from distributed import Event, get_client, get_worker
 
     from engine import store
@@ -49,8 +57,10 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
     cancel = threading.Event()
     finished = threading.Event()
     # The event is bound to the worker's client here, in the task's thread: the watcher thread has no worker context
-    watch = _Watchers(Event(cancel_event_name(job_id), client=get_client()), cancel, finished, memory_limit, send)
+    watch = _Watchers(Event(cancel_event_name(job_id), client=get_client()), cancel, finished, memory_limit, send,
+                      slice_seconds)
     watch.start()
+    began = time.monotonic()
     last = [0.0]
 
     def report(fraction: float | None, info: dict) -> None:
@@ -67,6 +77,8 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
         raise MemoryLimitExceeded(
             f"this job went over its memory limit ({memory_limit / 2**30:.1f} GB) and was stopped; "
             "try smaller parameters")
+    if watch.sliced:
+        return {HANDED_OVER: True, "seconds": time.monotonic() - began}
     return result  # cancelled or not: the web process knows whether it asked, and a partial result is worth keeping
 
 
@@ -82,10 +94,12 @@ class _Watchers:
     MEMORY_SAMPLE = 0.1  # seconds
     GRACE = 2.0  # seconds a job over its memory limit has to stop before the process ends itself
 
-    def __init__(self, remote_cancel, cancel: threading.Event, finished: threading.Event, memory_limit: int, send):
+    def __init__(self, remote_cancel, cancel: threading.Event, finished: threading.Event, memory_limit: int, send,
+                 slice_seconds: float = 0.0):
         self.remote_cancel, self.cancel, self.finished = remote_cancel, cancel, finished
         self.memory_limit, self.send = memory_limit, send
-        self.memory_exceeded = False
+        self.slice_ends = time.monotonic() + slice_seconds if slice_seconds > 0 else float("inf")
+        self.memory_exceeded = self.sliced = False
 
     def start(self) -> None:
         threading.Thread(target=self._wait_for_cancel, daemon=True, name="job-cancel").start()
@@ -94,8 +108,13 @@ class _Watchers:
 
     def _wait_for_cancel(self) -> None:
         while not self.finished.is_set():
+            left = self.slice_ends - time.monotonic()
+            if left <= 0:
+                self.sliced = not self.finished.is_set()
+                self.cancel.set()
+                return
             try:
-                if self.remote_cancel.wait(timeout=0.5):
+                if self.remote_cancel.wait(timeout=min(0.5, left)):
                     self.cancel.set()
                     return
             except Exception as error:  # the scheduler went away: nobody can ask for a cancel any more

@@ -20,9 +20,9 @@ from engine.errors import PuzzleError
 from engine.result import Watch
 from engine.status import Status
 from engine.tiles.board import MOVES
+from engine.tiles.goal_arrays import neighbor_table
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
-from engine.tiles.tables import neighbor_table
 
 UNREACHED = 65535
 MAX_STATES = 200_000_000

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import collections
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import PuzzleError
 from engine.params import integer, number
@@ -29,14 +29,26 @@ MAX_PENDING = 50_000
 PENDING_SHOWN = 14
 
 
+MAX_COST = 99  # an edge's cost is a whole number from 1 to this: small enough to read on the drawing
+
+
 @dataclass(frozen=True)
 class Graph:
     adjacency: tuple[tuple[int, ...], ...]
     positions: tuple[tuple[float, float], ...] = ()  # for drawing, in a 0..100 box
+    #: each edge's cost, keyed by (smaller node, larger node); empty: every edge costs 1. The path listings here
+    #: ignore costs; the step-through's uniform-cost search, greedy search and A* use them.
+    costs: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def size(self) -> int:
         return len(self.adjacency)
+
+    def cost(self, a: int, b: int) -> int:
+        return self.costs.get((min(a, b), max(a, b)), 1)
+
+    def edges(self) -> list[tuple[int, int]]:
+        return sorted({(min(a, b), max(a, b)) for a in range(self.size) for b in self.adjacency[a]})
 
 
 #: The seed's graph:   1 --- 3 --- 5
@@ -44,12 +56,16 @@ class Graph:
 #:                  0  |     |
 #:                   \ |     |
 #:                     2 --- 4 --- 6
+#: Its costs make the fewest edges (0 2 4 6, cost 16) dearer than a longer way round (0 1 3 4 6, cost 12), so
+#: uniform-cost search and A* part from breadth-first search on it.
 SEED_GRAPH = Graph(((1, 2), (0, 2, 3), (0, 1, 4), (1, 4, 5), (2, 3, 6), (3,), (4,)),
-                   ((8, 50), (30, 18), (30, 82), (62, 18), (62, 82), (92, 18), (92, 82)))
+                   ((8, 50), (30, 18), (30, 82), (62, 18), (62, 82), (92, 18), (92, 82)),
+                   {(0, 1): 4, (0, 2): 4, (1, 2): 6, (1, 3): 3, (2, 4): 9, (3, 4): 2, (3, 5): 3, (4, 6): 3})
 
 
-def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
-    """Build a graph from a node count and an edge list (as sent by the drawing page), validating both."""
+def graph_from(nodes: object, edges: object, positions: object = None, costs: object = None) -> Graph:
+    """Build a graph from a node count and an edge list (as sent by the drawing page), validating both; ``costs``,
+    if given, is each edge's cost in the edge list's order."""
     count = integer({"nodes": nodes}, "nodes", 1, MAX_NODES)
     if not isinstance(edges, list) or len(edges) > MAX_NODES * (MAX_NODES - 1) // 2:
         raise PuzzleError("edges must be a list of [a, b] pairs")
@@ -71,7 +87,20 @@ def graph_from(nodes: object, edges: object, positions: object = None) -> Graph:
         if not all(isinstance(p, list) and len(p) == 2 for p in positions):
             raise PuzzleError("node positions must be [x, y] pairs")
         drawn = tuple((number({"x": x}, "x", -1e6, 1e6), number({"y": y}, "y", -1e6, 1e6)) for x, y in positions)
-    return Graph(tuple(tuple(sorted(n)) for n in neighbours), drawn)
+    weights: dict = {}
+    if costs is not None:
+        if not isinstance(costs, list) or len(costs) != len(edges):
+            raise PuzzleError("costs must list one cost for each edge")
+        for (a, b), cost in zip(edges, costs, strict=True):
+            weights[(min(a, b), max(a, b))] = integer({"cost": cost}, "cost", 1, MAX_COST)
+    return Graph(tuple(tuple(sorted(n)) for n in neighbours), drawn, weights)
+
+
+def graph_from_request(data: dict) -> Graph:
+    """The graph a page's JSON request names: the one it drew (``nodes``, ``edges``, ``positions``), else the seed's."""
+    if "nodes" not in data and "edges" not in data:
+        return SEED_GRAPH
+    return graph_from(data.get("nodes"), data.get("edges"), data.get("positions"), data.get("costs"))
 
 
 def _check_ends(graph: Graph, start: int, goal: int) -> None:

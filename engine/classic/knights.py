@@ -105,8 +105,9 @@ def count_tours(rows: int, cols: int, start: int = 0, progress=None, cancel=None
     began = time.perf_counter()
     prefixes = [[start]]
     for _ in range(2):  # the subtrees below the first two moves are the units of progress
-        prefixes = [p + [int(t)] for p in prefixes for t in jumps[p[-1]] if t >= 0 and t not in p] \
-            if len(prefixes[0]) < cells else prefixes
+        # a prefix with no onward jump holds no tour and drops out; a complete one is a tour already
+        prefixes = [p for p in prefixes if len(p) == cells] + [
+            p + [int(t)] for p in prefixes if len(p) < cells for t in jumps[p[-1]] if t >= 0 and t not in p]
     tours = nodes = 0
     for index, prefix in enumerate(prefixes):
         visited = np.zeros(cells, dtype=np.bool_)
@@ -130,8 +131,6 @@ def count_tours(rows: int, cols: int, start: int = 0, progress=None, cancel=None
             nodes += int(visited_nodes)
             if progress:
                 progress(index / len(prefixes), {"nodes": nodes, "text": f"{tours:,} tours so far"})
-    if cells == 1:
-        tours = 1
     return {"status": Status.DONE, "rows": rows, "cols": cols, "start": start, "tours": tours, "nodes": nodes,
             "seconds": time.perf_counter() - began}
 

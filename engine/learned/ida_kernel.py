@@ -13,10 +13,10 @@ import numpy as np
 from numba.extending import register_jitable
 
 from engine.tiles.board import Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import learned_value, manhattan_sum
 from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_enter
 from engine.tiles.ranking_kernels import rank_of_positions
-from engine.tiles.tables import goal_tables
 
 
 class LearnedArrays(NamedTuple):

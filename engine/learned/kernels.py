@@ -46,8 +46,8 @@ from numba.extending import intrinsic
 from engine.fastrandom import generator, next_random
 from engine.learned.pattern import Pattern, rank_reference
 from engine.tiles.board import Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.ranking_kernels import rank_of_positions
-from engine.tiles.tables import goal_tables
 
 if TYPE_CHECKING:
     from engine.learned.catalogue import TrainingParams

@@ -22,7 +22,7 @@ from engine.learned.catalogue import LearnedTable, TrainingParams, load, meta_pa
 from engine.learned.kernels import EMPTY, LANES, new_entries, train_walks
 from engine.learned.pattern import Pattern
 from engine.tiles.board import Board
-from engine.tiles.tables import goal_tables
+from engine.tiles.goal_arrays import goal_tables
 
 # walks per kernel call: about 0.1 s between progress reports and cancel checks (under 1 s on a busy machine); a
 # multiple of LANES, so the batches, hence the table, do not depend on the chunking

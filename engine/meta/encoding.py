@@ -18,7 +18,7 @@ from functools import cache
 import numpy as np
 
 from engine.tiles.board import Board
-from engine.tiles.tables import goal_tables
+from engine.tiles.goal_arrays import goal_tables
 
 
 def neighbour_cells(cell: int, rows: int, cols: int) -> list[int]:

@@ -31,7 +31,7 @@ from engine.meta.encoding import decode, default_encoding, move_targets
 from engine.meta.settings import DPSOParams, GAParams
 from engine.status import Status
 from engine.tiles.board import Board
-from engine.tiles.tables import goal_tables
+from engine.tiles.goal_arrays import goal_tables
 
 HISTORY_POINTS = 200  # points of the best-fitness curve sent to the page while a run is live
 

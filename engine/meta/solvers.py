@@ -29,7 +29,7 @@ SHAPES = {"dpso": (DPSOParams, "particles", "iterations"), "ga": (GAParams, "pop
 
 
 def start_manhattan(board: Board, goal: Board) -> int:
-    from engine.tiles.tables import goal_tables
+    from engine.tiles.goal_arrays import goal_tables
 
     manhattan = goal_tables(goal).manhattan
     return int(sum(manhattan[tile, cell] for cell, tile in enumerate(board.cells)))

@@ -6,7 +6,9 @@ string. ``trace``, if given, is called as ``trace(event, data)``; the step-throu
 
 * ``expand``: a node is taken from the frontier (state, g, h, path);
 * ``generate``: a child joins the frontier (state, g, h, path);
-* ``duplicate``: a child is dropped because its state was already reached by a path at least as short;
+* ``duplicate``: a child is dropped because its state was already reached by a path at least as short (the
+  depth-first family: because its state is already on the path to it);
+* ``stale``: a best-first search pops a frontier entry that a cheaper path to its state has replaced, and drops it;
 * ``prune``: a child is cut off, by the depth limit (DFS, IDS) or because f = g + h exceeds the bound (IDA*);
 * ``bound``: IDS or IDA* starts an iteration (bound, previous bound, and for IDA* the least f cut off, which is why
   the new bound is what it is);
@@ -15,9 +17,17 @@ string. ``trace``, if given, is called as ``trace(event, data)``; the step-throu
 Every event also carries the search's own counters at that moment (``expanded``, ``generated`` and, where there is
 one, ``frontier``), so a view shows the engine's numbers rather than recounting them.
 
-Every action costs 1 (the Problem protocol), so g is the number of actions. Move order and pruning match the numba
-kernels (children in the problem's action order; the depth-first family never undoes the action that led to a node,
-using ``problem.inverse``), so node counts agree exactly with them, which the tests check.
+g is the cost of the path (``problem.cost`` per action: 1 for a tile move, an edge's cost on a graph) for the
+searches that order by it (uniform-cost, greedy, A*, IDA*); the breadth-first and depth-first families count
+actions, which is why on a graph with costs they find the fewest edges rather than the cheapest path. Move order and
+pruning match the numba kernels (children in the problem's action order; the depth-first family never undoes the
+action that led to a node, using ``problem.inverse``), so IDA*'s node counts agree exactly with its kernel, which
+the tests check. Depth-first and iterative-deepening search also skip a child whose state is already on the path to
+it, so the path they return never visits a state twice (on a graph a cycle longer than one edge would otherwise be
+walked round and round).
+
+Each search registers its ``Algorithm`` record (``engine.search.record``) beside it: title, pseudocode, frontier and
+whether it is optimal. The step-through reads nothing else.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from collections.abc import Callable, Hashable
 
 from engine.result import Budget, SolveResult, Watch
 from engine.search.problem import Problem
+from engine.search.record import Algorithm, register
 from engine.status import Status
 
 Trace = Callable[[str, dict], None]
@@ -86,6 +97,20 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
     return _unreachable(expanded, generated, peak, watch, "bfs")
 
 
+register(Algorithm("bfs", "Breadth-first search", lambda problem, budget, trace, limit: breadth_first_search(
+    problem, budget, trace), (
+    ("if start is a goal: return it", None),
+    ("frontier ← FIFO queue holding start; reached ← {start}", "start"),
+    ("while frontier is not empty:", None),
+    ("  node ← pop the front of frontier; expand it:", "expand"),
+    ("  for each child of node:", None),
+    ("    if child's state is in reached: skip it", "duplicate"),
+    ("    if child is a goal: return its path", "goal"),
+    ("    add child to reached and to the back of frontier", "generate"),
+    ("return failure", None),
+), frontier="queue", optimal=True))
+
+
 class _Stop(Exception):
     def __init__(self, reason: str):
         self.reason = reason
@@ -93,12 +118,14 @@ class _Stop(Exception):
 
 def depth_limited_search(problem: Problem, limit: int, watch: Watch, trace: Trace | None = None,
                          counts: list[int] | None = None) -> Path | None:
-    """Depth-first search to ``limit`` actions, never undoing the previous action. Returns a path, or None.
+    """Depth-first search to ``limit`` actions, never undoing the previous action nor entering a state already on
+    the path to it. Returns a path, or None.
 
     ``counts`` accumulates [expanded, generated] over calls (IDS calls this once per limit); raises _Stop when the
     budget runs out.
     """
     counts = counts if counts is not None else [0, 0]
+    on_path: set[Hashable] = set()
 
     def note(event: str, state: Hashable, path: Path) -> None:
         if trace:
@@ -115,16 +142,34 @@ def depth_limited_search(problem: Problem, limit: int, watch: Watch, trace: Trac
             raise _Stop(reason)
         counts[0] += 1
         note("expand", state, path)
+        on_path.add(state)
         for action in problem.actions(state):
             if action == back:
                 continue
             counts[1] += 1
-            found = recurse(problem.result(state, action), path + (action,), problem.inverse(state, action))
+            child = problem.result(state, action)
+            if child in on_path:
+                note("duplicate", child, path + (action,))
+                continue
+            found = recurse(child, path + (action,), problem.inverse(state, action))
             if found is not None:
                 return found
+        on_path.discard(state)
         return None
 
     return recurse(problem.initial, (), None)
+
+
+_DLS = (
+    ("function DLS(node, limit):", None),
+    ("  if node is a goal: return its path", "goal"),
+    ("  if depth(node) = limit: cut off, return", "prune"),
+    ("  expand node: for each child (never undoing the last move):", "expand"),
+    ("    if child's state is on the path to node: skip it", "duplicate"),
+    ("    result ← DLS(child, limit)", None),
+    ("    if result is a path: return it", None),
+    ("  return failure", None),
+)
 
 
 def depth_first_search(problem: Problem, limit: int, budget: Budget | None = None,
@@ -141,6 +186,11 @@ def depth_first_search(problem: Problem, limit: int, budget: Budget | None = Non
                            solver="dfs", message=f"no solution within {limit} moves")
     return SolveResult(Status.SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed,
                        "dfs")
+
+
+register(Algorithm("dfs", "Depth-first search (depth-limited)", lambda problem, budget, trace, limit:
+                   depth_first_search(problem, limit, budget, trace),
+                   (("return DLS(start, limit)", "start"),) + _DLS, frontier="stack", optimal=False, cutoff="depth"))
 
 
 def iterative_deepening_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -162,14 +212,23 @@ def iterative_deepening_search(problem: Problem, budget: Budget | None = None, t
     return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "ids")
 
 
+register(Algorithm("ids", "Iterative deepening", lambda problem, budget, trace, limit: iterative_deepening_search(
+    problem, budget, trace), (
+    ("for limit ← 0, 1, 2, …:", "bound"),
+    ("  result ← DLS(start, limit)", "start"),
+    ("  if result is a path: return it", None),
+) + _DLS, frontier="stack", optimal=True, cutoff="depth"))
+
+
 def best_first_search(problem: Problem, priority: Callable[[int, int], int], solver: str,
                       budget: Budget | None = None, trace: Trace | None = None,
-                      watch: Watch | None = None) -> SolveResult:
+                      watch: Watch | None = None, optimal: bool = True) -> SolveResult:
     """Expand the frontier node with the least ``priority(g, h)``; the goal test is made when a node is expanded.
 
     A child is queued when it reaches its state with a smaller g than before (a stale queue entry is skipped when
     popped). Ties on priority prefer the larger g (deeper nodes reach the goal sooner), then insertion order.
-    Uniform-cost search, greedy best-first search and A* are this with priority g, h and g + h.
+    Uniform-cost search, greedy best-first search and A* are this with priority g, h and g + h; ``optimal`` is what
+    the result claims about its path (the caller's record knows whether its priority guarantees it).
     """
     watch = watch or Watch(budget)
     start = problem.initial
@@ -181,13 +240,16 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
     while frontier:
         _, negative_g, _, state, path = heapq.heappop(frontier)
         g = -negative_g
-        if g > best_g[state]:
-            continue  # a cheaper path to this state was found after this entry was queued
+        if g > best_g[state]:  # a cheaper path to this state was queued after this entry: drop it
+            if trace:
+                trace("stale", {"state": state, "path": path, "expanded": expanded, "generated": generated,
+                                "frontier": len(frontier)})
+            continue
         counts = {"expanded": expanded, "generated": generated, "frontier": len(frontier)}
         if problem.is_goal(state):
             if trace:
                 trace("goal", {"state": state, "path": path, **counts})
-            return SolveResult(Status.SOLVED, problem.format_path(path), solver != "greedy", expanded, generated, peak,
+            return SolveResult(Status.SOLVED, problem.format_path(path), optimal, expanded, generated, peak,
                                watch.elapsed, solver)
         if reason := watch.stop_reason(expanded):
             return _stopped(watch, reason, expanded, generated, peak, solver)
@@ -196,12 +258,13 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
             trace("expand", {"state": state, "path": path, "h": problem.h(state), **counts, "expanded": expanded})
         for action in problem.actions(state):
             child, child_path = problem.result(state, action), path + (action,)
+            child_g = g + problem.cost(state, action)
             generated += 1
             event = "duplicate"
             h = problem.h(child)
-            if g + 1 < best_g.get(child, 1 << 60):
-                best_g[child] = g + 1
-                heapq.heappush(frontier, (priority(g + 1, h), -(g + 1), next(counter), child, child_path))
+            if child_g < best_g.get(child, 1 << 60):
+                best_g[child] = child_g
+                heapq.heappush(frontier, (priority(child_g, h), -child_g, next(counter), child, child_path))
                 event = "generate"
             if trace:
                 trace(event, {"state": child, "path": child_path, "h": h, "expanded": expanded,
@@ -210,23 +273,49 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
     return _unreachable(expanded, generated, peak, watch, solver)
 
 
+_BEST_FIRST = (
+    ("frontier ← priority queue on {key}, holding start", "start"),
+    ("while frontier is not empty:", None),
+    ("  node ← pop the node with the least {key}", None),
+    ("  if a cheaper path to node's state was pushed since: drop node", "stale"),
+    ("  if node is a goal: return its path", "goal"),
+    ("  expand node: for each child of node:", "expand"),
+    ("    if child's state was reached with g ≤ child.g: skip it", "duplicate"),
+    ("    else: push child, ordered by {formula}", "generate"),
+    ("return failure", None),
+)
+_FORMULA = {"g": "g(child) = g(node) + cost(node, child)", "h": "h(child)", "f": "f(child) = g(child) + h(child)"}
+
+
+def _best_first(name: str, title: str, key: str, optimal: bool, search) -> Algorithm:
+    return register(Algorithm(
+        name, title, lambda problem, budget, trace, limit: search(problem, budget, trace),
+        tuple((line.format(key=key, formula=_FORMULA[key]), event) for line, event in _BEST_FIRST),
+        frontier="priority", optimal=optimal, priority=key, uses_h=key != "g", cheapest=optimal))
+
+
 def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
                  watch: Watch | None = None) -> SolveResult:
     """Best-first search on f = g + h; with an admissible, consistent h the first goal expanded is optimal."""
-    return best_first_search(problem, lambda g, h: g + h, "astar", budget, trace, watch)
+    return best_first_search(problem, lambda g, h: g + h, "astar", budget, trace, watch, ASTAR.optimal)
 
 
 def uniform_cost_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
                         watch: Watch | None = None) -> SolveResult:
     """Best-first search on g alone (Dijkstra's order): optimal for any non-negative costs; with every action
     costing 1 it finds BFS's lengths, but tests the goal only when a node is expanded."""
-    return best_first_search(problem, lambda g, h: g, "ucs", budget, trace, watch)
+    return best_first_search(problem, lambda g, h: g, "ucs", budget, trace, watch, UNIFORM_COST.optimal)
 
 
 def greedy_best_first_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
                              watch: Watch | None = None) -> SolveResult:
     """Best-first search on h alone: heads straight for what looks closest, so it is fast but not optimal."""
-    return best_first_search(problem, lambda g, h: h, "greedy", budget, trace, watch)
+    return best_first_search(problem, lambda g, h: h, "greedy", budget, trace, watch, GREEDY.optimal)
+
+
+UNIFORM_COST = _best_first("ucs", "Uniform-cost search", "g", True, uniform_cost_search)
+GREEDY = _best_first("greedy", "Greedy best-first search", "h", False, greedy_best_first_search)
+ASTAR = _best_first("astar", "A*", "f", True, astar_search)
 
 
 def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
@@ -240,7 +329,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
         if trace:
             trace(event, {"state": state, "path": path, "h": h, "expanded": counts[0], "generated": counts[1]})
 
-    def search(state: Hashable, path: Path, h: int, bound: int, back) -> tuple[Path | None, int]:
+    def search(state: Hashable, path: Path, g: int, h: int, bound: int, back) -> tuple[Path | None, int]:
         """(path to a goal, or None; the least f above ``bound`` seen below this node)."""
         if problem.is_goal(state):
             note("goal", state, path, h)
@@ -256,12 +345,14 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             child = problem.result(state, action)
             counts[1] += 1
             child_h = problem.h(child)
-            f = len(path) + 1 + child_h
+            child_g = g + problem.cost(state, action)
+            f = child_g + child_h
             if f > bound:
                 least = min(least, f)
                 note("prune", child, path + (action,), child_h)
                 continue
-            found, child_least = search(child, path + (action,), child_h, bound, problem.inverse(state, action))
+            found, child_least = search(child, path + (action,), child_g, child_h, bound,
+                                        problem.inverse(state, action))
             if found is not None:
                 return found, bound
             least = min(least, child_least)
@@ -274,7 +365,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             if trace:
                 trace("bound", {"bound": bound, "previous": previous, "h": h0, "expanded": counts[0],
                                 "generated": counts[1]})
-            found, bound_next = search(problem.initial, (), h0, bound, None)
+            found, bound_next = search(problem.initial, (), 0, h0, bound, None)
             if found is not None:
                 return SolveResult(Status.SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
                                    watch.elapsed, "idastar")
@@ -282,6 +373,19 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "idastar")
     return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
+
+
+register(Algorithm("idastar", "IDA*", lambda problem, budget, trace, limit: idastar_search(problem, budget, trace), (
+    ("bound ← h(start)", "start"),
+    ("loop: t ← SEARCH(start, 0, bound)", "bound"),
+    ("  if t = FOUND: return the path; else bound ← t (least f cut off)", None),
+    ("function SEARCH(node, g, bound):", None),
+    ("  if node is a goal: return FOUND", "goal"),
+    ("  expand node: for each child (never undoing the last move):", "expand"),
+    ("    f ← g + cost + h(child); if f > bound: cut off, min ← min(min, f)", "prune"),
+    ("    else: t ← SEARCH(child, g + cost, bound); if FOUND return it; min ← min(min, t)", None),
+    ("  return min", None),
+), frontier="stack", optimal=True, cutoff="f", uses_h=True, cheapest=True))
 
 
 def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None) -> SolveResult:
@@ -355,6 +459,19 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
             return SolveResult(Status.SOLVED, problem.format_path(best), True, expanded, generated, peak, watch.elapsed,
                                "bidirectional")
     return _unreachable(expanded, generated, peak, watch, "bidirectional")
+
+
+register(Algorithm("bidirectional", "Bidirectional breadth-first search", lambda problem, budget, trace, limit:
+                   bidirectional_search(problem, budget, trace), (
+    ("forward frontier ← [start]; backward frontier ← [goal]", "start"),
+    ("while both frontiers are non-empty:", None),
+    ("  take the smaller frontier; for each node of its whole layer:", None),
+    ("    pop node; expand it:", "expand"),
+    ("    for each neighbour: if this side reached it already: skip", "duplicate"),
+    ("      else add it to this side's frontier", "generate"),
+    ("  if the sides met in this layer: return the shortest joined path", "goal"),
+    ("return failure", None),
+), frontier="two-queues", optimal=True))
 
 
 __all__ = ["astar_search", "best_first_search", "bidirectional_search", "breadth_first_search",

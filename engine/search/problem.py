@@ -11,7 +11,9 @@ from engine.tiles.heuristics import heuristic_function
 
 
 class Problem(Protocol):
-    """What a search needs to know about a puzzle. Every action costs 1.
+    """What a search needs to know about a puzzle. ``cost(state, action)`` is what an action costs (a tile move: 1);
+    uniform-cost search, A*, greedy best-first and IDA* add it up as g, the breadth-first and depth-first families
+    count actions. ``unit_costs`` says whether every action costs 1 (then the two agree).
 
     ``inverse(state, action)`` is the action that leads from ``result(state, action)`` back to ``state`` (None if
     there is none): the depth-first family uses it never to undo the previous action, bidirectional search to turn
@@ -20,6 +22,7 @@ class Problem(Protocol):
 
     initial: Hashable
     goal: Hashable
+    unit_costs: bool
 
     def actions(self, state: Hashable) -> Iterable[str]: ...
 
@@ -29,6 +32,8 @@ class Problem(Protocol):
 
     def h(self, state: Hashable) -> int: ...
 
+    def cost(self, state: Hashable, action) -> int: ...
+
     def inverse(self, state: Hashable, action) -> object | None: ...
 
     def format_path(self, path: tuple) -> str: ...
@@ -36,6 +41,8 @@ class Problem(Protocol):
 
 class SlidingTileProblem:
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
+
+    unit_costs = True
 
     def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
         """``heuristic`` is a name in the registry (``engine.tiles.heuristics``); ``options`` are the solve's own
@@ -57,6 +64,9 @@ class SlidingTileProblem:
     def h(self, state: Board) -> int:
         return self._h(state)
 
+    def cost(self, state: Board, action: str) -> int:
+        return 1
+
     def inverse(self, state: Board, action: str) -> str:
         return INVERSE[action]
 
@@ -65,29 +75,35 @@ class SlidingTileProblem:
 
 
 class GraphProblem:
-    """Path finding on an undirected graph with unit edge costs, for the step-through view.
+    """Path finding on an undirected graph with whole-number edge costs (1 unless ``costs`` says otherwise, keyed by
+    (smaller node, larger node)), for the step-through view.
 
     States are node numbers and an action is the neighbour to go to, so any number of nodes works; the result's move
     string lists the nodes after the start ("2 4 6" from 0 is the path 0 2 4 6).
 
-    h: with unit costs, a straight line is only a lower bound once it is measured in edges. With drawn positions,
-    ``h = floor(distance to the goal / longest edge)``: no edge covers more than the longest edge's length, so at
-    least that many edges remain (admissible), and one edge changes it by at most 1 (consistent). Without positions
-    (or with ``straight_line=False``) h is 0, which makes A* a uniform-cost search.
+    h: a drawn distance is only a lower bound once it is measured in cost. With drawn positions, every edge costs at
+    least ``rate`` = min(cost / drawn length) per unit of length, so ``h = floor(rate × distance to the goal)`` never
+    overestimates what is left (admissible), and with whole-number costs one edge of cost c changes it by at most c
+    (consistent). With unit costs rate is 1 / the longest edge. Without positions (or with ``straight_line=False``)
+    h is 0, which makes A* a uniform-cost search.
     """
 
-    def __init__(self, adjacency, start: int, goal: int, positions=(), straight_line: bool = True):
+    def __init__(self, adjacency, start: int, goal: int, positions=(), straight_line: bool = True,
+                 costs: dict | None = None):
         self.adjacency = adjacency
         self.initial = start
         self.goal = goal
+        self.costs = costs or {}
+        self.unit_costs = all(c == 1 for c in self.costs.values())
         self.heuristic_name = "zero"
         self._h: list[int] = [0] * len(adjacency)
-        lengths = [math.dist(positions[a], positions[b]) for a in range(len(adjacency)) for b in adjacency[a]
-                   ] if positions else []
-        if straight_line and lengths and max(lengths) > 0:
+        drawn = [(self.cost(a, b), math.dist(positions[a], positions[b]))
+                 for a in range(len(adjacency)) for b in adjacency[a]] if positions else []
+        rates = [cost / length for cost, length in drawn if length > 0]  # two nodes drawn on one spot bound nothing
+        if straight_line and rates:
             self.heuristic_name = "straight-line"
-            longest = max(lengths)
-            self._h = [math.floor(math.dist(p, positions[goal]) / longest + 1e-9) for p in positions]
+            rate = min(rates)
+            self._h = [math.floor(rate * math.dist(p, positions[goal]) + 1e-9) for p in positions]
 
     def actions(self, state: int) -> tuple[int, ...]:
         return tuple(self.adjacency[state])
@@ -100,6 +116,9 @@ class GraphProblem:
 
     def h(self, state: int) -> int:
         return self._h[state]
+
+    def cost(self, state: int, action: int) -> int:
+        return self.costs.get((min(state, action), max(state, action)), 1)
 
     def inverse(self, state: int, action: int) -> int:
         return state

@@ -18,8 +18,8 @@ from engine.result import SolveResult, Watch
 from engine.status import Status
 from engine.tiles.bfs_kernels import blank_cell
 from engine.tiles.board import MOVES, Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import MODE_LINEAR_CONFLICT, MODE_MANHATTAN, linear_conflict_sum, manhattan_sum
-from engine.tiles.tables import goal_tables
 
 MAX_CELLS = 16
 HEURISTICS = ("manhattan", "linear-conflict")

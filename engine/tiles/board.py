@@ -101,6 +101,20 @@ class Board:
         return self.text()
 
 
+def half_turn(board: Board) -> Board:
+    """The board turned by 180° with tile t renamed n - t (the blank stays 0): the blank-first goal becomes the
+    blank-last one and back, and a position's distance to a goal equals its half-turn's distance to the goal's
+    half-turn (each move of the blank turns into the opposite move). So a table built for one of the two goals
+    serves the other: a position is searched as its half-turn (``engine.tiles.pdb``)."""
+    n = board.size
+    return Board(board.rows, board.cols, tuple((n - tile) % n for tile in reversed(board.cells)))
+
+
+def half_turn_moves(moves: str) -> str:
+    """The moves that replay, on a board, what ``moves`` do on its half-turn."""
+    return moves.translate(str.maketrans("UDLR", "DURL"))
+
+
 def check_size(rows: int, cols: int, min_side: int = 2) -> None:
     if rows < min_side or cols < min_side:
         raise PuzzleError(f"a board needs at least {min_side} rows and {min_side} columns (got {rows}x{cols})")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from engine import registry
 from engine.errors import PuzzleError
 from engine.tiles import pdb
-from engine.tiles.board import Board
+from engine.tiles.board import Board, goal_board
 
 if TYPE_CHECKING:
     from engine.tiles.ida_kernels import KernelHeuristic
@@ -165,7 +165,7 @@ def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
         database, note = pdb.resolve(name, goal)
         if database is None:
             return "linear-conflict", {}, note
-        return database.name, {"database": database}, note
+        return database.name, pdb.kernel_inputs(database), note
     return inputs
 
 
@@ -183,7 +183,11 @@ register_heuristic(Heuristic(
 for _grouping in pdb.GROUPINGS:
     register_heuristic(Heuristic(
         _grouping, pdb.LABELS[_grouping], f"The {pdb.LABELS[_grouping]} (Korf & Felner).", True,
-        _database_function(_grouping), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs(_grouping)))
+        _database_function(_grouping), shape=pdb.SHAPES[_grouping], kernel=PDB_KERNEL,
+        kernel_inputs=_database_inputs(_grouping),
+        # on 5×5, linear conflict in its place would search for hours: offered once the database is built
+        available=None if pdb.SHAPES[_grouping] == (4, 4) else (lambda board, g=_grouping: pdb.is_built(
+            g, goal_board(board.rows, board.cols, "blank-first")))))
 register_heuristic(Heuristic(
     "misplaced", "misplaced tiles", "The number of tiles off their goal cell.", True,
     lambda goal, options: lambda board: misplaced_tiles(board, goal)))

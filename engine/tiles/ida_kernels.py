@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from engine.tiles.goal_arrays import INVERSE_INDEX, goal_tables
 from engine.tiles.heuristic_kernels import (
     MODE_LEARNED,
     MODE_LINEAR_CONFLICT,
@@ -40,7 +41,6 @@ from engine.tiles.heuristic_kernels import (
     manhattan_sum,
     moved_lines_conflicts,
 )
-from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 if TYPE_CHECKING:
     from engine.tiles.board import Board
@@ -58,6 +58,7 @@ EXPANDED = 3     # nodes expanded so far
 GENERATED = 4    # nodes generated so far
 STATE_FIELDS = 5
 NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
+U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
 
 
 def start_state(blank: int) -> np.ndarray:
@@ -144,52 +145,60 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
     * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``.
 
     ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``trial[d]`` is the index of the next
-    move to try in the blank's move list at depth d; ``path[d]`` the move taken.
+    child to try in the node's child list at depth d (its moves but the one back); ``path[d]`` the move taken.
     """
 
-    @njit(cache=True, nogil=True)
     def run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, bound, quota):
         n = cells.shape[0]
-        count = np.zeros(n, dtype=np.int64)
-        move_to = np.zeros((n, 4), dtype=np.int64)
-        move_dir = np.zeros((n, 4), dtype=np.int64)
-        delta = np.zeros((n, n, 4), dtype=np.int64)  # [tile, blank cell, move] → change of the distance
+        # The children of a node, keyed by (the blank's cell, the move that led there; 4 at the root): the move back
+        # to the parent is not among them, so no node compares against its parent. ``delta[(key * 4 + i) * n +
+        # tile]`` is the change of the distance when ``tile`` slides in by the key's i-th child move.
+        keys = n * 5
+        child_count = np.zeros(keys, dtype=np.int64)
+        child_cell = np.zeros(keys * 4, dtype=np.int64)
+        child_move = np.zeros(keys * 4, dtype=np.int64)
+        delta = np.zeros(keys * 4 * n, dtype=np.int64)
         for cell in range(n):
-            for d in range(4):
-                target = neighbors[cell, d]
-                if target >= 0:
-                    i = count[cell]
-                    move_to[cell, i] = target
-                    move_dir[cell, i] = d
+            for came in range(5):
+                key = cell * 5 + came
+                for d in range(4):
+                    target = neighbors[cell, d]
+                    if target < 0 or (came < 4 and d == INVERSE_INDEX[came]):
+                        continue
+                    i = child_count[key]
+                    child_cell[key * 4 + i] = target
+                    child_move[key * 4 + i] = d
                     for tile in range(1, n):
-                        delta[tile, cell, i] = manhattan[tile, cell] - manhattan[tile, target]
-                    count[cell] = i + 1
+                        delta[(key * 4 + i) * n + tile] = manhattan[tile, cell] - manhattan[tile, target]
+                    child_count[key] = i + 1
         depth = st[DEPTH]
         blank = st[BLANK]
         least = st[NEXT_BOUND]
         expanded = st[EXPANDED]
         generated = st[GENERATED]
         stop_at = expanded + quota
-        came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier, -1 at the root
-        came_from[0] = -1
+        key_at = np.empty(path.shape[0] + 1, dtype=np.int64)  # the child-list key of the node at each depth
+        came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier
         cell = blank
         for i in range(depth, 0, -1):
+            key_at[i] = cell * 5 + path[i - 1]
             cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
             came_from[i] = cell
+        key_at[0] = cell * 5 + 4
+        # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
+        # time per node (bench/vs_burns.py).
         while True:
-            i = trial[depth]
-            moves = count[blank]
-            parent = came_from[depth]
-            base = md_stack[depth]
+            i = trial[U(depth)]
+            row = key_at[U(depth)] * 4
+            moves = child_count[U(row >> 2)]
+            base = md_stack[U(depth)]
             limit = bound - depth - 1  # a child is inside the bound when its h is at most this
             while i < moves:
-                target = move_to[blank, i]
+                target = child_cell[U(row + i)]
+                tile = cells[U(target)]
+                md = base + delta[U((row + i) * n + tile)]
                 i += 1
-                if target == parent:
-                    continue
                 generated += 1
-                tile = cells[target]
-                md = base + delta[tile, blank, i - 1]
                 h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
                 if h > limit:
                     if h + depth + 1 < least:
@@ -199,38 +208,45 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave):
                 break
             else:
                 if depth == 0:
-                    trial[depth] = i
+                    trial[0] = i
                     st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
                         depth, blank, least, expanded, generated)
                     return ITERATION_DONE
+                parent = came_from[U(depth)]
                 depth -= 1
-                tile = cells[parent]
-                cells[blank] = tile
-                cells[parent] = 0
+                tile = cells[U(parent)]
+                cells[U(blank)] = tile
+                cells[U(parent)] = 0
                 on_leave(aux, blank, parent, tile)
                 blank = parent
                 continue
-            trial[depth] = i
+            trial[U(depth)] = i
             on_enter(aux, depth, blank, target, tile)
-            cells[blank] = tile
-            cells[target] = 0
-            path[depth] = move_dir[blank, i - 1]
+            cells[U(blank)] = tile
+            cells[U(target)] = 0
+            move = child_move[U(row + i - 1)]
+            path[U(depth)] = move
             depth += 1
-            came_from[depth] = blank
+            came_from[U(depth)] = blank
+            key_at[U(depth)] = target * 5 + move
             blank = target
-            md_stack[depth] = md
+            md_stack[U(depth)] = md
             if md == 0:
                 st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
                     depth, blank, least, expanded, generated)
                 return FOUND
-            trial[depth] = 0
+            trial[U(depth)] = 0
             expanded += 1
             if expanded >= stop_at:
                 st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
                     depth, blank, least, expanded, generated)
                 return PAUSED
 
-    return run
+    # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
+    # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
+    # compiling different heuristics never overwrite each other's entries.
+    run.__qualname__ = f"ida_kernel[{child_h.__module__}.{child_h.__qualname__}]"
+    return njit(cache=True, nogil=True)(run)
 
 
 #: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:

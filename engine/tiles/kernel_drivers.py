@@ -15,13 +15,13 @@ from engine.result import SolveResult, Watch
 from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles.bfs_kernels import bfs_expand
-from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board
+from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS, Board, half_turn, half_turn_moves
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.heuristics import heuristic
 from engine.tiles.ida_kernels import DEPTH, EXPANDED, FOUND, GENERATED, NEXT_BOUND, NO_BOUND, PAUSED, start_state
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
-from engine.tiles.tables import goal_tables
 
 CHUNK = 2_000_000
 
@@ -29,7 +29,14 @@ CHUNK = 2_000_000
 def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | None = None,
             max_bound: int = 400) -> SolveResult:
     """IDA* by the compiled kernel of the heuristic ``name``; ``loaded`` is what its ``kernel_inputs`` loaded (a
-    pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError)."""
+    pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError).
+
+    ``loaded["half_turn"]``: the tables were built for the goal's half-turn (``board.half_turn``), so the search runs
+    on the half-turned position and its moves are turned back: the same search, the same counts."""
+    if loaded and loaded.get("half_turn"):
+        turned = idastar(half_turn(board), half_turn(goal), name, watch, {**loaded, "half_turn": False}, max_bound)
+        turned.moves = half_turn_moves(turned.moves)
+        return turned
     record = heuristic(name)
     compiled = record.compiled()
     tables = goal_tables(goal)

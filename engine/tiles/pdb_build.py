@@ -6,7 +6,7 @@ for all its blank cells. Each arrangement keeps 2 bits per blank cell: 0 = not r
 taking turns as "reached at the level being expanded" and "reached at the next level" (2 GB for the 8 group, plus
 the 519 MB table). Two threads may reach the same arrangement at once, so the bits are set with an atomic OR.
 
-A build takes seconds (6-6-3) to minutes (7-8) and is never part of a solve: ``engine.tiles.tables_catalogue`` runs
+A build takes seconds (6-6-3) to minutes (7-8) and is never part of a solve: ``engine.tiles.pdb_catalogue`` runs
 it as a job or from the command line.
 """
 
@@ -27,10 +27,10 @@ from engine import store
 from engine.errors import PuzzleError
 from engine.parallel import PARALLEL_LOCK
 from engine.tiles.board import MOVES, Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.pdb import PatternDatabase, artefact, forget, groups_of, load
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import moved_rank, unrank_positions
-from engine.tiles.tables import goal_tables
 
 UNSEEN = 255
 #: The build's 2-bit code of a (arrangement, blank cell) pair already expanded; 0 is not reached yet, and 1 and 2
@@ -57,33 +57,35 @@ def atomic_or(typingctx, array, index, value):
 
 @njit(cache=True, nogil=True)
 def spread(mask):
-    """Bit i of a 16-bit mask → bit 2i (the 2-bit field of cell i)."""
-    x = mask & 0xFFFF
-    x = (x | (x << 8)) & 0x00FF00FF
-    x = (x | (x << 4)) & 0x0F0F0F0F
-    x = (x | (x << 2)) & 0x33333333
-    x = (x | (x << 1)) & 0x55555555
+    """Bit i of a mask of at most 31 cells → bit 2i (the 2-bit field of cell i)."""
+    x = mask & 0x7FFFFFFF
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFF
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FF
+    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0F
+    x = (x | (x << 2)) & 0x3333333333333333
+    x = (x | (x << 1)) & 0x5555555555555555
     return x
 
 
 @njit(cache=True, nogil=True)
-def cells_with_code(word, code):
-    """The 16-bit mask of cells whose 2-bit field in ``word`` equals ``code``."""
-    t = word ^ (code * 0x55555555)
-    x = ~(t | (t >> 1)) & 0x55555555
-    x = (x | (x >> 1)) & 0x33333333
-    x = (x | (x >> 2)) & 0x0F0F0F0F
-    x = (x | (x >> 4)) & 0x00FF00FF
-    return (x | (x >> 8)) & 0xFFFF
+def cells_with_code(word, code, cells):
+    """The mask of the first ``cells`` cells whose 2-bit field in ``word`` equals ``code``."""
+    t = word ^ (code * 0x1555555555555555)
+    x = ~(t | (t >> 1)) & 0x1555555555555555
+    x = (x | (x >> 1)) & 0x3333333333333333
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0F
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FF
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFF
+    return (x | (x >> 16)) & ((1 << cells) - 1)
 
 
 @njit(cache=True, nogil=True)
-def region_of(cell, free, not_first_col, not_last_col):
-    """The cells of ``free`` (a 16-bit mask) the blank reaches from ``cell`` without leaving ``free``."""
+def region_of(cell, free, cols, not_first_col, not_last_col):
+    """The cells of ``free`` (a mask of cells) the blank reaches from ``cell`` without leaving ``free``."""
     region = 1 << cell
     while True:
-        grow = region | ((region & not_last_col) << 1) | ((region & not_first_col) >> 1) | (region << 4) | (
-            region >> 4)
+        grow = region | ((region & not_last_col) << 1) | ((region & not_first_col) >> 1) | (region << cols) | (
+            region >> cols)
         grow &= free
         if grow == region:
             return region
@@ -91,13 +93,15 @@ def region_of(cell, free, not_first_col, not_last_col):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_col, not_last_col, active, marked,
-              pushed):
+def pdb_level(codes, table, level, begin, end, k, radix, neighbors, cols, not_first_col, not_last_col, active,
+              marked, pushed):
     """Expand every (arrangement, blank region) at ``level`` among ranks [begin, end); mark what they reach at
     ``level + 1`` in ``codes`` (2 bits per blank cell) and ``table``. Only blocks of ``BLOCK`` ranks flagged in
     ``active`` are read; blocks that receive a pair are flagged in ``marked`` (the next level's ``active``), so the
     sparse first and last levels skip most of the 2 GB. ``pushed[block]`` counts new pairs and newly reached
     arrangements (a race may count one twice: they feed the progress line only). ``begin`` is a multiple of BLOCK."""
+    cells = neighbors.shape[0]
+    everywhere = (1 << cells) - 1
     code = 1 + (level & 1)
     following = 2 - (level & 1)
     chunk = BLOCK
@@ -118,19 +122,19 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_co
             word = np.int64(codes[rank])
             if word == 0:
                 continue
-            todo = cells_with_code(word, code)
+            todo = cells_with_code(word, code, cells)
             if todo == 0:
                 continue
             unrank_positions(rank, radix, where)
             occupied = 0
             for s in range(k):
                 occupied |= 1 << where[s]
-            free = 0xFFFF & ~occupied
+            free = everywhere & ~occupied
             while todo:
                 start = 0
                 while not (todo >> start) & 1:
                     start += 1
-                region = region_of(start, free, not_first_col, not_last_col)
+                region = region_of(start, free, cols, not_first_col, not_last_col)
                 todo &= ~region
                 atomic_or(codes, rank, spread(region) * DONE)
                 n = 0
@@ -151,7 +155,7 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_co
                     if (child_word[i] >> (2 * x)) & 3:
                         continue
                     child = child_rank[i]
-                    child_region = region_of(x, (free | (1 << x)) & ~(1 << child_to[i]), not_first_col,
+                    child_region = region_of(x, (free | (1 << x)) & ~(1 << child_to[i]), cols, not_first_col,
                                              not_last_col)
                     # the value before the OR says whether the arrangement was reached before at all: no read of
                     # ``table`` (a second cache miss) is needed to know whether this level is its value
@@ -167,18 +171,19 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_co
 def build_group_table(goal: Board, group: tuple[int, ...], progress: Callable[[float | None, dict], None] | None = None,
                       cancelled: Callable[[], bool] | None = None, label: str = "") -> np.ndarray:
     """The table of one group: fewest moves of its tiles to bring each arrangement home (uint8, by rank)."""
-    k = len(group)
-    size = math.perm(16, k)
-    radix = lexicographic_radix(k, 16)
+    n, cols, k = goal.size, goal.cols, len(group)
+    size = math.perm(n, k)
+    radix = lexicographic_radix(k, n)
     neighbors = goal_tables(goal).neighbors
-    not_first_col = sum(1 << c for c in range(16) if c % 4 != 0)
-    not_last_col = sum(1 << c for c in range(16) if c % 4 != 3)
-    codes = np.zeros(size, dtype=np.uint32)
+    not_first_col = sum(1 << c for c in range(n) if c % cols != 0)
+    not_last_col = sum(1 << c for c in range(n) if c % cols != cols - 1)
+    # 2 bits per blank cell: a 4x4 board's fit in 32 bits (2 GB for the 8 group rather than 4)
+    codes = np.zeros(size, dtype=np.uint32 if n <= 16 else np.uint64)
     table = np.full(size, UNSEEN, dtype=np.uint8)
     home = [goal.position_of(t) for t in group]
-    start = partial_rank(home)
-    free = 0xFFFF & ~sum(1 << c for c in home)
-    codes[start] = int(spread(region_of(goal.blank, free, not_first_col, not_last_col)))  # code 1: level 0
+    start = partial_rank(home, n)
+    free = (1 << n) - 1 & ~sum(1 << c for c in home)
+    codes[start] = int(spread(region_of(goal.blank, free, cols, not_first_col, not_last_col)))  # code 1: level 0
     table[start] = 0
     active = np.zeros((size + BLOCK - 1) // BLOCK, dtype=np.uint8)
     active[start // BLOCK] = 1
@@ -191,8 +196,8 @@ def build_group_table(goal: Board, group: tuple[int, ...], progress: Callable[[f
             end = min(size, begin + piece)
             pushed = np.zeros(((end - begin + BLOCK - 1) // BLOCK, 2), dtype=np.int64)
             with PARALLEL_LOCK:
-                pdb_level(codes, table, level, begin, end, k, radix, neighbors, not_first_col, not_last_col, active,
-                          marked, pushed)
+                pdb_level(codes, table, level, begin, end, k, radix, neighbors, cols, not_first_col, not_last_col,
+                          active, marked, pushed)
             new += int(pushed[:, 0].sum())
             arrangements += int(pushed[:, 1].sum())
             if cancelled is not None and cancelled():
@@ -214,7 +219,7 @@ def group_table_reference(goal: Board, group: tuple[int, ...]) -> np.ndarray:
     readable reference the tests compare the kernel with, on groups small enough for Python."""
     from collections import deque
 
-    n, k = 16, len(group)
+    n, k = goal.size, len(group)
     table = np.full(math.perm(n, k), UNSEEN, dtype=np.uint8)
     start = (tuple(goal.position_of(t) for t in group), goal.blank)
     distance = {start: 0}
@@ -223,7 +228,7 @@ def group_table_reference(goal: Board, group: tuple[int, ...]) -> np.ndarray:
         state = queue.popleft()
         where, blank = state
         level = distance[state]
-        rank = partial_rank(list(where))
+        rank = partial_rank(list(where), n)
         table[rank] = min(table[rank], level)
         for move in MOVES:
             target = goal.neighbor(blank, move)
@@ -251,7 +256,7 @@ def build_database(grouping: str, goal: Board, progress: Callable[[float | None,
         if database is not None:
             return database
         started = time.perf_counter()
-        sizes = [math.perm(16, len(g)) for g in groups]
+        sizes = [math.perm(goal.size, len(g)) for g in groups]
         done = 0
         parts = []
         for group, size in zip(groups, sizes, strict=True):

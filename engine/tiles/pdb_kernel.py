@@ -14,11 +14,11 @@ import numpy as np
 from numba.extending import register_jitable
 
 from engine.tiles.board import Board
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel
 from engine.tiles.pdb import PatternDatabase
 from engine.tiles.ranking_kernels import group_rank
-from engine.tiles.tables import goal_tables
 
 
 class DatabaseArrays(NamedTuple):

@@ -27,9 +27,9 @@ from engine.errors import PuzzleError
 from engine.result import Budget, SolveResult, Watch
 from engine.status import Status
 from engine.tiles.board import MOVES, Board
+from engine.tiles.goal_arrays import INVERSE_INDEX, goal_tables
 from engine.tiles.heuristics import manhattan_distance
 from engine.tiles.kernel_drivers import idastar
-from engine.tiles.tables import INVERSE_INDEX, goal_tables
 
 #: Tiles placed together by one search (the last group of a line has at least two): GROUP while the unsolved
 #: rectangle has at most GROUP_CELLS cells, pairs before that (a 3-tile search over 36 cells can take a second).

@@ -2,13 +2,14 @@ import os
 
 import pytest
 
-from app import create_app
+from app import create_app, init_jobs
 from engine import store
 
 
 def _app(tmp_path, scheduler_address, data_dir):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(data_dir),
                       "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
+    init_jobs(app)
     yield app
     app.extensions["jobs"].shutdown()
     store.set_data_dir(os.environ["PUZZLE_DATA_DIR"])
@@ -37,7 +38,7 @@ def started_app(tmp_path, scheduler_address, startup_tables_dir):
 
 def visitor(app):
     """A browser that has opened the home page, so it holds its owner cookie (as every real visitor does before it
-    can press a button); requests without the cookie belong to the client's address, as curl's do."""
+    can press a button)."""
     client = app.test_client()
     client.get("/")
     return client

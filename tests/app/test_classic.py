@@ -44,6 +44,13 @@ def test_knights_count_and_job(client, app):
     assert sorted(tour["tour"]) == list(range(108))
 
 
+def test_knights_small_boards_answer_zero_tours(client):
+    for rows, cols in ((1, 4), (1, 1), (2, 2), (3, 3)):
+        response = client.post("/classic/knights/count", data={"rows": rows, "cols": cols, "start": "0"})
+        assert response.status_code == 200
+        assert f'class="count">{1 if rows * cols == 1 else 0}<' in response.get_data(as_text=True)
+
+
 def test_graph_paths_api(client):
     data = client.post("/api/classic/paths", json={"strategy": "dfs"}).get_json()
     assert len(data["paths"]) == 4
@@ -81,7 +88,8 @@ def test_every_lesson_slide_renders_and_its_request_is_answered(client):
         for number, slide in enumerate(lesson.slides, 1):
             page = client.get(f"/lessons/{lesson.slug}/{number}").get_data(as_text=True)
             assert str(escape(slide.title)) in page and all(len(p) > 20 for p in slide.text)
-            answer = client.post("/api/step", json=slide.request)
+            answer = client.post("/api/step", json={**slide.request, "open_at": slide.step})
             assert answer.status_code == 200, (lesson.slug, number, answer.get_data(as_text=True))
+            assert 0 <= answer.get_json()["open_step"] and str(escape(slide.shows)) in page
             assert all(t["result"]["status"] == "solved" for t in answer.get_json()["traces"])
     assert client.get("/lessons/astar/99").status_code == 404

@@ -41,11 +41,12 @@ FORM_VALUES = st.one_of(st.sampled_from(NASTY_TEXT), st.text(max_size=12), st.in
 def fuzz_app(tmp_path_factory, scheduler_address):
     import os
 
-    from app import create_app
+    from app import create_app, init_jobs
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "jobs.sqlite"),
                       "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False,
-                      "JOB_LIMITS": Limits(per_owner=1_000, queued=1_000)})
+                      "JOB_LIMITS": Limits(per_owner=1_000, per_address=1_000, queued=1_000)})
+    init_jobs(app)
     yield app
     runner = app.extensions["jobs"]
     for job in runner.store.active():  # whatever valid work the fuzz started, stop it before the next tests

@@ -66,6 +66,14 @@ def test_random_and_scramble_redirect_to_a_shareable_url(client):
     assert "tiles=" in scrambled
 
 
+@pytest.mark.parametrize("size, chosen", [("3x3", "idastar:linear-conflict"), ("4x4", "idastar:linear-conflict"),
+                                           ("5x5", "fast:"), ("2x12", "fast:"), ("6x6", "fast:")])
+def test_the_play_page_chooses_a_solver_that_answers_within_seconds(client, size, chosen):
+    page = client.get(f"/play?size={size}&scramble=20&seed=1", follow_redirects=True).get_data(as_text=True)
+    solver_select = page.split('id="solver-select"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="([^"]*)" selected>', solver_select) == [chosen]
+
+
 @pytest.mark.parametrize("url", ["/play", "/play?size=4x4", "/compare"])
 def test_pages_opened_bare_start_on_a_random_position(client, url):
     location = client.get(url).headers["Location"]

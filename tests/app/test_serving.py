@@ -173,20 +173,36 @@ def test_form_and_query_values_that_used_to_fail_are_400(client, method, url, da
 
 
 def test_sync_mode_is_bounded(client):
-    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "sync", "max_seconds": 900})
+    one_move = list(range(1, 15)) + [0, 15]  # with a pattern database: no solve the web process tries itself
+    response = client.post("/api/solve", json={"size": "4x4", "tiles": one_move, "heuristic": "pdb", "mode": "sync",
+                                               "max_seconds": 900})
     data = response.get_json()
-    assert response.status_code == 200 and data["length"] == 31
+    assert response.status_code == 200 and data["length"] == 1
     job = client.get("/api/jobs").get_json()["jobs"][0]
     assert job["params"]["max_seconds"] == 10.0
 
 
+def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a_job(client, monkeypatch):
+    from app.solving import warm_quick_solves
+
+    warm_quick_solves()  # as the server does at start: loading the kernels is no search's time
+    data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs"}).get_json()
+    assert data["length"] == 31 and data["optimal"] and data["solver"] == "bfs"
+    assert client.get("/api/jobs").get_json()["jobs"] == []  # no worker was asked
+    monkeypatch.setattr("engine.solve_cost.QUICK_NODES", 100)  # this search needs 14,195 nodes: past the cap, a job
+    data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "sync"}).get_json()
+    assert data["length"] == 31 and data["nodes_expanded"] == 14_195
+    [job] = client.get("/api/jobs").get_json()["jobs"]
+    assert job["kind"] == "solve" and job["status"] == "done"
+
+
 def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_address):
-    from app import create_app
-    from engine.tiles.tables_catalogue import missing
+    from app import create_app, init_jobs
+    from engine.tiles.pdb_catalogue import missing
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
                       "SCHEDULER": scheduler_address, "BUILD_TABLES": True})
-    runner = app.extensions["jobs"]
+    runner = init_jobs(app)
     try:
         [job] = runner.store.active(owner="server", kind="tables-build")
         assert job["params"]["names"] == missing() and job["params"]["names"][0].startswith("pdb-663")
@@ -197,3 +213,52 @@ def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_addre
         runner.cancel(job["id"])
     finally:
         runner.shutdown()
+
+
+def test_the_first_responses_cookie_owns_the_job_it_starts(app):
+    script = app.test_client()  # keeps cookies, as a requests.Session does, but has not opened any page yet
+    response = script.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS})
+    assert response.status_code == 202 and script.get_cookie("pp_owner") is not None
+    assert [j["id"] for j in script.get("/api/jobs").get_json()["jobs"]] == [job_id(response)]
+    assert script.post(f"/api/jobs/{job_id(response)}/cancel").status_code == 200
+
+
+def test_a_client_without_cookies_can_cancel_what_its_address_started(app):
+    curl = app.test_client(use_cookies=False)
+    job = job_id(curl.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}))
+    assert [j["id"] for j in curl.get("/api/jobs").get_json()["jobs"]] == [job]
+    assert visitor(app).post(f"/api/jobs/{job}/cancel").status_code == 403  # a browser is not that client
+    elsewhere = curl.post(f"/api/jobs/{job}/cancel", environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    assert elsewhere.status_code == 403
+    assert curl.post(f"/api/jobs/{job}/cancel").get_json()["status"] in ("cancelled", "running")
+
+
+def test_per_address_limits_say_how_to_raise_them(app):
+    from engine.cluster import Limits
+
+    app.extensions["jobs"].limits = Limits(per_address=2)
+    started = [job_id(visitor(app).post("/api/jobs", json={"kind": "classic-knights",
+                                                           "params": {"rows": 6, "cols": 6, "start": start}}))
+               for start in (0, 1)]
+    refused = visitor(app).post("/api/jobs", json={"kind": "classic-knights",
+                                                   "params": {"rows": 6, "cols": 6, "start": 2}})
+    assert refused.status_code == 429 and "PUZZLE_PER_ADDRESS" in refused.get_json()["error"]
+    solve = visitor(app).post("/api/solve", json={"size": "4x4", "tiles": list(range(1, 16)) + [0], "mode": "sync"})
+    assert solve.status_code == 200  # a browser with nothing running still gets its solve
+    for job in started:
+        app.extensions["jobs"].cancel(job)
+
+
+def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_start(tmp_path):
+    from app import create_app
+    from app.solving import warm_quick_solves
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)})
+    assert "jobs" not in app.extensions  # no cluster was started
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    assert client.get("/play?size=4x4&scramble=10&seed=1", follow_redirects=True).status_code == 200
+    warm_quick_solves()
+    assert client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004}).get_json()["length"] == 31
+    refused = client.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 8}})
+    assert refused.status_code == 503 and "init_jobs" in refused.get_json()["error"]

@@ -67,6 +67,18 @@ def test_compare_with_its_results_and_research_with_its_bounds_table(axe_page, l
     axe_page.reload()  # the page drawn with the newest table, as a later visitor sees it
     expect(axe_page.locator("#bounds-out tr.flag").first).to_be_visible()
     assert serious(axe_page) == []
+    axe_page.set_viewport_size({"width": 390, "height": 844})  # where the table and the chart scroll sideways
+    try:
+        axe_page.reload()
+        expect(axe_page.locator("#bounds-out .chart")).to_have_attribute("tabindex", "0")
+        scrolling = axe_page.evaluate("""() => [...document.querySelectorAll('.table-scroll, .chart, table')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'auto')
+            .map((el) => [el.tagName, ...['tabindex', 'role', 'aria-label'].map((a) => el.getAttribute(a))])""")
+        assert scrolling and all(tab == "0" and (tag == "TABLE" or role == "region" and label)
+                                 for tag, tab, role, label in scrolling), scrolling
+        assert serious(axe_page) == []
+    finally:
+        axe_page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_no_page_is_wider_than_a_phone(browser, live_server):
@@ -81,3 +93,17 @@ def test_no_page_is_wider_than_a_phone(browser, live_server):
             wide[path] = width
     context.close()
     assert wide == {}
+
+
+def test_the_step_through_presenting_with_the_tree_fitted(axe_page, live_server):
+    """After Load the form folds and the stage fills the window; Fit, the legend and a folded count add markup."""
+    axe_page.set_viewport_size({"width": 853, "height": 480})
+    axe_page.goto(f"{live_server}/step")
+    expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    axe_page.click('#step-form button[type="submit"]')
+    expect(axe_page.locator("#setup-toggle")).to_be_visible()
+    axe_page.keyboard.press("End")
+    axe_page.locator(".step-panel").first.get_by_role("button", name="Fit the whole tree").click()
+    axe_page.locator(".tree-legend-box > summary").first.click()
+    assert serious(axe_page) == []
+    axe_page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,5 +1,7 @@
 """The board page and the compare view in a real browser."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,9 +34,11 @@ def test_a_bad_position_in_the_url_shows_its_error_and_not_solved(page, live_ser
     expect(page.locator("#position-error")).to_contain_text("not valid")
     expect(page.locator("#board")).to_have_attribute("data-tiles", GOAL_3x3)  # the goal it fell back to
     expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bsolved\b"))
     page.locator('#board .tile[data-tile="8"]').click()
     page.locator('#board .tile[data-tile="8"]').click()  # and back: the player solved it
     expect(page.locator("#status")).to_contain_text("Solved! 2 moves")
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bsolved\b"))
 
 
 def test_click_slides_a_whole_row(page, live_server):
@@ -100,8 +104,8 @@ def test_compare_view_shows_two_solvers(page, live_server):
     page.click("#compare-button")
     rows = page.locator(".compare-table tbody tr")
     expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_contain_text("bfs")
-    expect(rows.nth(1)).to_contain_text("idastar + manhattan")
+    expect(rows.nth(0)).to_contain_text("Breadth-first search")
+    expect(rows.nth(1)).to_contain_text("IDA* + manhattan")
     for row in rows.all():
         expect(row.locator("td").nth(2)).to_have_text("31")
     expect(page.locator(".compare-item .board")).to_have_count(2)

@@ -2,11 +2,11 @@
 
 import pytest
 
-from engine.tiles import goal_board, pdb, tables_catalogue
+from engine.tiles import goal_board, pdb, pdb_catalogue
 
 
 @pytest.fixture(scope="session")
 def db663():
     """The 6-6-3 database for blank-first, built once in the run's data directory (seconds)."""
-    tables_catalogue.build(["pdb-663/blank-first"])
+    pdb_catalogue.build(["pdb-663/blank-first"])
     return pdb.load("pdb-663", goal_board(4, 4, "blank-first"))

@@ -16,7 +16,7 @@ def test_solve_json_has_the_contract_fields(capsys):
     assert code == 0
     assert data["length"] == 31 and len(data["moves"]) == 31 and set(data["moves"]) <= set("UDLR")
     assert data["status"] == "solved" and data["optimal"] is True
-    for key in ("nodes_expanded", "nodes_generated", "peak_frontier", "seconds"):
+    for key in ("nodes_expanded", "nodes_generated", "peak_frontier", "seconds", "load_seconds"):
         assert key in data
 
 
@@ -88,3 +88,30 @@ def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys
     assert code == 0 and data["length"] == 3 and data["optimal"] is True
     assert {"moves", "length", "optimal", "nodes_expanded", "seconds"} <= set(data)
     assert data["heuristic"] == "linear-conflict" and "tables build" in data["message"]
+
+
+def test_loading_is_reported_apart_from_the_search(capsys, monkeypatch):
+    from engine import solvers
+
+    monkeypatch.setattr(solvers, "_loaded", set())  # as in a fresh process: this solve loads its kernels first
+    first = json.loads(run(capsys, "solve", "8 6 7 2 5 4 3 0 1", "--solver", "astar", "--json")[1])
+    again = json.loads(run(capsys, "solve", "8 6 7 2 5 4 3 0 1", "--solver", "astar", "--json")[1])
+    assert first["load_seconds"] > 0 and again["load_seconds"] == 0
+    assert first["nodes_expanded"] == again["nodes_expanded"] == 6744  # the loading solve is not counted either
+    assert "loading kernels" in run(capsys, "solve", "8 6 7 2 5 4 3 0 1")[1]
+
+
+def test_a_solve_loads_only_the_kernels_it_runs():
+    import subprocess
+    import sys
+
+    script = (
+        "import gc\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "from engine.cli import main\n"
+        "main(['solve', '8 6 7 2 5 4 3 0 1', '--json'])\n"
+        "print(sorted(d.py_func.__qualname__ for d in gc.get_objects()"
+        " if isinstance(d, CPUDispatcher) and d.overloads))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    loaded = out.strip().splitlines()[-1]
+    assert loaded == "['ida_kernel[engine.tiles.ida_kernels._manhattan_h]', 'manhattan_sum']", loaded

@@ -23,7 +23,9 @@ RESTART = 300
 
 @pytest.fixture
 def runner(tmp_path, scheduler_address):
-    runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address, limits=Limits(memory=400 * 2**20))
+    # slices long enough that no job here is handed over to the long lane but the one testing it
+    runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address,
+                       limits=Limits(memory=400 * 2**20, slice_seconds=60))
     register_everywhere(runner.client)
     yield runner
     runner.shutdown()
@@ -176,7 +178,7 @@ def test_the_queue_has_a_global_cap(tmp_path, scheduler_address):
         wait_until(lambda: runner.get(ids[0])["status"] == "running")  # the one long-lane worker is taken
         ids += [runner.submit("test-count", {"n": 100_000, "sleep": 0.01, "token": str(i)}, owner=str(i))[0]
                 for i in (1, 2)]  # these two wait
-        with pytest.raises(QuotaExceeded, match="queue is full"):
+        with pytest.raises(QuotaExceeded, match="queue of long jobs is full"):
             runner.submit("test-count", {"n": 5, "token": "more"}, owner="x")
         for job_id in ids:
             runner.cancel(job_id)
@@ -223,3 +225,108 @@ def test_newest_by_keeps_the_newest_done_job_per_key(tmp_path):
         time.sleep(0.01)
     assert [j["id"] for j in store.newest_by("test-count", lambda p: p["n"])] == ["j2", "j1"]
     assert canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
+
+
+LONG_WORK = {"n": 100_000, "sleep": 0.01}  # minutes: still there when the test looks
+
+
+def test_limits_per_address_and_the_global_cap_never_refuse_an_idle_browsers_solve(tmp_path, scheduler_address):
+    runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address,
+                       limits=Limits(per_owner=4, per_address=2, queued=1))
+    register_everywhere(runner.client)
+    try:
+        started = [runner.submit("test-count", {**LONG_WORK, "token": owner}, owner=owner, address="10.0.0.9")[0]
+                   for owner in ("flood-1", "flood-2")]
+        with pytest.raises(QuotaExceeded, match="your network address already has 2 jobs .* PUZZLE_PER_ADDRESS"):
+            runner.submit("test-count", {**LONG_WORK, "token": "3"}, owner="flood-3", address="10.0.0.9")
+        # the two long jobs fill the one long-lane worker and the queue of one: a third browser's long job waits no
+        # more, but its solve (it has nothing running) is taken, from the crowded address as from any other
+        with pytest.raises(QuotaExceeded, match="queue of long jobs is full"):
+            runner.submit("test-count", {**LONG_WORK, "token": "s"}, owner="student", address="10.0.0.2")
+        solve, _ = runner.submit("test-interactive", {"n": 3, "token": "s"}, owner="student", address="10.0.0.2")
+        flood_solve, _ = runner.submit("test-interactive", {"n": 3, "token": "f"}, owner="flood-4",
+                                       address="10.0.0.9")
+        assert runner.wait(solve, timeout=180)["status"] == runner.wait(flood_solve, timeout=180)["status"] == "done"
+        row = runner.store.get(started[0])
+        assert row["address"] == "10.0.0.9" and not row["anonymous"]
+        for job_id in started:
+            runner.cancel(job_id)
+    finally:
+        runner.shutdown()
+
+
+def test_a_job_past_its_slice_goes_on_in_the_long_lane(tmp_path, scheduler_address, monkeypatch):
+    from engine.cluster import BACKGROUND_TEXT
+
+    runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address,
+                       limits=Limits(slice_seconds=0.5))
+    register_everywhere(runner.client)
+    handed_over = []
+    hand_over = runner.store.hand_over
+    monkeypatch.setattr(runner.store, "hand_over",
+                        lambda job_id, lane, info: (handed_over.append((lane, info)), hand_over(job_id, lane, info)))
+    try:
+        job = runner.wait(runner.submit("test-interactive", {"n": 150, "sleep": 0.02})[0], timeout=180)
+        assert [(lane, info["text"]) for lane, info in handed_over] == [("long", BACKGROUND_TEXT)]
+        assert job["status"] == "done" and job["result"]["reached"] == 150  # it ran to its end, in the other lane
+        workers = runner.client.scheduler_info(n_workers=-1)["workers"]
+        assert "long" in workers[job["worker"]]["resources"]
+        quick = runner.wait(runner.submit("test-interactive", {"n": 2})[0], timeout=180)
+        assert quick["status"] == "done" and quick["lane"] == "interactive"  # a quick one stays where it started
+    finally:
+        runner.shutdown()
+
+
+def test_a_slice_stops_the_job_as_a_cancel_would():
+    import threading
+
+    from engine.worker import _Watchers
+
+    class NeverCancelled:
+        def wait(self, timeout):
+            threading.Event().wait(timeout)
+            return False
+
+    cancel, finished = threading.Event(), threading.Event()
+    watch = _Watchers(NeverCancelled(), cancel, finished, 0, lambda message: None, slice_seconds=0.05)
+    watch.start()
+    assert cancel.wait(30) and watch.sliced
+    finished.set()
+
+
+def test_a_worker_without_the_preload_or_lanes_runs_jobs(tmp_path):
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=cluster.scheduler_address)
+        try:
+            register_everywhere(runner.client)
+            job = runner.wait(runner.submit("test-interactive", {"n": 3})[0], timeout=120)
+            assert job["status"] == "done" and job["result"]["reached"] == 3
+        finally:
+            runner.shutdown()
+
+
+def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path):
+    from distributed import LocalCluster
+
+    from engine.cluster import NoWorker
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                      resources={"long": 1}) as cluster:
+        runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=cluster.scheduler_address)
+        try:
+            register_everywhere(runner.client)
+            with pytest.raises(NoWorker, match=r"dask worker \S+ --resources interactive=1 --preload"):
+                runner.submit("test-interactive", {"n": 3})
+            assert runner.wait(runner.submit("test-count", {"n": 3})[0], timeout=120)["status"] == "done"
+        finally:
+            runner.shutdown()
+
+
+
+def test_the_per_address_limit_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PUZZLE_PER_ADDRESS", "120")
+    assert Limits.from_environment().per_address == 120
+    monkeypatch.setenv("PUZZLE_PER_ADDRESS", "lots")  # not a number: the default, not a crash at start-up
+    assert Limits.from_environment().per_address == Limits().per_address == 16

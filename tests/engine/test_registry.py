@@ -34,9 +34,10 @@ def test_a_notebook_that_imports_one_module_finds_every_subjects_entries():
 def test_each_heuristic_record_says_what_the_solvers_need():
     records = heuristics()
     assert list(records)[:2] == ["manhattan", "linear-conflict"]
-    assert search_heuristics() == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "learned")
+    assert search_heuristics() == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "pdb-6666", "learned")
     assert [name for name, h in records.items() if not h.admissible] == ["learned"]
     assert {name for name, h in records.items() if h.shape == (4, 4)} == {"pdb", "pdb-78", "pdb-663", "learned"}
+    assert records["pdb-6666"].shape == (5, 5)
     assert records["misplaced"].kernel is None and "misplaced" not in solvers()["astar"].heuristics
 
 

@@ -1,5 +1,9 @@
-// A graph drawn in SVG: editable on the graph page (saved in localStorage), read by the step-through.
+// A graph drawn in SVG: drawn on the graph page and arranged on the step-through (both saved in localStorage, so
+// each page sees the other's graph). Edges carry whole-number costs, drawn at their middles.
 import { svgEl } from "./common.js";
+
+const MAX_COST = 99;  // engine/classic/graph.py MAX_COST
+const edgeKey = (a, b) => `${Math.min(a, b)},${Math.max(a, b)}`;
 
 export const GRAPH_KEY = "puzzle-playground-graph";
 
@@ -9,6 +13,7 @@ export class GraphView {
     this.seed = {
       positions: svg.dataset.positions ? svg.dataset.positions.split(";").map((p) => p.split(",").map(Number)) : [],
       edges: svg.dataset.edges ? svg.dataset.edges.split(";").map((p) => p.split(",").map(Number)) : [],
+      costs: svg.dataset.costs ? svg.dataset.costs.split(";").map(Number) : undefined,
     };
     const saved = editable ? JSON.parse(window.localStorage.getItem(GRAPH_KEY) || "null") : null;
     this.set(saved || this.seed);
@@ -17,9 +22,11 @@ export class GraphView {
   set(graph) {
     this.positions = graph.positions.map((p) => p.slice());
     this.edges = graph.edges.map((e) => e.slice());
+    this.costs = new Map(this.edges.map(([a, b], i) => [edgeKey(a, b), (graph.costs && graph.costs[i]) || 1]));
     this.highlight = { path: [], current: null };
     this.draw();
   }
+  cost(a, b) { return this.costs.get(edgeKey(a, b)) || 1; }
   // Draw a read-only graph into another svg (the step-through's current-node picture) with the same look.
   static drawInto(svg, positions, adjacency, highlight) {
     const view = Object.create(GraphView.prototype);
@@ -27,10 +34,14 @@ export class GraphView {
     view.positions = positions;
     view.edges = [];
     adjacency.forEach((ns, a) => ns.forEach((b) => { if (a < b) view.edges.push([a, b]); }));
+    view.costs = new Map();
     view.highlight = highlight;
     view.draw();
   }
-  json() { return { nodes: this.positions.length, edges: this.edges, positions: this.positions }; }
+  json() {
+    return { nodes: this.positions.length, edges: this.edges, positions: this.positions,
+      costs: this.edges.map(([a, b]) => this.cost(a, b)) };
+  }
   save(extra) { window.localStorage.setItem(GRAPH_KEY, JSON.stringify({ ...this.json(), ...(extra || {}) })); }
   draw() {
     this.svg.innerHTML = "";
@@ -42,6 +53,19 @@ export class GraphView {
       const key = `${Math.min(a, b)},${Math.max(a, b)}`;
       this.svg.appendChild(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: onPath.has(key) ? "edge on" : "edge" }));
     });
+    if (this.showCosts) {
+      this.edges.forEach(([a, b]) => {
+        const [p, q] = [this.positions[a], this.positions[b]];
+        const [x, y] = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+        const g = svgEl("g", { class: "cost", "data-edge": edgeKey(a, b), tabindex: this.editing ? "0" : "-1", role: this.editing ? "button" : "img",
+          "aria-label": `edge ${a}–${b} costs ${this.cost(a, b)}` + (this.editing ? ": click or arrow up for more, shift-click or arrow down for less" : "") });
+        g.appendChild(svgEl("rect", { x: x - 4, y: y - 3.2, width: 8, height: 6.4, rx: 1.5 }));
+        const label = svgEl("text", { x, y: y + 1.9 });
+        label.textContent = this.cost(a, b);
+        g.appendChild(label);
+        this.svg.appendChild(g);
+      });
+    }
     this.positions.forEach(([x, y], i) => {
       const cls = ["node"];
       if (path.includes(i)) cls.push("on");
@@ -49,6 +73,12 @@ export class GraphView {
       if (this.highlight.start === i) cls.push("start");
       if (this.highlight.goal === i) cls.push("goal");
       const g = svgEl("g", { class: cls.join(" "), "data-node": i });
+      if (this.editing) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", `node ${i}${this.highlight.start === i ? ", the start" : ""}${this.highlight.goal === i ? ", the goal" : ""}: ` +
+          "drag or use the arrow keys to move it, click or G to make it the goal, shift-click or S the start");
+      }
       g.appendChild(svgEl("circle", { cx: x, cy: y, r: 5 }));
       const label = svgEl("text", { x, y: y + 2 });
       label.textContent = i;
@@ -83,6 +113,87 @@ export class GraphView {
         this.draw();
       }
       from = null;
+    });
+  }
+}
+
+// The step-through's way of changing a graph in place: drag a node (or move it with the arrow keys), click a node
+// for the goal and shift-click for the start (G and S from the keyboard), click an edge's cost to raise it and
+// shift-click to lower it (arrow keys too). ``onChange(what)`` follows every change ("graph", "start", "goal").
+export class GraphArranger extends GraphView {
+  constructor(svg, onChange) {
+    super(svg, false);
+    this.onChange = onChange;
+    this.editing = true;
+    this.showCosts = true;
+    this.bindArranging();
+  }
+  load(positions, adjacency, costs, start, goal) {
+    const edges = [];
+    adjacency.forEach((ns, a) => ns.forEach((b) => { if (a < b) edges.push([a, b]); }));
+    const cost = new Map(costs.map(([a, b, c]) => [edgeKey(a, b), c]));
+    this.set({ positions, edges, costs: edges.map(([a, b]) => cost.get(edgeKey(a, b)) || 1) });
+    this.highlight = { path: [], current: null, start, goal };
+    this.draw();
+  }
+  changed(what) { this.save(); this.draw(); this.onChange(what); }
+  setEnd(which, node) { this.highlight[which] = node; this.changed(which); }
+  bump(key, by) {
+    this.costs.set(key, Math.max(1, Math.min(MAX_COST, (this.costs.get(key) || 1) + by)));
+    this.changed("graph");
+    const label = this.svg.querySelector(`[data-edge="${key}"]`);
+    if (label) label.focus();
+  }
+  move(i, dx, dy) {
+    const p = this.positions[i];
+    this.positions[i] = [Math.round(Math.max(4, Math.min(96, p[0] + dx))), Math.round(Math.max(4, Math.min(96, p[1] + dy)))];
+  }
+  bindArranging() {
+    let drag = null;
+    this.svg.addEventListener("pointerdown", (event) => {
+      const node = event.target.closest("[data-node]");
+      if (!node) return;
+      drag = { node: +node.dataset.node, moved: false, at: this.point(event) };
+      this.svg.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    });
+    this.svg.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      const [x, y] = this.point(event);
+      if (!drag.moved && Math.hypot(x - drag.at[0], y - drag.at[1]) < 1.5) return;
+      drag.moved = true;
+      this.positions[drag.node] = [0, 0];
+      this.move(drag.node, x, y);
+      this.draw();
+    });
+    this.svg.addEventListener("pointerup", (event) => {
+      if (!drag) return;
+      const { node, moved } = drag;
+      drag = null;
+      if (moved) this.changed("graph"); else this.setEnd(event.shiftKey ? "start" : "goal", node);
+    });
+    this.svg.addEventListener("click", (event) => {
+      const cost = event.target.closest("[data-edge]");
+      if (cost) this.bump(cost.dataset.edge, event.shiftKey ? -1 : 1);
+    });
+    this.svg.addEventListener("keydown", (event) => {
+      const cost = event.target.closest("[data-edge]");
+      const node = event.target.closest("[data-node]");
+      const arrows = { ArrowUp: [0, -2], ArrowDown: [0, 2], ArrowLeft: [-2, 0], ArrowRight: [2, 0] };
+      if (cost && ["ArrowUp", "ArrowRight", "+", "Enter", " "].includes(event.key)) this.bump(cost.dataset.edge, 1);
+      else if (cost && ["ArrowDown", "ArrowLeft", "-"].includes(event.key)) this.bump(cost.dataset.edge, -1);
+      else if (node && arrows[event.key]) {
+        const i = +node.dataset.node;
+        this.move(i, ...arrows[event.key]);
+        this.changed("graph");
+        this.svg.querySelector(`[data-node="${i}"]`).focus();
+      } else if (node && ["g", "s"].includes(event.key.toLowerCase())) {
+        const i = +node.dataset.node;
+        this.setEnd(event.key.toLowerCase() === "s" ? "start" : "goal", i);
+        this.svg.querySelector(`[data-node="${i}"]`).focus();
+      } else return;
+      event.preventDefault();
+      event.stopPropagation();  // the page's step keys leave a focused graph alone
     });
   }
 }

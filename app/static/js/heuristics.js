@@ -42,7 +42,7 @@ export function decorate(cells, data, tileEl, summaryEl) {
       list.appendChild(html("li", `h-group-${i}`, `group ${i + 1} (tiles ${g.tiles.join(" ")}): ${g.value} moves${mirrored}`));
     });
     const sums = p.mirrored_total === null ? `the groups' values added up`
-      : `the larger of the groups' values added up, ${p.direct_total}, and the same on the mirrored board, ${p.mirrored_total}`;
+      : `the larger of the groups' values added up (${p.direct_total}) and the same on the mirrored board (${p.mirrored_total})`;
     summaryEl.appendChild(html("p", "", `Pattern database (${p.label}): ${p.value}, ${sums}.`));
     summaryEl.appendChild(list);
   }

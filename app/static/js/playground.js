@@ -90,6 +90,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       if (compare) compare.href = "/compare" + url.search;
       // A URL with a bad position shows its error over the goal it fell back to: that board is not a solved puzzle.
       const solved = view.isSolved() && (count > 0 || !document.getElementById("position-error"));
+      view.el.classList.toggle("solved", solved);
       if (status) status.textContent = solved ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
     });
     // A move by the user while a solution is loaded stops its playback for good: the solution was for the position

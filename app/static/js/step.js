@@ -4,15 +4,20 @@
 // replays them, so the numbers on screen are the engine's. Lesson slides load the same view with a fixed request.
 import { Stepper } from "./stepper.js";
 import { fetchJSON, html, onReady, plural, showError, svgEl } from "./common.js";
-import { GRAPH_KEY, GraphView, circle } from "./graph-view.js";
+import { GRAPH_KEY, GraphArranger, GraphView, circle } from "./graph-view.js";
 import { breakdown, decorate } from "./heuristics.js";
 
 const COLLAPSE_AT = 120;  // visible nodes beyond which finished subtrees fold into one node (a click opens them)
-const DX = 48, DY = 66, PAD = 28;  // tree spacing in px at zoom 1: room for a 13 px label under every node
+// Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
+// or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
+const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
+const LABELS_BELOW = { plain: 30, withValue: 44 }, EDGE_GAP = 18;
+const READABLE_ZOOM = 0.6;  // below this a 14 px label is smaller than 9 px: the overview folds levels instead
 const FRONTIER_SHOWN = 10;
 const STATUS = {
   current: "current node", expanded: "expanded", frontier: "on the frontier", pruned: "cut off",
-  duplicate: "dropped: already reached", goal: "goal / solution path", folded: "folded subtree (click to open)",
+  duplicate: "dropped: already reached", stale: "dropped: a cheaper path replaced it", goal: "goal / solution path",
+  folded: "folded subtree (click to open)",
 };
 
 class SearchPanel {
@@ -37,15 +42,16 @@ class SearchPanel {
     this.el = html("section", "panel step-panel");
     this.el.dataset.algorithm = t.algorithm;
     this.el.setAttribute("aria-label", t.title);
-    this.el.appendChild(html("h2", "", t.title + (t.heuristic && t.heuristic !== "zero" && t.priority !== "g" &&
-      !["bfs", "dfs", "ids", "bidirectional"].includes(t.algorithm) ? ` · h = ${t.heuristic}` : "")));
+    this.el.appendChild(html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")));
     const main = html("div", "step-main");
     const treeColumn = html("div", "step-tree");
+    const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     this.stats = html("dl", "stats");
     top.append(this.current, this.stats);
-    main.appendChild(top);
+    head.appendChild(top);
+    main.appendChild(head);
     if (this.problem.kind === "tiles") {
       const show = html("label", "inline");
       this.showH = html("input");
@@ -53,10 +59,10 @@ class SearchPanel {
       this.showH.addEventListener("change", () => this.render());
       show.append(this.showH, document.createTextNode(" show h on the board: each tile's distance home, conflicts outlined"));
       this.hSummary = html("div", "h-summary muted");
-      main.append(show, this.hSummary);
+      head.append(show, this.hSummary);
     }
     this.caption = html("p", "caption");
-    main.appendChild(this.caption);
+    head.appendChild(this.caption);
 
     const code = html("div", "step-code");
     const left = html("div", "");
@@ -73,15 +79,22 @@ class SearchPanel {
     right.appendChild(html("h3", "", "Variables"));
     this.vars = html("dl", "vars");
     right.appendChild(this.vars);
+    // on a projector these columns scroll inside the panel: focusable, so the keyboard can scroll them too
+    [[left, "Pseudocode"], [right, "Variables"]].forEach(([box, name]) => { box.tabIndex = 0; box.setAttribute("role", "region"); box.setAttribute("aria-label", name); });
     code.append(left, right);
     main.appendChild(code);
 
     const kind = { queue: "Frontier: FIFO queue, front first", priority: `Frontier: priority queue, least ${t.priority} first`,
       stack: "Stack: the path from the current node back to the root", "two-queues": "Frontiers: the two queues, front first" }[t.frontier_kind];
-    main.appendChild(html("h3", "", kind));
+    const waiting = html("div", "step-frontier");
+    waiting.tabIndex = 0;
+    waiting.setAttribute("role", "region");
+    waiting.setAttribute("aria-label", "Frontier");
+    waiting.appendChild(html("h3", "", kind));
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
-    main.append(this.frontier, this.frontierMore);
+    waiting.append(this.frontier, this.frontierMore);
+    main.appendChild(waiting);
     this.el.append(main, treeColumn);
 
     treeColumn.appendChild(html("h3", "", "Search tree"));
@@ -96,7 +109,9 @@ class SearchPanel {
     };
     button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
     button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
-    button("Fit", "Fit the tree in the box", () => this.setZoom(Math.min(1, this.scroller.clientWidth / this.treeWidth)));
+    this.fitButton = button("Fit", "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
+      () => this.setOverview(!this.overview));
+    this.fitButton.setAttribute("aria-pressed", "false");
     const follow = html("label", "follow");
     this.followBox = html("input");
     this.followBox.type = "checkbox";
@@ -106,6 +121,9 @@ class SearchPanel {
     tools.appendChild(follow);
     treeColumn.appendChild(tools);
 
+    const legendBox = html("details", "tree-legend-box");
+    legendBox.open = !container.closest(".presenting");  // on a projector the tree needs the room; one click opens it
+    legendBox.appendChild(html("summary", "", "Legend"));
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
     Object.entries(STATUS).forEach(([k, text]) => {
@@ -117,7 +135,11 @@ class SearchPanel {
       li.append(key, document.createTextNode(text));
       legend.appendChild(li);
     });
-    treeColumn.appendChild(legend);
+    legend.appendChild(html("li", "fold-count", "“+n” beside a node: n nodes under it are folded away (dropped, cut off, " +
+      "finished or, in Fit, deeper than the levels shown); click the node to open it"));
+    legendBox.appendChild(legend);
+    treeColumn.appendChild(legendBox);
+    this.legendBox = legendBox;
 
     this.scroller = html("div", "tree-scroll");
     this.scroller.tabIndex = 0;
@@ -126,11 +148,24 @@ class SearchPanel {
     this.scroller.appendChild(this.svg);
     treeColumn.appendChild(this.scroller);
     this.bindPan();
-    this.details = html("div", "node-details");
+    // Fit keeps fitting when the box changes size (the legend opens, the window turns)
+    new ResizeObserver(() => { if (this.overview) this.scheduleTree(); }).observe(this.scroller);
+    this.details = html("div", "node-details idle");
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
     treeColumn.appendChild(this.details);
     container.appendChild(this.el);
+  }
+
+  // Scroll the boxes of this panel that hold el (never the page) so that el is inside them: on a projector the code
+  // box is shorter than the code, and the marked line must stay on screen.
+  reveal(el) {
+    for (let box = el.parentElement; box && box !== this.el.parentElement; box = box.parentElement) {
+      if (box.scrollHeight <= box.clientHeight + 1) continue;
+      const outer = box.getBoundingClientRect(), inner = el.getBoundingClientRect();
+      if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top + 4;
+      else if (inner.bottom > outer.bottom) box.scrollTop += Math.min(inner.top - outer.top, inner.bottom - outer.bottom + 4);
+    }
   }
 
   bindPan() {
@@ -164,11 +199,19 @@ class SearchPanel {
   scheduleTree() {
     if (this.pending) return;
     this.pending = true;
-    window.requestAnimationFrame(() => { this.pending = false; this.drawTree(); });
+    window.requestAnimationFrame(() => {
+      this.pending = false;
+      this.drawTree();
+      const marked = this.code.querySelector('[aria-current="step"]');
+      if (marked) this.reveal(marked);  // again once the page has laid out (a slide's text can move the panels)
+    });
   }
 
   setFollow(on) { this.follow = on; this.followBox.checked = on; }
-  setZoom(z) { this.zoom = Math.max(0.3, Math.min(3, z)); this.drawTree(); }
+  setZoom(z) { this.overview = false; this.fitButton.setAttribute("aria-pressed", "false"); this.zoom = Math.max(READABLE_ZOOM, Math.min(3, z)); this.drawTree(); }
+  // Fit: the whole tree in the box at a readable size, re-fitted at every step; levels too deep to fit fold into
+  // their ancestors' counts. A zoom button leaves it.
+  setOverview(on) { this.overview = on; this.fitButton.setAttribute("aria-pressed", String(on)); if (!on) this.zoom = 1; this.drawTree(); }
 
   resetState() {
     this.status = new Map(this.roots.map((r) => [r, "frontier"]));
@@ -205,9 +248,9 @@ class SearchPanel {
     } else if (step.event === "generate") {
       this.status.set(id, "frontier");
       this.seq.set(id, this.counter++);
-    } else if (step.event === "prune" || step.event === "duplicate") {
+    } else if (step.event === "prune" || step.event === "duplicate" || step.event === "stale") {
       this.showAncestors(id);
-      this.status.set(id, step.event === "prune" ? "pruned" : "duplicate");
+      this.status.set(id, { prune: "pruned", duplicate: "duplicate", stale: "stale" }[step.event]);
     } else if (step.event === "goal") {
       this.showAncestors(id);
       this.status.set(id, "goal");
@@ -229,7 +272,7 @@ class SearchPanel {
     return { g: n.g, h: n.h, f: n.g + n.h }[this.trace.priority || "f"];
   }
   f(id) { const n = this.nodes[id]; return n.h === null ? null : n.g + n.h; }
-  usesH() { return ["astar", "idastar", "greedy"].includes(this.trace.algorithm); }
+  usesH() { return this.trace.uses_h; }
   label(id) {
     const n = this.nodes[id];
     if (n.parent === null) return n.side === "backward" ? "goal" : "start";
@@ -276,7 +319,7 @@ class SearchPanel {
     const stack = t.frontier_kind === "stack";
     const stats = [["expanded", counts.expanded], ["generated", counts.generated],
       stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
-    if (this.bound !== null) stats.push([t.algorithm === "ids" ? "limit" : "bound", this.bound]);
+    if (this.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
     this.stats.innerHTML = "";
     stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
     this.el.dataset.expanded = counts.expanded;
@@ -288,11 +331,12 @@ class SearchPanel {
       if (i === line) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
     this.el.dataset.line = line;
+    if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
     const vars = [["node", this.currentId === null ? "—" : this.pathText(this.currentId)], ["g", n.g]];
     if (this.usesH()) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
-    if (this.bound !== null) vars.push([t.algorithm === "ids" ? "limit" : "bound", this.bound]);
+    if (this.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
     if (e && e.node !== undefined && e.node !== this.currentId) vars.push(["child", this.pathText(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
@@ -316,6 +360,12 @@ class SearchPanel {
       // the result's own moves: for bidirectional search they join the two half-paths
       const path = this.problem.kind === "graph" ? [this.problem.start, ...r.moves.split(" ").filter(Boolean)].join(" → ")
         : r.moves || "already at the goal";
+      const t = this.trace;
+      if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
+        return `Done: ${plural(r.length, "edge")} costing ${r.cost} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
+          (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
+            : " Not necessarily the cheapest path.");
+      }
       return `Done: ${plural(r.length, "move")} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
         (r.optimal ? " A shortest path." : " Not necessarily a shortest path.");
     }
@@ -328,7 +378,7 @@ class SearchPanel {
     if (!e) return "Ready: the start node is on the frontier. Step forward to expand it.";
     switch (e.event) {
       case "bound":
-        if (t.algorithm === "ids") {
+        if (t.cutoff === "depth") {
           return e.previous === null ? "Iteration 1: depth limit 0, the shallowest possible."
             : `New iteration: depth limit ${e.bound}. The search with limit ${e.previous} cut off ${plural(e.cut, "node")} at the limit and found no goal, so the limit grows by one and the search starts again from the root.`;
         }
@@ -336,8 +386,11 @@ class SearchPanel {
           : `New iteration: f bound ${e.bound}. The search with bound ${e.previous} cut off ${plural(e.cut, "node")}; the least f among them is ${e.bound}, so that is the next bound: no cheaper path was left unexplored.`;
       case "expand": return `Expand ${this.pathText(e.node)} (${this.numbers(e.node)}).`;
       case "generate": return `Generate ${this.pathText(e.node)} (${this.numbers(e.node)}) and put it on the frontier.`;
-      case "duplicate": return `Skip ${this.pathText(e.node)}: its state was already reached by a path at least as short.`;
-      case "prune": return t.algorithm === "idastar"
+      case "duplicate": return t.frontier_kind === "stack"
+        ? `Skip ${this.pathText(e.node)}: its state is already on the path, going there would walk in a circle.`
+        : `Skip ${this.pathText(e.node)}: its state was already reached by a path at least as short.`;
+      case "stale": return `Drop ${this.pathText(e.node)}: a cheaper path to its state was pushed after it, so this entry is out of date.`;
+      case "prune": return t.cutoff === "f"
         ? `Cut off ${this.pathText(e.node)}: f = ${this.f(e.node)} is above the bound ${this.bound}.`
         : `Cut off ${this.pathText(e.node)}: it is at the depth limit.`;
       case "goal": return `Goal reached: ${this.pathText(e.node)}.`;
@@ -375,24 +428,59 @@ class SearchPanel {
     return { kids, folded };
   }
 
-  drawTree() {
-    const { kids, folded } = this.visibleTree();
+  rowHeight() { return (this.usesH() ? LABELS_BELOW.withValue : LABELS_BELOW.plain) + EDGE_GAP + CURRENT_R + 4; }
+
+  // Leaves side by side, each parent over the middle of its children; returns columns by node and the tree's size.
+  layout(kids) {
     const x = new Map();
     let next = 0, depth = 0;
-    const place = (id) => {  // leaves side by side, each parent over the middle of its children
-      depth = Math.max(depth, this.nodes[id].g);
+    const place = (id) => {
+      depth = Math.max(depth, this.nodes[id].depth);
       const c = kids.get(id);
       if (!c.length) { x.set(id, next++); return; }
       c.forEach(place);
       x.set(id, (x.get(c[0]) + x.get(c[c.length - 1])) / 2);
     };
     this.roots.filter((r) => kids.has(r)).forEach((r) => { place(r); next += 0.5; });
-    const width = Math.max(1, next) * DX + 2 * PAD, height = (depth + 1) * DY + 2 * PAD;
+    return { x, width: Math.max(1, next) * DX + 2 * PAD, height: (depth + 1) * this.rowHeight() + 2 * PAD };
+  }
+
+  // The overview's folding by depth: the deepest level kept is the deepest at which the tree still fits the box at a
+  // readable zoom; every node on that level carries the count of what hangs below it.
+  foldByDepth(kids, folded) {
+    const box = { w: this.scroller.clientWidth - 4, h: this.scroller.clientHeight - 4 };
+    const deepest = Math.max(...[...kids.keys()].map((id) => this.nodes[id].depth));
+    for (let cut = deepest; cut >= 0; cut--) {
+      const trimmed = new Map(), counts = new Map(folded);
+      const below = (id) => kids.get(id).reduce((n, c) => n + 1 + (folded.get(c) || 0) + below(c), 0);
+      kids.forEach((c, id) => {
+        if (this.nodes[id].depth > cut) return;
+        if (this.nodes[id].depth === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
+      });
+      const size = this.layout(trimmed);
+      if (cut === 0 || (size.width * READABLE_ZOOM <= box.w && size.height * READABLE_ZOOM <= box.h)) {
+        for (const id of kids.keys()) if (!trimmed.has(id)) counts.delete(id);
+        return { kids: trimmed, folded: counts };
+      }
+    }
+    return { kids, folded };
+  }
+
+  drawTree() {
+    let { kids, folded } = this.visibleTree();
+    if (this.overview) ({ kids, folded } = this.foldByDepth(kids, folded));
+    const { x, width, height } = this.layout(kids);
     this.treeWidth = width;
+    if (this.overview) this.zoom = Math.min(1, (this.scroller.clientWidth - 4) / width, (this.scroller.clientHeight - 4) / height);
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     this.svg.setAttribute("width", width * this.zoom);
     this.svg.setAttribute("height", height * this.zoom);
-    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + this.nodes[id].g * DY + 10];
+    this.el.dataset.treeWidth = Math.round(width * this.zoom);
+    this.el.dataset.treeHeight = Math.round(height * this.zoom);
+    const row = this.rowHeight(), below = this.usesH() ? LABELS_BELOW.withValue : LABELS_BELOW.plain;
+    const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + this.nodes[id].depth * row];
+    const shown = (id) => { let a = id; while (a !== null && a !== undefined && !x.has(a)) a = this.nodes[a].parent; return a; };
+    const current = this.currentId === null ? null : shown(this.currentId);
     const onPath = new Set();
     const r = this.trace.result;
     if (this.applied >= this.trace.steps.length && r.status === "solved") {
@@ -407,19 +495,24 @@ class SearchPanel {
       const parent = this.nodes[id].parent;
       if (parent !== null && x.has(parent)) {
         const [px, py] = pos(parent);
-        edges.appendChild(svgEl("line", { x1: px, y1: py, x2: cx, y2: cy, class: onPath.has(id) ? "t-path" : "" }));
+        edges.appendChild(svgEl("line", { x1: px, y1: py + below, x2: cx, y2: cy - CURRENT_R - 1, class: onPath.has(id) ? "t-path" : "" }));
       }
       const state = this.status.get(id);
       const wholly = folded.has(id) && !kids.get(id).length;  // else only its dropped leaves are folded
-      const cls = [`t-${wholly ? "folded" : state}`];
-      if (id === this.currentId) cls.push("t-current");
+      const cls = [`t-${wholly && state !== "frontier" ? "folded" : state}`];
+      if (id === current) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
       if (id === this.selected) cls.push("t-selected");
       const g = svgEl("g", { class: cls.join(" "), "data-id": id, tabindex: "0", role: "button" });
-      g.appendChild(svgEl("circle", { cx, cy, r: 9 }));
+      g.appendChild(svgEl("circle", { cx, cy, r: NODE_R }));
       const label = svgEl("text", { x: cx, y: cy + 24 });
-      label.textContent = this.label(id) + (folded.has(id) ? ` +${folded.get(id)}` : "");
+      label.textContent = this.label(id);
       g.appendChild(label);
+      if (folded.has(id)) {  // beside the circle, where no edge runs: the label below stays one column wide
+        const count = svgEl("text", { x: cx + NODE_R + 2, y: cy + 4, class: "t-count" });
+        count.textContent = `+${folded.get(id)}`;
+        g.appendChild(count);
+      }
       let value = "";
       if (this.usesH() && this.nodes[id].h !== null) {
         const f = svgEl("text", { x: cx, y: cy + 38, class: "t-f" });
@@ -430,14 +523,14 @@ class SearchPanel {
       // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
       // where the node is and what happened to it
       const title = svgEl("title");
-      title.textContent = `${label.textContent} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
-        (folded.has(id) && !wholly ? ` (${plural(folded.get(id), "dropped child")} folded; click to show)` : "");
+      title.textContent = `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value}: ${this.pathText(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
+        (folded.has(id) ? ` (${plural(folded.get(id), "node")} folded under it; click to show)` : "");
       g.prepend(title);
       nodes.appendChild(g);
     });
     this.svg.append(edges, nodes);
-    const focus = this.currentId !== null && x.has(this.currentId) ? this.currentId : this.roots[0];
-    if (this.follow && x.has(focus)) {
+    const focus = current !== null && x.has(current) ? current : this.roots[0];
+    if (this.follow && !this.overview && x.has(focus)) {
       const [cx, cy] = pos(focus);
       this.scroller.scrollLeft = cx * this.zoom - this.scroller.clientWidth / 2;
       this.scroller.scrollTop = cy * this.zoom - this.scroller.clientHeight / 2;
@@ -450,9 +543,10 @@ class SearchPanel {
     this.selected = id;
     const n = this.nodes[id];
     this.details.innerHTML = "";
+    this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.pathText(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.g], ["g", n.g]];
+    const rows = [["depth", n.depth], ["g", n.g]];
     if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
     rows.push(["status", STATUS[this.status.get(id)] || "not reached yet"]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
@@ -468,7 +562,7 @@ class SearchPanel {
       const at = this.expandedAt.has(id) ? `at step ${this.expandedAt.get(id) + 1}` : "on the way to the current node";
       if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${this.key(id)} was the least on the frontier.`;
       if (t.frontier_kind === "queue" || t.frontier_kind === "two-queues") return `Expanded ${at}: it was at the front of the queue, the oldest node waiting.`;
-      if (t.algorithm === "idastar") return `Expanded ${at}: its f = ${this.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
+      if (t.cutoff === "f") return `Expanded ${at}: its f = ${this.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
       return `Expanded ${at}: depth-first search goes into each child in turn, and this one was within the limit.`;
     }
     if (state === "frontier") {
@@ -480,10 +574,13 @@ class SearchPanel {
       }
       return ahead === 0 ? "Next to be expanded: it is at the front of the queue." : `Waiting: ${plural(ahead, "node")} ahead of it in the queue.`;
     }
-    if (state === "pruned") return t.algorithm === "idastar"
+    if (state === "pruned") return t.cutoff === "f"
       ? `Cut off: f = g + h = ${this.f(id)} is above the bound ${this.bound}. The least such f becomes the next bound.`
       : "Cut off: it is at the depth limit; a later iteration with a deeper limit may expand it.";
-    if (state === "duplicate") return "Dropped: its state was already reached by a path at least as short, so expanding it again would only repeat work.";
+    if (state === "duplicate") return t.frontier_kind === "stack"
+      ? "Skipped: its state is already on the path to it, so going there would only walk in a circle."
+      : "Dropped: its state was already reached by a path at least as short, so expanding it again would only repeat work.";
+    if (state === "stale") return "Dropped when popped: after it was pushed, a cheaper path to the same state was pushed too, and that entry counts instead.";
     if (state === "goal") return "The goal: the search stops here and returns this path.";
     return "Not reached at this step.";
   }
@@ -519,23 +616,36 @@ class SearchPanel {
   }
 }
 
-// Where a lesson slide opens: a step number, "end", or just after the nth step of one kind ({event, nth}).
-function slideStep(step, steps, total) {
-  if (step === "end") return total;
-  if (typeof step === "number") return step;
-  let seen = 0;
-  const at = steps.findIndex((s) => s.event === step.event && ++seen === step.nth);
-  return at < 0 ? total : at + 1;
+// Keys a clicker or a keyboard sends (a presentation clicker sends PageDown and PageUp). A key is left alone where it
+// already means something: typing in a field, a slider's arrows, Space or Enter on a button or link.
+const FORWARD = ["PageDown", "ArrowRight", " "], BACK = ["PageUp", "ArrowLeft"];
+function keyAction(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return null;
+  const target = event.target;
+  const typing = target.closest && target.closest("input, select, textarea, [contenteditable]");
+  if (typing) return null;
+  if (event.key === " " && target.closest && target.closest("button, a, summary, [role=button]")) return null;
+  if (event.key.startsWith("Arrow") && target.closest && target.closest(".tree-scroll, [role=region]")) return null;  // they scroll it
+  if (FORWARD.includes(event.key)) return "forward";
+  if (BACK.includes(event.key)) return "back";
+  if (event.key === "Home") return "reset";
+  if (event.key === "End") return "end";
+  return null;
 }
 
 // The page's form: tile controls for tile problems, node controls for the graph, and "new scramble" for a new seed.
+// Once a search is loaded from the form, the form folds into one line (one click brings it back) and the stage, the
+// player with the panels, fills the screen: a projector at 853×480 shows the board, the code and the tree at once.
 function searchView(root) {
   const stepper = new Stepper(root);
+  const stage = document.getElementById("step-stage");
   const form = document.getElementById("step-form");
   const panels = document.getElementById("step-panels");
   const error = document.getElementById("step-error");
+  const announcer = document.getElementById("announcer");
   const lesson = root.dataset.config ? JSON.parse(root.dataset.config) : null;
   const f = form ? form.elements : null;
+  let views = [];
 
   const showControls = () => {
     const kind = f.problem.value === "graph" ? "graph" : "tiles";
@@ -543,12 +653,12 @@ function searchView(root) {
   };
 
   function request() {
-    if (lesson) return lesson.request;
+    if (lesson) return { ...lesson.request, open_at: lesson.step };  // the server says which step that is
     const body = { algorithms: [f.first.value].concat(f.second.value ? [f.second.value] : []), depth_limit: +f.depth_limit.value };
     if (f.problem.value === "graph") {
       const saved = JSON.parse(window.localStorage.getItem(GRAPH_KEY) || "null");
       Object.assign(body, { problem: "graph", heuristic: f.graph_h.value, start: +f.from.value, goal: +f.to.value },
-        saved && saved.nodes ? { nodes: saved.nodes, edges: saved.edges, positions: saved.positions } : {});
+        saved && saved.nodes ? { nodes: saved.nodes, edges: saved.edges, positions: saved.positions, costs: saved.costs } : {});
     } else {
       Object.assign(body, { problem: "tiles", size: f.problem.value.split(":")[1], goal: f.goal.value,
         heuristic: f.heuristic.value, scramble: +f.scramble.value, seed: +f.seed.value });
@@ -557,36 +667,106 @@ function searchView(root) {
     return body;
   }
 
+  // One line saying what is loaded, shown while the form is folded away.
+  function summary() {
+    const chosen = (select) => select.options[select.selectedIndex].text;
+    const what = f.problem.value === "graph" ? `graph, node ${f.from.value} to node ${f.to.value}`
+      : `${chosen(f.problem)}, ${f.tiles.value.trim() ? `tiles ${f.tiles.value.trim()}` : `${f.scramble.value} scramble moves, seed ${f.seed.value}`}`;
+    return `${what} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
+  }
+
+  function fold(folded) {
+    if (!form) return;
+    form.hidden = folded;
+    document.getElementById("setup-bar").hidden = !folded;
+    document.getElementById("setup-toggle").setAttribute("aria-expanded", String(!folded));
+    if (folded) document.getElementById("setup-summary").textContent = summary();
+    stage.classList.toggle("presenting", folded);
+  }
+
+  // Bring the whole stage on screen when it does not fit below what is above it (the page header, the intro).
+  function frame(always) {
+    if (!window.matchMedia("(min-width: 700px)").matches) return;  // a phone scrolls the page as usual
+    const box = stage.getBoundingClientRect();
+    if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
+  }
+
+  function announce(step) {
+    if (!announcer || !views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
+    announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
+  }
+
+  // On a graph, the form holds the graph itself: move it, pick the ends, change the costs, and the search reruns.
+  let rearranging = null;
+  const arranger = form && document.getElementById("step-graph") ? new GraphArranger(document.getElementById("step-graph"), (what) => {
+    if (what === "start") f.from.value = arranger.highlight.start;
+    if (what === "goal") f.to.value = arranger.highlight.goal;
+    window.clearTimeout(rearranging);
+    rearranging = window.setTimeout(() => load(false, true), 120);
+  }) : null;
+
   let latest = 0;
-  async function load() {
+  async function load(present, rearranged) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
     let data;
-    try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); return; }
+    try { data = await fetchJSON(root.dataset.url, request()); showError(error, null); } catch (e) { showError(error, e); fold(false); return; }
     if (mine !== latest) return;
     panels.innerHTML = "";
+    if (present) fold(true);
     const problem = data.problem === "graph"
       ? { kind: "graph", adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
       : { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal };
-    const views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
+    views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
-    if (lesson) stepper.goTo(slideStep(lesson.step, data.traces[0].steps, stepper.total));
+    if (rearranged) stepper.goTo(stepper.total);  // show where the changed graph leads
+    if (arranger && data.problem === "graph" && !rearranged) arranger.load(data.positions.length ? data.positions : circle(data.adjacency.length), data.adjacency, data.costs, data.start, data.goal);
+    if (lesson) {
+      const named = document.getElementById("slide-step");
+      if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
+      stepper.goTo(data.open_step);
+    }
     root.dataset.ready = "1";
+    if (present || lesson) frame(present);
+    if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
   }
+
+  stepper.listeners.push(announce);
+  document.addEventListener("keydown", (event) => {
+    const act = keyAction(event);
+    if (!act || root.dataset.ready !== "1") return;
+    event.preventDefault();
+    if (lesson && act === "forward" && stepper.step >= stepper.total) {
+      const next = document.querySelector('a[rel="next"]');
+      if (next) window.location.href = next.href;
+    } else if (lesson && act === "back" && stepper.step <= 0) {
+      const prev = document.querySelector('a[rel="prev"]');
+      if (prev) window.location.href = prev.href;
+    } else {
+      stepper[act]();
+    }
+  });
 
   if (form) {
     if (new URLSearchParams(window.location.search).get("problem") === "graph") f.problem.value = "graph";
     showControls();
-    f.problem.addEventListener("change", () => { showControls(); load(); });
-    form.addEventListener("submit", (event) => { event.preventDefault(); load(); });
+    form.addEventListener("change", (event) => {  // every change shows at once; Load also folds the form away
+      if (event.target === f.problem) showControls();
+      if (event.target.name) load(false);
+    });
+    form.addEventListener("submit", (event) => { event.preventDefault(); load(true); });
     document.getElementById("new-scramble").addEventListener("click", () => {
       f.seed.value = Math.floor(Math.random() * 1e6);
       f.tiles.value = "";
-      load();
+      load(false);
+    });
+    document.getElementById("setup-toggle").addEventListener("click", () => {
+      fold(false);
+      f.problem.focus();
     });
   }
-  load();
+  load(false);
 }
 
 onReady(() => document.querySelectorAll('.stepper[data-kind="search"]').forEach(searchView));

@@ -9,9 +9,9 @@ from engine.bounds.subproblem import solve_subproblem, state_count
 from engine.bounds.table import KNOWN_DIAMETERS, bounds_table
 from engine.errors import PuzzleError
 from engine.tiles import MOVES, Board, goal_board
+from engine.tiles.goal_arrays import neighbor_table
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
-from engine.tiles.tables import neighbor_table
 
 
 @pytest.mark.parametrize("rows, cols, diameter", [(2, 2, 6), (2, 3, 21), (2, 4, 36), (2, 5, 55), (3, 3, 31)])

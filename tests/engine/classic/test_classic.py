@@ -67,6 +67,21 @@ def test_tours_by_start_square_follow_the_colouring():
     assert knights.count_tours(3, 4, 0)["tours"] == knights.count_tours_reference(3, 4, 0)
 
 
+def test_every_small_board_has_an_answer():
+    # 1×1 is a tour of one square; 1×n, 2×2 and 3×3 have none (0 is an answer, not an error); 2×n has none either
+    expected = {(1, 1): 1, (1, 4): 0, (2, 2): 0, (3, 3): 0, (2, 3): 0, (1, 2): 0}
+    for (rows, cols), tours in expected.items():
+        for start in range(rows * cols):
+            assert knights.count_tours(rows, cols, start)["tours"] == tours
+    for rows in range(1, 4):
+        for cols in range(1, 6):
+            for start in range(rows * cols):
+                assert knights.count_tours(rows, cols, start)["tours"] == knights.count_tours_reference(rows, cols,
+                                                                                                       start)
+                assert knights.warnsdorff_tour(rows, cols, start)["status"] in ("done", "not_solved")
+                assert knights.backtracking_steps(rows, cols, start)[0]["square"] == start
+
+
 def test_warnsdorff_finds_legal_tours():
     for rows, cols in [(5, 5), (5, 8), (6, 20), (8, 8), (30, 30), (7, 26)]:
         result = knights.warnsdorff_tour(rows, cols, 0)

@@ -110,7 +110,7 @@ def test_the_training_kernel_agrees_with_the_plain_python_algorithm_1():
         entries = new_entries(PATTERN, GOAL)
         from engine.fastrandom import generator
         from engine.learned.kernels import LANES, train_walks
-        from engine.tiles.tables import goal_tables
+        from engine.tiles.goal_arrays import goal_tables
 
         tables = goal_tables(GOAL)
         train_walks(entries, params.walks, params.length, generator(params.seed), np.array(GOAL.cells), GOAL.blank,

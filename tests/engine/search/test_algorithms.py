@@ -85,3 +85,32 @@ def test_the_heuristic_breakdown_adds_up():
         assert shown["pdb"] is None  # 3×3 has no pattern database
     swapped = Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0))  # 1 and 2 swapped in their goal row
     assert explain(swapped, GOAL)["conflicts"] == [{"a": 2, "b": 1, "line": "row", "index": 0}]
+
+
+def test_on_a_graph_with_costs_uniform_cost_and_a_star_find_the_cheapest_path_and_bfs_the_fewest_edges():
+    from engine.search.trace import trace_search
+
+    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, costs=SEED_GRAPH.costs)
+    assert not problem.unit_costs
+    answers = {name: trace_search(problem, name)["result"] for name in ("bfs", "ucs", "astar", "idastar", "greedy")}
+    for name in ("ucs", "astar", "idastar"):
+        assert (answers[name]["moves"], answers[name]["cost"], answers[name]["optimal"]) == ("1 3 4 6", 12, True)
+    assert (answers["bfs"]["moves"], answers["bfs"]["cost"], answers["bfs"]["optimal"]) == ("2 4 6", 16, False)
+    assert not answers["greedy"]["optimal"]
+    # straight-line h, scaled by the cheapest cost per unit of drawn length, never overestimates the cheapest cost
+    for node in range(SEED_GRAPH.size):
+        cheapest = uniform_cost_search(GraphProblem(SEED_GRAPH.adjacency, node, 6, costs=SEED_GRAPH.costs))
+        cost = sum(SEED_GRAPH.cost(a, b) for a, b in zip([node] + [int(n) for n in cheapest.moves.split()],
+                                                           [int(n) for n in cheapest.moves.split()], strict=False))
+        assert problem.h(node) <= cost
+    assert problem.h(0) > 0
+
+
+def test_edge_costs_are_checked():
+    from engine.errors import PuzzleError
+
+    g = graph_from(3, [[0, 1], [1, 2]], None, [5, 7])
+    assert g.cost(1, 0) == 5 and g.cost(2, 1) == 7 and g.cost(0, 2) == 1
+    for costs in ([1], [0, 1], [1, 100], "1,2", [1.5, 2]):
+        with pytest.raises(PuzzleError):
+            graph_from(3, [[0, 1], [1, 2]], None, costs)

@@ -5,6 +5,7 @@ from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board
+from engine.tiles.random import scramble
 
 
 def cells(board):
@@ -111,3 +112,92 @@ def test_recording_stops_at_its_budget():
     hard = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
     traced = trace_search(SlidingTileProblem(hard, goal), "bfs", encode=cells, max_expansions=300)
     assert traced["recording_stopped"] and traced["result"]["status"] == "budget_exhausted"
+
+
+def _live_frontier_sizes(traced):
+    """Replay the steps as the view does: (the nodes it lists as waiting, the engine's count) after every step."""
+    waiting: set[int] = set(n["id"] for n in traced["nodes"] if n["parent"] is None and n["side"] == "forward")
+    for step in traced["steps"]:
+        if step["event"] == "generate":
+            waiting.add(step["node"])
+        elif step["event"] in ("expand", "stale", "goal"):
+            waiting.discard(step["node"])
+        if "frontier" in step:
+            yield len(waiting), step["frontier"]
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "ucs", "greedy", "astar"])
+def test_the_frontier_a_view_replays_is_the_engines_frontier(algorithm):
+    # seed 2's 16-move scramble: A* queues a state twice and drops the out-of-date entry when it pops it
+    goal = goal_board(3, 3, "blank-last")
+    traced = trace_search(SlidingTileProblem(scramble(goal, 16, 2)[0], goal), algorithm, encode=cells,
+                          max_expansions=400)
+    sizes = list(_live_frontier_sizes(traced))
+    assert sizes and all(listed == counted for listed, counted in sizes)
+    if algorithm == "astar":
+        stale = [s for s in traced["steps"] if s["event"] == "stale"]
+        assert stale and all(traced["pseudocode"][s["line"]].lstrip().startswith("if a cheaper path") for s in stale)
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "ids"])
+def test_depth_first_never_revisits_a_state_on_its_path(algorithm):
+    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions)
+    traced = trace_search(problem, algorithm)
+    path = [0] + [int(node) for node in traced["result"]["moves"].split()]
+    assert len(set(path)) == len(path) and path[-1] == 6
+    if algorithm == "dfs":
+        assert path == [0, 1, 2, 4, 6]  # the first neighbour first
+        cycles = [s for s in traced["steps"] if s["event"] == "duplicate"]
+        # 0 → 1 → 2 does not go on to 0, nor 0 → 1 → 2 → 4 → 3 to 1: both are on the path already
+        assert [traced["nodes"][s["node"]]["state"] for s in cycles] == [0, 1]
+    for node in traced["nodes"]:  # no node of the recorded tree repeats a state of its own path
+        seen, a = [], node["id"]
+        while a is not None:
+            seen.append(traced["nodes"][a]["state"])
+            a = traced["nodes"][a]["parent"]
+        assert node["state"] not in seen[1:] or any(
+            s["event"] == "duplicate" and s["node"] == node["id"] for s in traced["steps"])
+
+
+def test_depth_first_on_boards_returns_a_path_without_repeated_boards():
+    goal = goal_board(3, 3, "blank-last")
+    for seed in range(4):
+        start = scramble(goal, 8, seed)[0]
+        result = trace_search(SlidingTileProblem(start, goal), "dfs", encode=cells, depth_limit=10,
+                              max_expansions=50_000)["result"]
+        assert result["status"] == "solved"
+        boards, board = [start.cells], start
+        for move in result["moves"]:
+            board = board.move(move)
+            boards.append(board.cells)
+        assert len(set(boards)) == len(boards) and board.cells == goal.cells
+
+
+def test_a_registered_algorithm_appears_in_the_step_through_with_its_pseudocode():
+    from engine.search.algorithms import breadth_first_search
+    from engine.search.record import ALGORITHMS, Algorithm, register
+
+    register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, budget, trace, limit:
+                       breadth_first_search(p, budget, trace), (("start here", "start"), ("expand it", "expand"),
+                                                                ("skip it", "duplicate"), ("push it", "generate"),
+                                                                ("done", "goal")), frontier="queue", optimal=True))
+    try:
+        traced = trace_search(GraphProblem(SEED_GRAPH.adjacency, 0, 6), "bfs-again")
+        assert traced["title"] == "Breadth-first, registered twice" and traced["pseudocode"][1] == "expand it"
+        assert traced["result"]["moves"] == "2 4 6" and traced["optimal"] and traced["frontier_kind"] == "queue"
+    finally:
+        del ALGORITHMS["bfs-again"]
+
+
+def test_every_event_a_search_emits_has_a_pseudocode_line_and_optimality_comes_from_the_record():
+    from engine.search.record import ALGORITHMS
+
+    goal = goal_board(3, 3, "blank-last")
+    problem = SlidingTileProblem(scramble(goal, 16, 2)[0], goal)
+    for name, spec in ALGORITHMS.items():
+        traced = trace_search(problem, name, encode=cells, max_expansions=300)
+        assert all(step["line"] is not None for step in traced["steps"]), name
+        if traced["result"]["status"] == "solved":
+            assert traced["result"]["optimal"] == spec.optimal, name
+    ucs = "\n".join(ALGORITHMS["ucs"].pseudocode[i][0] for i in range(len(ALGORITHMS["ucs"].pseudocode)))
+    assert "g(child) = g(node) + cost(node, child)" in ucs and "g = g" not in ucs

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, random_solvable, scramble
+from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import (
     MODE_LEARNED,
     MODE_LINEAR_CONFLICT,
@@ -23,7 +24,6 @@ from engine.tiles.heuristics import linear_conflicts, manhattan_distance
 from engine.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, start_state
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
-from engine.tiles.tables import goal_tables
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
 

@@ -20,7 +20,8 @@ from engine.errors import PuzzleError
 from engine.jobs import checked
 from engine.search import SlidingTileProblem, idastar_search
 from engine.solvers import solve
-from engine.tiles import Board, goal_board, pdb, pdb_build, scramble, tables_catalogue
+from engine.tiles import Board, goal_board, pdb, pdb_build, pdb_catalogue, scramble
+from engine.tiles.board import half_turn, half_turn_moves
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
 
@@ -147,6 +148,10 @@ def test_full_78_database_on_korf(db78, korf):
         board = Board(4, 4, cells)
         result = solve(board, FIRST, "idastar", "pdb")
         assert result.heuristic == "pdb-78" and result.length == optimum and board.apply(result.moves) == FIRST, number
+        # the blank-last goal through the half-turn: the same database file, the same optimum
+        turned = half_turn(board)
+        result = solve(turned, LAST, "idastar", "pdb")
+        assert result.heuristic == "pdb-78" and result.length == optimum and turned.apply(result.moves) == LAST, number
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -166,10 +171,14 @@ def test_korf_instances_are_solved_optimally_with_663(db663, korf):
         assert result.length == optimum and board.apply(result.moves) == FIRST, number
 
 
+#: A goal whose database (and its half-turn's) no test builds.
+ELSEWHERE = Board(4, 4, (1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+
+
 def test_missing_tables_fall_back_and_say_so(db663):
-    board, _ = scramble(LAST, 20, 5)
-    assert not pdb.is_built("pdb-663", LAST)
-    result = solve(board, LAST, "idastar", "pdb")
+    board, _ = scramble(ELSEWHERE, 20, 5)
+    assert not pdb.is_built("pdb-663", ELSEWHERE)
+    result = solve(board, ELSEWHERE, "idastar", "pdb")
     assert result.status == "solved" and result.heuristic == "linear-conflict"
     assert "tables build" in result.message
     if not pdb.is_built("pdb-78", FIRST):
@@ -180,13 +189,38 @@ def test_missing_tables_fall_back_and_say_so(db663):
         assert result.heuristic == "pdb-663" and result.optimal and not result.message
 
 
+def test_one_build_serves_both_goals_through_the_half_turn(db663, korf):
+    """The blank-last goal reads the blank-first tables: the same search on the half-turned position, the same
+    counts, the moves turned back; the readable value agrees with the kernel's."""
+    served = pdb.load("pdb-663", LAST)
+    assert isinstance(served, pdb.HalfTurned) and served.stored is db663 and served.goal == LAST
+    assert sorted(t for g in served.groups for t in g) == list(range(1, 16))
+    assert served.value(LAST) == 0 and served.value(LAST.move("U")) == 1
+    for number, optimum, cells in korf[:3]:
+        board = Board(4, 4, cells)
+        first = solve(board, FIRST, "idastar", "pdb-663")
+        last = solve(half_turn(board), LAST, "idastar", "pdb-663")
+        assert last.heuristic == "pdb-663" and last.length == first.length == optimum, number
+        assert half_turn(board).apply(last.moves) == LAST and last.moves == half_turn_moves(first.moves)
+        assert (last.nodes_expanded, last.nodes_generated) == (first.nodes_expanded, first.nodes_generated)
+        assert served.value(half_turn(board)) == db663.value(board)
+    board, _ = scramble(LAST, 24, 2)
+    readable = solve(board, LAST, "astar", "pdb-663")
+    assert readable.heuristic == "pdb-663" and readable.length == solve(board, LAST, "idastar", "pdb-663").length
+
+
 def test_the_tables_api(db663):
-    names = [row["name"] for row in tables_catalogue.status()]
-    assert names == ["pdb-663/blank-first", "pdb-663/blank-last", "pdb-78/blank-first", "pdb-78/blank-last"]
-    row = tables_catalogue.status(["pdb-663/blank-first"])[0]
+    names = [row["name"] for row in pdb_catalogue.status()]
+    assert names == ["pdb-663/blank-first", "pdb-663/blank-last", "pdb-78/blank-first", "pdb-78/blank-last",
+                     "pdb-6666/blank-first", "pdb-6666/blank-last"]
+    first, last = pdb_catalogue.status(["pdb-663/blank-first", "pdb-663/blank-last"])
+    assert last["built"] and last["served_by"] == "pdb-663/blank-first" and last["path"] == first["path"]
+    assert "pdb-663/blank-last" not in pdb_catalogue.missing()
+    assert pdb_catalogue.status(["pdb-6666/blank-first"])[0]["expected_bytes"] == 4 * 127_512_000
+    row = first
     assert row["built"] and row["bytes"] > row["expected_bytes"] == 2 * 5_765_760 + 3360
     assert row["build_seconds"] > 0 and row["peak_bytes"] > 0 and not row["building"]
-    assert "pdb-663/blank-first" not in tables_catalogue.missing()
+    assert "pdb-663/blank-first" not in pdb_catalogue.missing()
     from engine.registry import load_all
 
     load_all()
@@ -194,7 +228,7 @@ def test_the_tables_api(db663):
     with pytest.raises(PuzzleError, match="unknown table"):
         checked("tables-build", {"names": ["pdb-78"]})
     with pytest.raises(PuzzleError, match="unknown table"):
-        tables_catalogue.build(["pdb-99/blank-first"])
+        pdb_catalogue.build(["pdb-99/blank-first"])
 
 
 def test_a_cancelled_build_stops_and_leaves_nothing(tmp_path, monkeypatch):
@@ -204,12 +238,12 @@ def test_a_cancelled_build_stops_and_leaves_nothing(tmp_path, monkeypatch):
     seen = []
 
     def cancel():  # asked between pieces of the build: record what status() says meanwhile, then stop
-        seen.append(tables_catalogue.status(["pdb-663/blank-last"])[0]["building"])
+        seen.append(pdb_catalogue.status(["pdb-663/blank-last"])[0]["building"])
         return True
 
     with pytest.raises(PuzzleError, match="cancelled"):
-        tables_catalogue.build(["pdb-663/blank-last"], cancel=cancel)
+        pdb_catalogue.build(["pdb-663/blank-last"], cancel=cancel)
     assert seen == [True]
-    assert tables_catalogue.missing(["pdb-663/blank-last"]) == ["pdb-663/blank-last"]
-    assert not tables_catalogue.status(["pdb-663/blank-last"])[0]["building"]
+    assert pdb_catalogue.missing(["pdb-663/blank-last"]) == ["pdb-663/blank-last"]
+    assert not pdb_catalogue.status(["pdb-663/blank-last"])[0]["building"]
     assert not list(tmp_path.iterdir())

@@ -1,4 +1,6 @@
-"""Lookup tables for a board shape and goal, shared by the numba kernels (plain NumPy arrays, built once per goal)."""
+"""Per-goal lookup arrays shared by the numba kernels: the blank's neighbours, each tile's Manhattan distance per
+cell, its goal row and column (plain NumPy arrays, built once per goal and kept in memory). The pattern databases,
+large tables on disk, are ``engine.tiles.pdb`` and ``engine.tiles.pdb_catalogue``."""
 
 from __future__ import annotations
 

@@ -1,21 +1,25 @@
-"""The large tables built ahead of time, and the small API the CLI and the app use to see and build them.
+"""The pattern databases on disk, built ahead of time, and the small API the CLI and the app use to see and build
+them.
 
 Every table lives in the one store (``engine.store``: ``$PUZZLE_DATA_DIR``, the app's instance folder, or
 ``~/.cache/puzzle-playground``), so the CLI, the app and its workers share one copy. A solve never builds a table
 (engine/tiles/pdb.py ``resolve`` falls back and says which heuristic it used); tables are built by
 ``python -m engine tables build``, by ``build()`` below, or by a job of kind ``tables-build``.
 
-Names are ``<grouping>/<goal>``: ``pdb-663/blank-first``, ``pdb-663/blank-last``, ``pdb-78/blank-first``,
-``pdb-78/blank-last``. ``build()`` builds them in that order, the quick 6-6-3 tables first (seconds each) so that
-``pdb`` has a database to use long before the 7-8 ones (minutes each) are done.
+Names are ``<grouping>/<goal>``: ``pdb-663/blank-first``, ``pdb-663/blank-last``, ``pdb-78/…``, ``pdb-6666/…``
+(5×5). Each database is built once, for the blank-first goal (``STORED_GOAL``); the blank-last table is that file
+read through the half-turn (``pdb.HalfTurned``), so both names are built by one build. ``build()`` builds in that
+order, the quick 6-6-3 first (seconds) so that ``pdb`` has a database long before the 7-8 (minutes) is done, and
+the 5×5 database last.
 
 API (plain data, JSON-ready):
 
 * ``status() -> list[dict]``: one entry per table: ``name``, ``label``, ``grouping``, ``goal`` (convention name),
-  ``built`` (bool), ``bytes`` (on disk, 0 if missing), ``expected_bytes``, ``build_seconds``, ``peak_bytes`` and
-  ``built_at`` (from the build, None if unknown), ``building`` (True while a process on this machine builds it:
-  a build leaves ``<table file>.building`` in the store with its process id, so the web process sees a build that a
-  worker process runs), ``build_started`` (when that build began, else None).
+  ``served_by`` (the name whose file it reads), ``built`` (bool), ``bytes`` (of that file, 0 if missing),
+  ``expected_bytes``, ``build_seconds``, ``peak_bytes`` and ``built_at`` (from the build, None if unknown),
+  ``building`` (True while a process on this machine builds it: a build leaves ``<table file>.building`` in the
+  store with its process id, so the web process sees a build that a worker process runs), ``build_started`` (when
+  that build began, else None).
 * ``missing(names=None) -> list[str]``: the names (of ``names``, default all) that are not built.
 * ``build(names=None, progress=None, cancel=None) -> list[dict]``: builds the missing ones of ``names`` one after
   another, each on every core; ``progress(fraction, info)`` gets the overall fraction and ``info["text"]``, a line
@@ -42,8 +46,11 @@ from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board
 
 GOALS = ("blank-first", "blank-last")
-#: Build order: quick tables first.
-ORDER = ("pdb-663", "pdb-78")
+#: The goal each database is built for; the other goal reads it through the half-turn (``pdb.HalfTurned``): one build
+#: serves both, half the time and the disk.
+STORED_GOAL = "blank-first"
+#: Build order: quick tables first, the 5×5 database (minutes, 1.3 GB while it builds) last.
+ORDER = ("pdb-663", "pdb-78", "pdb-6666")
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,11 @@ class TableSpec:
 
     @property
     def goal(self) -> Board:
-        return goal_board(4, 4, self.goal_name)
+        return goal_board(*pdb.SHAPES[self.grouping], self.goal_name)
+
+    @property
+    def stored_goal(self) -> Board:
+        return goal_board(*pdb.SHAPES[self.grouping], STORED_GOAL)
 
     @property
     def label(self) -> str:
@@ -62,11 +73,12 @@ class TableSpec:
 
     @property
     def expected_bytes(self) -> int:
-        return sum(math.perm(16, len(g)) for g in pdb.groups_of(self.grouping, self.goal))
+        return sum(math.perm(self.goal.size, len(g)) for g in pdb.groups_of(self.grouping, self.goal))
 
     @property
     def artefact(self) -> str:
-        return pdb.artefact(self.grouping, self.goal)
+        """The file that serves this table: the stored goal's (the other goal reads it through the half-turn)."""
+        return pdb.artefact(self.grouping, self.stored_goal)
 
 
 TABLES = tuple(TableSpec(f"{grouping}/{goal}", grouping, goal) for grouping in ORDER for goal in GOALS)
@@ -104,6 +116,7 @@ def status(names=None) -> list[dict]:
         meta = store.meta(spec.artefact) if built else {}
         started = None if built else _build_started(spec)
         rows.append({"name": spec.name, "label": spec.label, "grouping": spec.grouping, "goal": spec.goal_name,
+                     "served_by": f"{spec.grouping}/{STORED_GOAL}",
                      "built": built, "bytes": path.stat().st_size if built else 0,
                      "expected_bytes": spec.expected_bytes, "build_seconds": meta.get("build_seconds"),
                      "peak_bytes": meta.get("peak_bytes"), "built_at": meta.get("built"),
@@ -118,7 +131,8 @@ def missing(names=None) -> list[str]:
 def build(names=None, progress: Callable[[float | None, dict], None] | None = None, cancel=None) -> list[dict]:
     from engine.tiles.pdb_build import build_database  # the compiled build: listing the tables needs no numba
 
-    specs = [spec for spec in _specs(names) if spec.name in missing(names)]
+    # one build per database: the other goal's table is the same file, read through the half-turn
+    specs = list({spec.artefact: spec for spec in _specs(names) if spec.name in missing(names)}.values())
     cancelled = cancel.is_set if hasattr(cancel, "is_set") else cancel
     weights = [spec.expected_bytes for spec in specs]
     done = 0
@@ -126,11 +140,11 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
         def report(fraction, info, spec=spec, done=done, weight=weight):
             if progress is not None:
                 progress((done + (fraction or 0.0) * weight) / sum(weights),
-                         {**info, "table": spec.name, "text": f"{spec.name}: {info.get('text', '')}"})
+                         {**info, "table": spec.name, "text": f"{spec.grouping}: {info.get('text', '')}"})
 
         _marker(spec).write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
         try:
-            build_database(spec.grouping, spec.goal, report, cancelled)
+            build_database(spec.grouping, spec.stored_goal, report, cancelled)
         finally:
             _marker(spec).unlink(missing_ok=True)
         done += weight

@@ -1,0 +1,314 @@
+"""numba kernel of the beam search behind the ``near-optimal`` solver (``engine.tiles.near_optimal``).
+
+A beam search keeps, depth after depth, only the ``width`` children with the smallest h (all children of a depth have
+the same g, so that is also the smallest g + h) and forgets the rest; a hash set of every position ever kept stops it
+from walking back into them. It is not optimal, but with a strong h and a wide beam its answers are close to it, and
+its time is bounded by depth × width whatever the position.
+
+h is one of: Manhattan distance (``H_MANHATTAN``), Manhattan plus linear conflict (``H_LINEAR_CONFLICT``) or an
+additive pattern database with its mirror lookup, max(Manhattan, direct sum, mirrored sum) (``H_PDB``), each updated
+per move from the parent's values. Positions are keyed by a Zobrist hash (64 random bits per tile and cell, XORed):
+two positions sharing a key (odds about 2^-40 at a million positions) would only make the beam skip one of them,
+and every answer is replayed to the goal by the caller.
+
+``beam_reference`` is the same search in plain Python: ``tests/engine/tiles/test_near_optimal.py`` holds the two equal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.tiles.goal_arrays import INVERSE_INDEX
+from engine.tiles.heuristic_kernels import linear_conflict_sum, moved_lines_conflicts
+from engine.tiles.ranking_kernels import rank_of_positions
+
+H_MANHATTAN = 0
+H_LINEAR_CONFLICT = 1
+H_PDB = 2
+#: h values are bucketed for the selection; no h of a board of at most 36 cells comes near.
+MAX_H = 1024
+EMPTY = 0
+
+
+def zobrist_keys(cells: int) -> np.ndarray:
+    """(tile, cell) → 64 random bits, the same in every process (a fixed seed)."""
+    return np.random.default_rng(20020101).integers(1, 2**63 - 1, size=(cells, cells), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def seen_add(seen, key):
+    """Add ``key`` (never 0) to the open-addressing set ``seen`` (a power-of-two length); False if it was there."""
+    mask = seen.shape[0] - 1
+    i = (key ^ (key >> 29)) & mask
+    while True:
+        k = seen[i]
+        if k == key:
+            return False
+        if k == EMPTY:
+            seen[i] = key
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def seen_has(seen, key):
+    mask = seen.shape[0] - 1
+    i = (key ^ (key >> 29)) & mask
+    while True:
+        k = seen[i]
+        if k == key:
+            return True
+        if k == EMPTY:
+            return False
+        i = (i + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def group_value(tables, offset, radix_row, tiles_row, size, where, cell_map, moved, moved_to, scratch):
+    """One group's table value with the group's tiles at ``cell_map[where[tile]]``, tile ``moved`` at ``moved_to``
+    instead (``cell_map`` is the identity for the direct lookup, the transpose for the mirrored one)."""
+    for s in range(size):
+        t = tiles_row[s]
+        scratch[s] = cell_map[moved_to] if t == moved else cell_map[where[t]]
+    return np.int64(tables[offset + rank_of_positions(scratch[:size], radix_row[:size])])
+
+
+@njit(cache=True, nogil=True)
+def beam_start(cells0, mode, manhattan, rows, cols, goal_row, goal_col, zobrist, pdb, st, cells, where, md, lc,
+               vals, key, blank, last, seen):
+    """Put the root in slot 0 of buffer 0 and in ``seen``; ``st`` = [depth, states in the beam, generated, found
+    slot (-1 while searching)]. Returns the root's h."""
+    tables, offsets, radix, sizes, group_tiles, ref_tiles, ref_cell, identity, mirrored = pdb
+    n = cells0.shape[0]
+    k = 0
+    m = 0
+    for c in range(n):
+        t = cells0[c]
+        cells[0, 0, c] = t
+        where[0, 0, t] = c
+        k ^= zobrist[t, c]
+        m += manhattan[t, c]
+        if t == 0:
+            blank[0, 0] = c
+    md[0, 0] = m
+    lc[0, 0] = linear_conflict_sum(cells0, rows, cols, goal_row, goal_col) if mode == H_LINEAR_CONFLICT else 0
+    h = m + 2 * lc[0, 0]
+    if mode == H_PDB:
+        groups = sizes.shape[0]
+        scratch = np.zeros(n, dtype=np.int64)
+        direct = 0
+        reflected = 0
+        for g in range(groups):
+            v = group_value(tables, offsets[g], radix[g], group_tiles[g], sizes[g], where[0, 0], identity, -1, 0,
+                            scratch)
+            vals[0, 0, g] = v
+            direct += v
+            if mirrored:
+                v = group_value(tables, offsets[g], radix[g], ref_tiles[g], sizes[g], where[0, 0], ref_cell, -1, 0,
+                                scratch)
+                vals[0, 0, groups + g] = v
+                reflected += v
+        h = max(m, direct, reflected)
+    key[0, 0] = k
+    last[0, 0] = -1
+    seen_add(seen, k)
+    st[0], st[1], st[2], st[3] = 0, 1, 0, -1
+    return h
+
+
+@njit(cache=True, nogil=True)
+def beam_layers(layers, mode, neighbors, manhattan, rows, cols, goal_row, goal_col, zobrist, pdb, st, cells, where,
+                md, lc, vals, key, blank, last, parent, move, seen, cand, cand_h, order, hist):
+    """Advance the beam by up to ``layers`` depths (the caller checks its budget in between). Returns 1 when a child
+    is the goal (its parent's slot and move are at ``parent``/``move`` of the new depth, ``st[3]`` = 0), 2 when the
+    beam is stuck (every child seen before: the beam stays at its depth) or at the depth limit, 0 otherwise.
+    ``cand`` holds per child [parent slot, move, key, Manhattan, conflicts, new direct value, new mirrored value].
+    The beam's positions are in order of h, best first."""
+    tables, offsets, radix, sizes, group_tiles, ref_tiles, ref_cell, identity, mirrored = pdb
+    width = cells.shape[1]
+    n = cells.shape[2]
+    groups = sizes.shape[0]
+    scratch = np.zeros(n, dtype=np.int64)
+    places = np.zeros(max(rows, cols), dtype=np.int64)
+    longest = np.zeros(max(rows, cols), dtype=np.int64)
+    for _ in range(layers):
+        depth, count = st[0], st[1]
+        b = depth & 1
+        nb = 1 - b
+        c = 0
+        for s in range(count):
+            here = blank[b, s]
+            back = last[b, s]
+            row = cells[b, s]
+            for d in range(4):
+                target = neighbors[here, d]
+                if target < 0 or (back >= 0 and d == INVERSE_INDEX[back]):
+                    continue
+                tile = row[target]
+                k = key[b, s] ^ zobrist[tile, target] ^ zobrist[tile, here] ^ zobrist[0, here] ^ zobrist[0, target]
+                if seen_has(seen, k):
+                    continue
+                st[2] += 1
+                m = md[b, s] + manhattan[tile, here] - manhattan[tile, target]
+                if m == 0:
+                    parent[depth + 1, 0] = s
+                    move[depth + 1, 0] = d
+                    st[0] = depth + 1
+                    st[3] = 0
+                    return 1
+                h = m
+                conflicts = 0
+                direct_value = 0
+                ref_value = 0
+                if mode == H_LINEAR_CONFLICT:
+                    before = moved_lines_conflicts(row, here, target, rows, cols, goal_row, goal_col, places, longest)
+                    row[here] = tile
+                    row[target] = 0
+                    after = moved_lines_conflicts(row, here, target, rows, cols, goal_row, goal_col, places,
+                                                  longest)
+                    row[target] = tile
+                    row[here] = 0
+                    conflicts = lc[b, s] + after - before
+                    h = m + 2 * conflicts
+                elif mode == H_PDB:
+                    g = 0
+                    while g < groups and not _in_row(group_tiles[g], sizes[g], tile):
+                        g += 1
+                    direct_value = group_value(tables, offsets[g], radix[g], group_tiles[g], sizes[g], where[b, s],
+                                               identity, tile, here, scratch)
+                    direct = direct_value - vals[b, s, g]
+                    for j in range(groups):
+                        direct += vals[b, s, j]
+                    if direct > h:
+                        h = direct
+                    if mirrored:
+                        g = 0
+                        while g < groups and not _in_row(ref_tiles[g], sizes[g], tile):
+                            g += 1
+                        ref_value = group_value(tables, offsets[g], radix[g], ref_tiles[g], sizes[g], where[b, s],
+                                                ref_cell, tile, here, scratch)
+                        reflected = ref_value - vals[b, s, groups + g]
+                        for j in range(groups):
+                            reflected += vals[b, s, groups + j]
+                        if reflected > h:
+                            h = reflected
+                cand[c, 0] = s
+                cand[c, 1] = d
+                cand[c, 2] = k
+                cand[c, 3] = m
+                cand[c, 4] = conflicts
+                cand[c, 5] = direct_value
+                cand[c, 6] = ref_value
+                cand_h[c] = min(h, MAX_H - 1)
+                c += 1
+        # the children in order of h (a counting sort, stable: children of better parents first among equals)
+        top = 0
+        for i in range(c):
+            if cand_h[i] > top:
+                top = cand_h[i]
+        hist[:top + 2] = 0
+        for i in range(c):
+            hist[cand_h[i] + 1] += 1
+        for v in range(1, top + 2):
+            hist[v] += hist[v - 1]
+        for i in range(c):
+            order[hist[cand_h[i]]] = i
+            hist[cand_h[i]] += 1
+        kept = 0
+        for j in range(c):
+            if kept == width:
+                break
+            i = order[j]
+            if not seen_add(seen, cand[i, 2]):
+                continue  # the same position from another parent
+            s, d = cand[i, 0], cand[i, 1]
+            here = blank[b, s]
+            target = neighbors[here, d]
+            tile = cells[b, s, target]
+            for x in range(n):
+                cells[nb, kept, x] = cells[b, s, x]
+                where[nb, kept, x] = where[b, s, x]
+            cells[nb, kept, here] = tile
+            cells[nb, kept, target] = 0
+            where[nb, kept, tile] = here
+            where[nb, kept, 0] = target
+            blank[nb, kept] = target
+            last[nb, kept] = d
+            key[nb, kept] = cand[i, 2]
+            md[nb, kept] = cand[i, 3]
+            lc[nb, kept] = cand[i, 4]
+            if mode == H_PDB:
+                for j2 in range(2 * groups):
+                    vals[nb, kept, j2] = vals[b, s, j2]
+                g = 0
+                while not _in_row(group_tiles[g], sizes[g], tile):
+                    g += 1
+                vals[nb, kept, g] = cand[i, 5]
+                if mirrored:
+                    g = 0
+                    while not _in_row(ref_tiles[g], sizes[g], tile):
+                        g += 1
+                    vals[nb, kept, groups + g] = cand[i, 6]
+            parent[depth + 1, kept] = s
+            move[depth + 1, kept] = d
+            kept += 1
+        if kept == 0:
+            return 2  # the beam at ``depth`` stays as it was: the caller can finish from its best position
+        st[0] = depth + 1
+        st[1] = kept
+        if depth + 2 >= parent.shape[0]:
+            return 2
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _in_row(row, size, tile):
+    for s in range(size):
+        if row[s] == tile:
+            return True
+    return False
+
+
+def beam_reference(board_cells: list[int], goal_cells: list[int], cols: int, width: int, h,
+                   depth_limit: int) -> str | None:
+    """``beam_layers`` in plain Python for a heuristic function ``h(cells) -> int`` with the same tie order: the
+    readable reference the tests hold the kernel to (node for node on small boards). Returns the blank's moves
+    (``UDLR``) or None when the beam dies out or passes ``depth_limit`` + 1 moves."""
+    from engine.tiles.board import MOVES
+
+    n = len(board_cells)
+    rows = n // cols
+    goal = tuple(goal_cells)
+    start = tuple(board_cells)
+    seen = {start}
+    beam = [(start, -1, "")]  # (cells, last move index, moves so far)
+    depth = 0
+    while beam and depth <= depth_limit:
+        depth += 1
+        children = []
+        for cells, back, moves in beam:
+            here = cells.index(0)
+            r, c = divmod(here, cols)
+            for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if not (0 <= r + dr < rows and 0 <= c + dc < cols) or (back >= 0 and d == int(INVERSE_INDEX[back])):
+                    continue
+                target = (r + dr) * cols + c + dc
+                child = list(cells)
+                child[here], child[target] = child[target], 0
+                child = tuple(child)
+                if child in seen:
+                    continue
+                if child == goal:
+                    return moves + MOVES[d]
+                children.append((min(h(child), MAX_H - 1), child, d, moves + MOVES[d]))
+        children.sort(key=lambda item: item[0])  # stable: the kernel's counting sort keeps the same order
+        beam = []
+        for _, child, d, moves in children:
+            if len(beam) == width:
+                break
+            if child in seen:
+                continue
+            seen.add(child)
+            beam.append((child, d, moves))
+    return None

@@ -1,0 +1,181 @@
+"""The ``near-optimal`` solver: answers close to the shortest on 5×5 and 6×6 boards within about a second.
+
+Method: beam search (``engine.tiles.beam_kernels``) with the strongest heuristic at hand, beams of growing width
+while the time allows (``WIDTHS``), the shortest answer kept. On 5×5 the heuristic is the 6-6-6-6 additive pattern
+database with its mirror lookup (``engine.tiles.pdb``; a goal with the blank in the other corner is solved as its
+half-turn, ``board.half_turn``); without it, and on other boards, Manhattan distance plus linear conflict, and the
+result says which heuristic it used. ``fast`` (the row-and-column reduction) stays the instant answer and the
+fallback when a beam finds nothing.
+
+Why a beam: weighted A* or weighted IDA* give a bound on the length, but no bound on time on 24- and 35-puzzles
+(their frontier grows with the heuristic's error); a beam's time is depth × width, known before it starts, and with
+a pattern database its answers on Korf & Taylor's 24-puzzles are within a few per cent of optimal
+(bench/near_optimal.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.result import SolveResult, Watch
+from engine.status import Status
+from engine.tiles import pdb
+from engine.tiles.board import MOVES, Board, half_turn, half_turn_moves
+from engine.tiles.goal_arrays import goal_tables
+from engine.tiles.heuristics import manhattan_distance
+
+#: Beam widths tried in turn, each about four times the work of the one before (``GROWTH``), while the next one is
+#: expected to end within ``TARGET_SECONDS``: on a busy machine the answer comes from a narrower beam, as fast.
+WIDTHS = (256, 1_024, 4_096, 16_384)
+GROWTH = 4.5
+TARGET_SECONDS = 0.8
+#: Depths the kernel advances between two looks at the budget.
+LAYERS = 8
+#: No answer is longer than this many times Manhattan distance plus a margin (the beam's path arrays).
+DEPTH_FACTOR = 3
+
+
+def _pdb_inputs(database: pdb.PatternDatabase | None, n: int):
+    """The pattern-database tuple the kernel reads (empty arrays without a database)."""
+    i64 = np.zeros(0, dtype=np.int64)
+    identity = np.arange(n, dtype=np.int64)
+    if database is None:
+        no_table = np.zeros(1, dtype=np.uint8)
+        no_table.setflags(write=False)  # the type of a memory-mapped table: one compiled kernel for both
+        return (no_table, i64, np.zeros((1, 1), np.int64), np.zeros(1, np.int64),
+                np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64), identity, identity, False)
+    arrays = database.kernel_arrays()
+    groups, k = arrays["radix"].shape
+    group_tiles = np.zeros((groups, k), dtype=np.int64)
+    ref_tiles = np.zeros((groups, k), dtype=np.int64)
+    for tile in range(1, n):
+        group_tiles[arrays["group_of"][tile], arrays["slot_of"][tile]] = tile
+        if arrays["mirrored"]:
+            ref_tiles[arrays["ref_group"][tile], arrays["ref_slot"][tile]] = tile
+    return (arrays["tables"], arrays["offsets"], arrays["radix"], arrays["sizes"], group_tiles, ref_tiles,
+            arrays["ref_cell"], identity, bool(arrays["mirrored"]))
+
+
+def depth_limit(board: Board, goal: Board) -> int:
+    """The deepest beam kept (the kernel's path arrays): no beam that found an answer came near it."""
+    return DEPTH_FACTOR * manhattan_distance(board, goal) + 40
+
+
+def beam_search(board: Board, goal: Board, width: int, mode: int, database, watch: Watch
+                ) -> tuple[str | None, int, bool]:
+    """One beam of ``width``: the blank's moves, the children generated and whether the moves reach the goal. When
+    the beam gets stuck (every child seen before, or the depth limit), the moves lead to the best position it
+    holds; None when the budget ran out."""
+    from engine.tiles.beam_kernels import MAX_H, beam_layers, beam_start, zobrist_keys
+
+    n = board.size
+    tables = goal_tables(goal)
+    zobrist = _zobrist(n, zobrist_keys)
+    inputs = _pdb_inputs(database, n)
+    groups = inputs[3].shape[0]
+    limit = depth_limit(board, goal)
+    cells = np.zeros((2, width, n), dtype=np.uint8)
+    where = np.zeros((2, width, n), dtype=np.uint8)
+    md = np.zeros((2, width), dtype=np.int64)
+    lc = np.zeros((2, width), dtype=np.int64)
+    vals = np.zeros((2, width, 2 * groups), dtype=np.int64)
+    key = np.zeros((2, width), dtype=np.int64)
+    blank = np.zeros((2, width), dtype=np.int64)
+    last = np.zeros((2, width), dtype=np.int64)
+    parent = np.zeros((limit + 2, width), dtype=np.int32)
+    move = np.zeros((limit + 2, width), dtype=np.int8)
+    seen = np.zeros(1 << max(16, int(2 * width * limit).bit_length()), dtype=np.int64)
+    cand = np.zeros((3 * width, 7), dtype=np.int64)
+    cand_h = np.zeros(3 * width, dtype=np.int64)
+    order = np.zeros(3 * width, dtype=np.int64)
+    hist = np.zeros(MAX_H + 1, dtype=np.int64)
+    st = np.zeros(4, dtype=np.int64)
+    common = (tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col, zobrist, inputs, st, cells,
+              where, md, lc, vals, key, blank, last)
+    beam_start(np.array(board.cells, dtype=np.int64), mode, *common, seen)
+    code = 0
+    while code == 0:
+        if watch.stop_reason(int(st[2])):
+            return None, int(st[2]), False
+        code = beam_layers(LAYERS, mode, tables.neighbors, *common, parent, move, seen, cand, cand_h, order, hist)
+    # the goal's parent, or (the beam stuck) the best position of the last beam, the first in order of h
+    moves = []
+    slot = 0
+    for depth in range(int(st[0]), 0, -1):
+        moves.append(MOVES[move[depth, slot]])
+        slot = parent[depth, slot]
+    return "".join(reversed(moves)), int(st[2]), code == 1
+
+
+_zobrist_cache: dict[int, np.ndarray] = {}
+
+
+def _zobrist(n: int, make) -> np.ndarray:
+    if n not in _zobrist_cache:
+        _zobrist_cache[n] = make(n)
+    return _zobrist_cache[n]
+
+
+def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | None, str]:
+    """(the goal searched, whether it is the half-turn of the goal asked for, the database, a note)."""
+    if "pdb-6666" in pdb.groupings_for(goal):
+        database = pdb.load("pdb-6666", goal)
+        if isinstance(database, pdb.HalfTurned):
+            return database.stored.goal, True, database.stored, ""
+        if database is not None:
+            return goal, False, database, ""
+        return goal, False, None, ("the 6-6-6-6 pattern database is not built yet (python -m engine tables build); "
+                                   "used linear-conflict")
+    return goal, False, None, ""
+
+
+def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[int, ...] = WIDTHS,
+                       seconds: float = TARGET_SECONDS) -> SolveResult:
+    """Beams of growing width while the next one is expected to end within ``seconds`` (and the budget); the
+    shortest answer found, or ``fast``'s when no beam found one."""
+    from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_PDB
+    from engine.tiles.reduction import fast_solve
+
+    lower = manhattan_distance(board, goal)
+    if lower == 0:
+        return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="near-optimal", heuristic="",
+                           message="the board is solved", extra={"lower_bound": 0})
+    searched, turned, database, note = choose_heuristic(goal)
+    start = half_turn(board) if turned else board
+    mode = H_PDB if database is not None else H_LINEAR_CONFLICT
+    used = database.name if database is not None else "linear-conflict"
+    limit = min(seconds, watch.budget.max_seconds)
+    best, generated, tried, last = None, 0, [], 0.0
+    for number, width in enumerate(widths):
+        if number and watch.elapsed + GROWTH * last > limit:
+            break  # the next beam would not end in time
+        began = watch.elapsed
+        moves, count, reached = beam_search(start, searched, width, mode, database, watch)
+        last = watch.elapsed - began
+        generated += count
+        if moves is not None and not reached:
+            # a stuck beam (narrow, near the end) is finished from its best position by the reduction
+            finish = fast_solve(start.apply(moves), searched, watch)
+            moves = moves + finish.moves if finish.status == Status.SOLVED else None
+        if moves is not None:
+            tried.append({"width": width, "length": len(moves), "seconds": round(last, 4), "reached_goal": reached})
+            if best is None or len(moves) < len(best):
+                best = moves
+        if watch.stop_reason(generated):
+            break
+    if best is None:
+        fallback = fast_solve(board, goal, watch)
+        fallback.message = f"no beam found an answer in time: the fast solver's answer. {fallback.message}"
+        return fallback
+    if turned:
+        best = half_turn_moves(best)
+    if lower == len(best):
+        optimal, message = True, "optimal: as long as the Manhattan lower bound"
+    else:
+        optimal, message = False, (f"not proven optimal: {len(best)} moves; no answer can be shorter than the "
+                                   f"Manhattan lower bound, {lower}")
+    if note:
+        message = f"{note}. {message}"
+    return SolveResult(Status.SOLVED, best, optimal, 0, generated, tried[-1]["width"], watch.elapsed, "near-optimal",
+                       used, message=message, extra={"lower_bound": lower, "beams": tried,
+                                                     "method": f"beam search + {used}"})
