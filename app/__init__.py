@@ -17,8 +17,9 @@ from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import registry, store
-from engine.cluster import JobRunner, Limits, LocalWorkers, NotOwner, NoWorker, QuotaExceeded
+from engine.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
 from engine.errors import PuzzleError
+from engine.lanes import LocalWorkers
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")

@@ -52,8 +52,9 @@ KIND_VIEWS = {
 def kind_view(job: dict) -> KindView:
     """The panel's words for ``job``: a swarm or a GA counts fitness evaluations, not search nodes."""
     view = KIND_VIEWS.get(job["kind"]) or KindView(job["kind"].replace("-", " ").capitalize())
-    if job["kind"] == "solve" and (job.get("params") or {}).get("solver") in ("dpso", "ga"):
-        return KindView("Running the metaheuristic", "evaluations", form="metaheuristic")
+    solver = (job.get("params") or {}).get("solver")
+    if job["kind"] == "solve" and solver in ("dpso", "ga"):
+        return KindView(f"Running {'DPSO' if solver == 'dpso' else 'the GA'}", "evaluations", form="metaheuristic")
     return view
 
 

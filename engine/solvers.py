@@ -21,7 +21,7 @@ from engine import registry
 from engine.errors import PuzzleError
 from engine.result import Budget, Progress, SolveResult, Watch
 from engine.status import Status
-from engine.tiles.board import Board, goal_board
+from engine.tiles.board import BFS_MAX_CELLS, Board, goal_board
 from engine.tiles.heuristics import heuristics
 from engine.tiles.solvability import check_solvable
 
@@ -126,16 +126,16 @@ def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -
     """Load (on a fresh install, compile) what a solve by ``info`` with ``heuristic`` runs, and nothing else, by a
     tiny solve of the same kind; returns the seconds it took, 0.0 when this process has loaded it already.
 
-    The tiny solve is on the goal itself when the heuristic is made for one shape (it loads that goal's table too),
-    else on a 2×3 board: the kernels are typed by their arrays, not by the board's size, so the same code serves.
+    The tiny solve starts one move from the goal itself, so it runs the same code paths and loads the same tables;
+    a solver offered only for small boards (breadth-first search, whose work grows with the whole state space even
+    next to the goal) loads on a 2×3 board instead: its kernels are typed by their arrays, not by the board's size.
     """
     if info.warm_options is None:
         return 0.0
-    record = heuristics().get(heuristic)
-    if record is not None and record.shape is not None:
-        small = goal
-    else:
+    if info.max_cells <= BFS_MAX_CELLS:
         small = goal_board(2, 3, "blank-first" if goal.blank == 0 else "blank-last")
+    else:
+        small = goal
     key = (info.name, heuristic, small, json.dumps({**options, **info.warm_options}, sort_keys=True, default=str))
     if key in _loaded:
         return 0.0
@@ -143,16 +143,9 @@ def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -
         if key in _loaded:
             return 0.0
         started = time.perf_counter()
-        near = small.apply(next(m for m in ("UL", "UR", "DL", "DR") if _legal(small, m)))
+        near = small.move(small.legal_moves()[0])
         info.function(near, small, heuristic, Watch(Budget(max_nodes=10_000, max_seconds=10)),
                       {**options, **info.warm_options})
         _loaded.add(key)
         return time.perf_counter() - started
 
-
-def _legal(board: Board, moves: str) -> bool:
-    try:
-        board.apply(moves)
-    except PuzzleError:
-        return False
-    return True

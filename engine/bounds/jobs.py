@@ -20,6 +20,11 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
                      7: "24 min 24 s", 8: "4 d 7 h 43 min"}
 
 
+#: Boards from this many cells are searched as Dask tasks over the long lane; smaller ones (2×5 and below: seconds)
+#: on the job's own worker, where hundreds of tiny tasks would cost more in scheduling than they compute.
+DASK_MIN_CELLS = 12
+
+
 def check_bfs(params: dict) -> dict:
     from engine.bounds.fullbfs import check_size
 
@@ -31,11 +36,13 @@ def check_bfs(params: dict) -> dict:
 @job_kind("research-bfs", check=check_bfs)
 def bfs_job(params: dict, report, cancel) -> dict:
     """Every position of a board of up to 14 cells by breadth-first search: diameter, histogram, hardest positions.
-    On a Dask worker each layer is spread over the long lane as one task per partition; the job itself waits
-    seceded. Run again after a cancel or a crash, it continues from the last finished layer."""
+    From 12 cells on, each layer is spread over the long lane as one Dask task per partition while the job itself
+    waits seceded. Run again after a cancel or a crash, it continues from the last finished layer."""
     from engine.bounds.fullbfs import DaskWaves, full_bfs
 
     watch = Watch(cancel=cancel, progress=report)
+    if params["rows"] * params["cols"] < DASK_MIN_CELLS:  # seconds of work: a task per partition would cost more
+        return full_bfs(params["rows"], params["cols"], watch)
     try:
         from distributed import get_worker, worker_client
 

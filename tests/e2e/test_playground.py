@@ -104,8 +104,8 @@ def test_compare_view_shows_two_solvers(page, live_server):
     page.click("#compare-button")
     rows = page.locator(".compare-table tbody tr")
     expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_contain_text("bfs")
-    expect(rows.nth(1)).to_contain_text("idastar + manhattan")
+    expect(rows.nth(0)).to_contain_text("Breadth-first search")
+    expect(rows.nth(1)).to_contain_text("IDA* + manhattan")
     for row in rows.all():
         expect(row.locator("td").nth(2)).to_have_text("31")
     expect(page.locator(".compare-item .board")).to_have_count(2)

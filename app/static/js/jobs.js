@@ -49,7 +49,8 @@ function fill(form, values) {
       if (fields[0].value !== String(value)) return false;
     } else if (fields[0].type === "checkbox") {
       const wanted = Array.isArray(value) ? value.map(String) : [String(value)];
-      fields.forEach((box) => changes.push(() => { box.checked = wanted.includes(box.value); }));
+      const on = (box) => (typeof value === "boolean" ? value : wanted.includes(box.value));
+      fields.forEach((box) => changes.push(() => { box.checked = on(box); }));
     } else if (fields[0].tagName === "SELECT") {
       const option = [...fields[0].options].find((o) => o.value === String(value) || (o.value !== "" && Number(o.value) === Number(value)));
       if (!option) return false;

@@ -686,12 +686,13 @@ function searchView(root) {
 
   // Bring the whole stage on screen when it does not fit below what is above it (the page header, the intro).
   function frame(always) {
+    if (!window.matchMedia("(min-width: 700px)").matches) return;  // a phone scrolls the page as usual
     const box = stage.getBoundingClientRect();
     if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
   }
 
   function announce(step) {
-    if (!announcer || !views.length) return;
+    if (!announcer || !views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
     announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
   }
 
