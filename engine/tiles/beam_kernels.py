@@ -78,7 +78,7 @@ def group_value(tables, offset, radix_row, tiles_row, size, where, cell_map, mov
 def beam_start(cells0, mode, manhattan, rows, cols, goal_row, goal_col, zobrist, pdb, st, cells, where, md, lc,
                vals, key, blank, last, seen):
     """Put the root in slot 0 of buffer 0 and in ``seen``; ``st`` = [depth, states in the beam, generated, found
-    slot (-1 while searching)]. Returns the root's h."""
+    slot (-1 while searching), least h of a depth's best position, that depth]. Returns the root's h."""
     tables, offsets, radix, sizes, group_tiles, ref_tiles, ref_cell, identity, mirrored = pdb
     n = cells0.shape[0]
     k = 0
@@ -113,16 +113,17 @@ def beam_start(cells0, mode, manhattan, rows, cols, goal_row, goal_col, zobrist,
     key[0, 0] = k
     last[0, 0] = -1
     seen_add(seen, k)
-    st[0], st[1], st[2], st[3] = 0, 1, 0, -1
+    st[0], st[1], st[2], st[3], st[4], st[5] = 0, 1, 0, -1, h, 0
     return h
 
 
 @njit(cache=True, nogil=True)
-def beam_layers(layers, mode, neighbors, manhattan, rows, cols, goal_row, goal_col, zobrist, pdb, st, cells, where,
-                md, lc, vals, key, blank, last, parent, move, seen, cand, cand_h, order, hist):
+def beam_layers(layers, patience, mode, neighbors, manhattan, rows, cols, goal_row, goal_col, zobrist, pdb, st, cells,
+                where, md, lc, vals, key, blank, last, parent, move, seen, cand, cand_h, order, hist):
     """Advance the beam by up to ``layers`` depths (the caller checks its budget in between). Returns 1 when a child
     is the goal (its parent's slot and move are at ``parent``/``move`` of the new depth, ``st[3]`` = 0), 2 when the
-    beam is stuck (every child seen before: the beam stays at its depth) or at the depth limit, 0 otherwise.
+    beam is stuck: every child seen before (the beam stays at its depth), no depth's best h below ``st[4]`` (found at
+    depth ``st[5]``) for ``patience`` depths, or the depth limit; 0 otherwise.
     ``cand`` holds per child [parent slot, move, key, Manhattan, conflicts, new direct value, new mirrored value].
     The beam's positions are in order of h, best first."""
     tables, offsets, radix, sizes, group_tiles, ref_tiles, ref_cell, identity, mirrored = pdb
@@ -222,6 +223,9 @@ def beam_layers(layers, mode, neighbors, manhattan, rows, cols, goal_row, goal_c
             i = order[j]
             if not seen_add(seen, cand[i, 2]):
                 continue  # the same position from another parent
+            if kept == 0 and cand_h[i] < st[4]:
+                st[4] = cand_h[i]
+                st[5] = depth + 1
             s, d = cand[i, 0], cand[i, 1]
             here = blank[b, s]
             target = neighbors[here, d]
@@ -257,7 +261,7 @@ def beam_layers(layers, mode, neighbors, manhattan, rows, cols, goal_row, goal_c
             return 2  # the beam at ``depth`` stays as it was: the caller can finish from its best position
         st[0] = depth + 1
         st[1] = kept
-        if depth + 2 >= parent.shape[0]:
+        if depth + 2 >= parent.shape[0] or depth + 1 - st[5] > patience:
             return 2
     return 0
 
@@ -271,10 +275,11 @@ def _in_row(row, size, tile):
 
 
 def beam_reference(board_cells: list[int], goal_cells: list[int], cols: int, width: int, h,
-                   depth_limit: int) -> str | None:
+                   depth_limit: int, patience: int) -> str | None:
     """``beam_layers`` in plain Python for a heuristic function ``h(cells) -> int`` with the same tie order: the
     readable reference the tests hold the kernel to (node for node on small boards). Returns the blank's moves
-    (``UDLR``) or None when the beam dies out or passes ``depth_limit`` + 1 moves."""
+    (``UDLR``) or None when the beam dies out, passes ``depth_limit`` + 1 moves or finds no better best position
+    for more than ``patience`` depths."""
     from engine.tiles.board import MOVES
 
     n = len(board_cells)
@@ -284,7 +289,8 @@ def beam_reference(board_cells: list[int], goal_cells: list[int], cols: int, wid
     seen = {start}
     beam = [(start, -1, "")]  # (cells, last move index, moves so far)
     depth = 0
-    while beam and depth <= depth_limit:
+    best, best_depth = min(h(start), MAX_H - 1), 0
+    while beam and depth <= depth_limit and depth - best_depth <= patience:
         depth += 1
         children = []
         for cells, back, moves in beam:
@@ -304,11 +310,13 @@ def beam_reference(board_cells: list[int], goal_cells: list[int], cols: int, wid
                 children.append((min(h(child), MAX_H - 1), child, d, moves + MOVES[d]))
         children.sort(key=lambda item: item[0])  # stable: the kernel's counting sort keeps the same order
         beam = []
-        for _, child, d, moves in children:
+        for value, child, d, moves in children:
             if len(beam) == width:
                 break
             if child in seen:
                 continue
             seen.add(child)
+            if not beam and value < best:
+                best, best_depth = value, depth
             beam.append((child, d, moves))
     return None

@@ -31,6 +31,8 @@ GROWTH = 4.5
 TARGET_SECONDS = 0.8
 #: Depths the kernel advances between two looks at the budget.
 LAYERS = 8
+#: A beam whose best position has not improved for this many depths per cell is stuck (a plateau it wanders on).
+PATIENCE = 1
 #: No answer is longer than this many times Manhattan distance plus a margin (the beam's path arrays).
 DEPTH_FACTOR = 3
 
@@ -64,8 +66,8 @@ def depth_limit(board: Board, goal: Board) -> int:
 def beam_search(board: Board, goal: Board, width: int, mode: int, database, watch: Watch
                 ) -> tuple[str | None, int, bool]:
     """One beam of ``width``: the blank's moves, the children generated and whether the moves reach the goal. When
-    the beam gets stuck (every child seen before, or the depth limit), the moves lead to the best position it
-    holds; None when the budget ran out."""
+    the beam gets stuck (every child seen before, no better position for ``PATIENCE`` depths per cell, or the depth
+    limit), the moves lead to the best position it held; None when the budget ran out."""
     from engine.tiles.beam_kernels import MAX_H, beam_layers, beam_start, zobrist_keys
 
     n = board.size
@@ -89,7 +91,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     cand_h = np.zeros(3 * width, dtype=np.int64)
     order = np.zeros(3 * width, dtype=np.int64)
     hist = np.zeros(MAX_H + 1, dtype=np.int64)
-    st = np.zeros(4, dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
     common = (tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col, zobrist, inputs, st, cells,
               where, md, lc, vals, key, blank, last)
     beam_start(np.array(board.cells, dtype=np.int64), mode, *common, seen)
@@ -97,11 +99,13 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     while code == 0:
         if watch.stop_reason(int(st[2])):
             return None, int(st[2]), False
-        code = beam_layers(LAYERS, mode, tables.neighbors, *common, parent, move, seen, cand, cand_h, order, hist)
-    # the goal's parent, or (the beam stuck) the best position of the last beam, the first in order of h
+        code = beam_layers(LAYERS, PATIENCE * n, mode, tables.neighbors, *common, parent, move, seen, cand, cand_h,
+                           order, hist)
+    # the goal, or (the beam stuck) the best position it held: the first, in order of h, of the depth where it
+    # was best
     moves = []
     slot = 0
-    for depth in range(int(st[0]), 0, -1):
+    for depth in range(int(st[0]) if code == 1 else int(st[5]), 0, -1):
         moves.append(MOVES[move[depth, slot]])
         slot = parent[depth, slot]
     return "".join(reversed(moves)), int(st[2]), code == 1
@@ -131,8 +135,8 @@ def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | No
 
 def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[int, ...] = WIDTHS,
                        seconds: float = TARGET_SECONDS) -> SolveResult:
-    """Beams of growing width while the next one is expected to end within ``seconds`` (and the budget); the
-    shortest answer found, or ``fast``'s when no beam found one."""
+    """The reduction's answer, then beams of growing width while the next one is expected to end within ``seconds``
+    (and the budget); the shortest answer found."""
     from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_PDB
     from engine.tiles.reduction import fast_solve
 
@@ -145,7 +149,12 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
     mode = H_PDB if database is not None else H_LINEAR_CONFLICT
     used = database.name if database is not None else "linear-conflict"
     limit = min(seconds, watch.budget.max_seconds)
-    best, generated, tried, last = None, 0, [], 0.0
+    # the reduction's answer first (milliseconds): no beam answer longer than it is kept
+    quick = fast_solve(board, goal, watch)
+    if quick.status == Status.SOLVED and quick.optimal:
+        return quick  # close to home: the reduction's first try is a short optimal search
+    reduced = (half_turn_moves(quick.moves) if turned else quick.moves) if quick.status == Status.SOLVED else None
+    best, generated, tried, last, used_beam = reduced, 0, [], 0.0, False
     for number, width in enumerate(widths):
         if number and watch.elapsed + GROWTH * last > limit:
             break  # the next beam would not end in time
@@ -160,13 +169,13 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
         if moves is not None:
             tried.append({"width": width, "length": len(moves), "seconds": round(last, 4), "reached_goal": reached})
             if best is None or len(moves) < len(best):
-                best = moves
+                best, used_beam = moves, True
         if watch.stop_reason(generated):
             break
-    if best is None:
-        fallback = fast_solve(board, goal, watch)
-        fallback.message = f"no beam found an answer in time: the fast solver's answer. {fallback.message}"
-        return fallback
+    if not used_beam:
+        quick.message = f"no beam found a shorter answer in time: the fast solver's answer. {quick.message}"
+        quick.extra = {**quick.extra, "beams": tried}
+        return quick
     if turned:
         best = half_turn_moves(best)
     if lower == len(best):
