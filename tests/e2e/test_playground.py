@@ -54,6 +54,7 @@ def test_solve_animates_to_the_goal(page, live_server):
     page.click("#solve-button")
     result = page.locator(".result")
     expect(result).to_contain_text("31 moves")
+    expect(result.locator("dt:text-is('solver') + dd")).to_have_text("IDA* + linear-conflict")
     page.locator('.result [data-act="speed"]').fill("30")
     expect(result).to_have_attribute("data-done", "1", timeout=15_000)
     assert tiles(page) == GOAL_3x3
@@ -109,6 +110,8 @@ def test_compare_view_shows_two_solvers(page, live_server):
     for row in rows.all():
         expect(row.locator("td").nth(2)).to_have_text("31")
     expect(page.locator(".compare-item .board")).to_have_count(2)
+    # Each board is captioned with the name the table and the solver menu use, not the registry's key.
+    expect(page.locator(".compare-item figcaption strong")).to_have_text(["Breadth-first search", "IDA* + manhattan"])
     expect(page.locator(".chart")).to_have_count(3)
     page.locator('.compare-results [data-act="speed"]').fill("30")
     expect(page.locator(".compare-results")).to_have_attribute("data-done", "1", timeout=15_000)
