@@ -6,9 +6,9 @@ A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); 
 
 from __future__ import annotations
 
-from engine import params as params_reader
 from engine.errors import PuzzleError
 from engine.jobs import Placement, job_kind
+from engine.params import integer, number, text
 from engine.result import Budget
 from engine.solve_cost import solve_placement
 from engine.solvers import check_request, solve, solvers
@@ -25,15 +25,15 @@ MAX_REQUEST_SECONDS = 900.0
 
 def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
     default = default or Budget()
-    return Budget(params_reader.integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
+    return Budget(integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
                                                                                      MAX_REQUEST_NODES)),
-                  params_reader.number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
+                  number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
                                                                                       max_seconds)))
 
 
 def _name(params: dict, key: str, default: str) -> str:
     """A solver or heuristic name: text, or the default when absent (a list or object is refused by name)."""
-    return params_reader.text(params, key, 40, default)
+    return text(params, key, 40, default)
 
 
 def check_solve(params: dict) -> dict:
@@ -96,10 +96,10 @@ def compare_job(params: dict, report, cancel) -> dict:
     budget = budget_from(params)
     entries = params["solvers"]
     results = []
-    for number, entry in enumerate(entries):
-        def progress(fraction, info, number=number, name=entry["solver"]):
-            report((number + (fraction or 0.0)) / len(entries),
-                   {**info, "text": f"{name} ({number + 1} of {len(entries)}): {info.get('text', '')}"})
+    for index, entry in enumerate(entries):
+        def progress(fraction, info, index=index, name=entry["solver"]):
+            report((index + (fraction or 0.0)) / len(entries),
+                   {**info, "text": f"{name} ({index + 1} of {len(entries)}): {info.get('text', '')}"})
 
         progress(0.0, {})
         results.append(solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,

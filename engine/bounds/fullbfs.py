@@ -179,22 +179,26 @@ def _blocks(layout: Layout) -> int:
 
 
 def _summary_path(directory: Path, q: int, name: str) -> Path:
-    return Path(directory) / f"blank-{q:02d}-{name}.npy"
+    return Path(directory) / f"blank-{q:02d}-{name}.int64"
 
 
 def _read_summary(directory: Path, q: int, name: str, layout: Layout) -> np.ndarray:
     """A partition's per-block figures (states at one distance, or whether any state was seen); a missing file
-    reads as "every block may hold some", which is never wrong, only slower."""
+    reads as "every block may hold some", which is never wrong, only slower. Raw int64 (no header to parse: numpy's
+    header parser is not safe in several threads at once on Python 3.11)."""
     try:
-        return np.load(_summary_path(directory, q, name))
-    except (OSError, ValueError):
+        values = np.fromfile(_summary_path(directory, q, name), dtype=np.int64)
+    except OSError:
+        values = None
+    if values is None or values.size != _blocks(layout):
         return np.ones(_blocks(layout), dtype=np.int64)
+    return values
 
 
 def _write_summary(directory: Path, q: int, name: str, values: np.ndarray) -> None:
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
     with os.fdopen(fd, "wb") as out:
-        np.save(out, values)
+        out.write(np.ascontiguousarray(values, dtype=np.int64).tobytes())
     os.replace(tmp, _summary_path(directory, q, name))
 
 

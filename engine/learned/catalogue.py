@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from engine import params as params_reader
 from engine import store
 from engine.errors import PuzzleError
 from engine.learned.pattern import DEFAULT_TILES, Pattern, pattern_for
+from engine.params import choice, flag, integer
 from engine.tiles.board import Board
 
 VALUE_RULES = ("min-diff", "at-min-steps")
@@ -60,12 +60,12 @@ class LearnedTable:
 
 
 def check_params(values: dict) -> TrainingParams:
-    walks = params_reader.integer(values, "walks", 1, MAX_WALKS, TrainingParams.walks)
+    walks = integer(values, "walks", 1, MAX_WALKS, TrainingParams.walks)
     # counts are stored in one byte
-    length = params_reader.integer(values, "length", 1, 254, TrainingParams.length)
-    seed = params_reader.integer(values, "seed", 0, 2**63 - 1, 0)
-    rule = params_reader.choice(values, "value_rule", VALUE_RULES, TrainingParams.value_rule)
-    undo = params_reader.flag(values, "allow_undo", False)
+    length = integer(values, "length", 1, 254, TrainingParams.length)
+    seed = integer(values, "seed", 0, 2**63 - 1, 0)
+    rule = choice(values, "value_rule", VALUE_RULES, TrainingParams.value_rule)
+    undo = flag(values, "allow_undo", False)
     return TrainingParams(walks, length, pattern_for(values.get("tiles", DEFAULT_TILES)).tiles, rule, undo, seed)
 
 

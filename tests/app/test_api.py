@@ -17,6 +17,7 @@ def test_solve_answers_the_cli_json(client):
     assert len(data["moves"]) == 31
     for key in ("nodes_expanded", "nodes_generated", "peak_frontier", "seconds", "solver", "heuristic"):
         assert key in data
+    assert data["load_seconds"] >= 0  # loading the kernels is reported apart from the search's seconds
 
 
 @pytest.mark.parametrize("body, status, message", [

@@ -1,0 +1,41 @@
+"""Command line: ``python -m engine solve|scramble|random|check|research|learned|tables|jobs ...``. Errors go to
+stderr, exit status 2.
+
+Building the parser loads the registry (solver names, heuristics) but no kernel; a command imports the computations
+it runs when it runs, so ``check``, ``scramble``, ``random``, ``jobs``, ``tables list`` and ``--help`` never import
+numba (tests/engine/test_architecture.py holds that).
+
+Each subject's commands live in a module of this package (``tiles``, ``research``, ``learned``, ``tables``) with an
+``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them in ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine.errors import PuzzleError
+
+COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Puzzle Playground engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except PuzzleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

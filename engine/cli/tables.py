@@ -1,0 +1,64 @@
+"""``tables`` (the pattern databases on disk: list, build) and ``jobs`` (the kinds of background job)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.cli.output import emit, progress_to_stderr
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    """``tables list``: what exists, sizes, build times; ``tables build``: build what is missing, with a progress
+    line on stderr (rewritten in place at a terminal, one line every few seconds in a log)."""
+    import time
+
+    from engine.tiles import pdb_catalogue
+
+    if args.what == "build":
+        live = sys.stderr.isatty()
+        last = [0.0]
+
+        def progress(fraction: float | None, info: dict) -> None:
+            if live:
+                progress_to_stderr(fraction, info)
+            elif time.monotonic() - last[0] >= 5:
+                last[0] = time.monotonic()
+                print(f"{fraction or 0:6.1%} {info.get('text', '')}", file=sys.stderr, flush=True)
+
+        todo = pdb_catalogue.missing(args.only or None)
+        print(f"building {len(todo)} table(s): {', '.join(todo) or 'none missing'}", file=sys.stderr)
+        pdb_catalogue.build(args.only or None, progress)
+        if live:
+            print(file=sys.stderr)
+    rows = pdb_catalogue.status(args.only or None)
+    lines = [f"{'table':<22}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
+    for row in rows:
+        peak = f"{row['peak_bytes'] / 1e9:.2f}" if row["peak_bytes"] else "-"
+        lines.append(f"{row['name']:<22}{'yes' if row['built'] else 'no':>7}"
+                     f"{(row['bytes'] or row['expected_bytes']) / 1e6:>9.1f}{row['build_seconds'] or '-':>9}"
+                     f"{peak:>9}  {row['label']}")
+    lines.append(f"store: {rows[0]['path'].rsplit('/', 1)[0] if rows else ''}")
+    emit({"tables": rows}, args.json, "\n".join(lines))
+    return 0
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from engine.jobs import job_kinds
+
+    kinds = {name: {"lane": kind.lane_label, "doc": kind.doc} for name, kind in sorted(job_kinds().items())}
+    emit(kinds, args.json, "\n".join(f"{name:22} {k['lane']:12} {k['doc']}" for name, k in kinds.items()))
+    return 0
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("tables", help="large tables (pattern databases): list them, or build the missing ones")
+    p.add_argument("what", choices=("list", "build"))
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="a table name, e.g. pdb-663/blank-first (repeatable; default: every table)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_tables)
+
+    p = sub.add_parser("jobs", help="the kinds of background job, their lane and what each does")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_jobs)

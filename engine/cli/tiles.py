@@ -1,0 +1,121 @@
+"""Sliding-tile commands: ``solve``, ``scramble``, ``random``, ``check``."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.cli.output import emit
+from engine.errors import PuzzleError
+from engine.result import Budget
+from engine.solvers import solve, solvers
+from engine.status import Status
+from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
+from engine.tiles.heuristics import heuristics
+from engine.tiles.random import random_solvable, scramble
+from engine.tiles.solvability import check_solvable
+
+
+def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:
+    parser.add_argument("--size", default="3x3", help="rows x columns, e.g. 3x3, 4x4, 2x5 (default 3x3)")
+    parser.add_argument("--goal", default="blank-last",
+                        help='blank-first, blank-last (default) or the goal\'s tiles, e.g. "1 2 3/4 5 6/7 8 0"')
+    if tiles:
+        parser.add_argument("tiles", help='the position, row by row: "8 6 7/2 5 4/3 0 1" or "8 6 7 2 5 4 3 0 1"')
+
+
+def _read(args: argparse.Namespace) -> tuple[Board, Board]:
+    rows, cols = parse_size(args.size)
+    goal = parse_goal(args.goal, rows, cols)
+    board = Board(rows, cols, parse_tiles(args.tiles, rows, cols)) if hasattr(args, "tiles") else goal
+    return board, goal
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    board, goal = _read(args)
+    params = {}
+    for item in args.param:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise PuzzleError(f"--param takes name=value, e.g. --param iterations=500 (got {item!r})")
+        params[key.strip()] = value.strip()
+    result = solve(board, goal, args.solver, args.heuristic, Budget(args.max_nodes, args.max_seconds), params=params)
+    data = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+    text = "\n".join([
+        f"status:    {result.status}" + (f" ({result.message})" if result.message else ""),
+        f"moves:     {result.moves}",
+        f"length:    {data['length']}   optimal: {'proven' if result.optimal else 'not proven'}",
+        f"expanded:  {result.nodes_expanded:,}   generated: {result.nodes_generated:,}   "
+        f"peak frontier/depth: {result.peak_frontier:,}",
+        f"seconds:   {result.seconds:.4f} searching, {result.load_seconds:.4f} loading kernels before   "
+        f"solver: {result.solver}   heuristic: {result.heuristic or '-'}",
+    ])
+    emit(data, args.json, text)
+    return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
+
+
+def cmd_scramble(args: argparse.Namespace) -> int:
+    _, goal = _read(args)
+    board, moves = scramble(goal, args.moves, args.seed)
+    emit({"size": goal.size_name, "tiles": list(board.cells), "scramble": moves}, args.json,
+          f"{board.text()}\nscramble: {moves}")
+    return 0
+
+
+def cmd_random(args: argparse.Namespace) -> int:
+    _, goal = _read(args)
+    board = random_solvable(goal, args.seed)
+    emit({"size": goal.size_name, "tiles": list(board.cells)}, args.json, board.text())
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    board, goal = _read(args)
+    verdict = check_solvable(board, goal)
+    emit({"solvable": verdict.solvable, "permutation_parity": verdict.permutation_parity,
+           "blank_distance": verdict.blank_distance, "explanation": verdict.explanation}, args.json,
+          f"{'solvable' if verdict.solvable else 'unsolvable'}\n{verdict.explanation}")
+    return 0
+
+
+def _heuristic_help() -> str:
+    """Each solver's heuristics, from the registries (a shape says the only board it is made for)."""
+    known = heuristics()
+
+    def shown(name: str) -> str:
+        record = known.get(name)
+        return f"{name} ({record.shape[0]}x{record.shape[1]})" if record is not None and record.shape else name
+
+    return "by solver: " + "; ".join(f"{info.name}: {', '.join(shown(h) for h in info.heuristics)}"
+                                      for info in solvers().values() if info.heuristics != ("",))
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("solve", help="solve a sliding-tile position")
+    _board_args(p)
+    p.add_argument("--solver", default="idastar", choices=sorted(solvers()))
+    p.add_argument("--heuristic", default="manhattan",
+                   help=f"{_heuristic_help()} (pdb: the strongest database built)")
+    p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget")
+    p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a dpso or ga parameter, e.g. --param iterations=500 --param seed=3 (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("scramble", help="k random blank moves from the goal, never revisiting a position")
+    _board_args(p, tiles=False)
+    p.add_argument("--moves", type=int, default=20)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_scramble)
+
+    p = sub.add_parser("random", help="a uniformly random solvable position")
+    _board_args(p, tiles=False)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_random)
+
+    p = sub.add_parser("check", help="is the position solvable? with the parity argument")
+    _board_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_check)
