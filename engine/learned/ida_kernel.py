@@ -36,19 +36,22 @@ def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
 
 
 @register_jitable
-def _learned_cut(aux, blank, target, tile):
+def _place(aux, tile, tile_cell, blank_cell):
+    """Put ``tile`` (when the pattern holds it) and the blank back in the pattern's cells."""
     slot = aux.key_slot[tile]
     if slot >= 0:
-        aux.where[slot] = target
-    aux.where[0] = blank
+        aux.where[slot] = tile_cell
+    aux.where[0] = blank_cell
+
+
+@register_jitable
+def _learned_cut(aux, blank, target, tile):
+    _place(aux, tile, target, blank)
 
 
 @register_jitable
 def _learned_leave(aux, blank, parent, tile):
-    slot = aux.key_slot[tile]
-    if slot >= 0:
-        aux.where[slot] = blank
-    aux.where[0] = parent
+    _place(aux, tile, blank, parent)
 
 
 def _learned_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[LearnedArrays, int]:

@@ -37,31 +37,28 @@ def zobrist_keys(cells: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def seen_add(seen, key):
-    """Add ``key`` (never 0) to the open-addressing set ``seen`` (a power-of-two length); False if it was there."""
+def _seen_slot(seen, key):
+    """Where ``key`` is in the open-addressing set ``seen`` (a power-of-two length), or the empty slot it would take."""
     mask = seen.shape[0] - 1
     i = (key ^ (key >> 29)) & mask
-    while True:
-        k = seen[i]
-        if k == key:
-            return False
-        if k == EMPTY:
-            seen[i] = key
-            return True
+    while seen[i] != key and seen[i] != EMPTY:
         i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, nogil=True)
+def seen_add(seen, key):
+    """Add ``key`` (never 0) to ``seen``; False if it was there."""
+    i = _seen_slot(seen, key)
+    if seen[i] == key:
+        return False
+    seen[i] = key
+    return True
 
 
 @njit(cache=True, nogil=True)
 def seen_has(seen, key):
-    mask = seen.shape[0] - 1
-    i = (key ^ (key >> 29)) & mask
-    while True:
-        k = seen[i]
-        if k == key:
-            return True
-        if k == EMPTY:
-            return False
-        i = (i + 1) & mask
+    return seen[_seen_slot(seen, key)] == key
 
 
 @njit(cache=True, nogil=True)
