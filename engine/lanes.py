@@ -57,7 +57,12 @@ class LaneCensus:
     #: A lane seen this recently still counts as served (its one worker may be restarting).
     REMEMBER = 60.0
 
+    #: For this long after the runner connects, a lane no worker has shown yet is not refused: a cluster's workers
+    #: register one by one (a worker's preload takes seconds), and a job for the late lane waits for it in the queue.
+    STARTING = 60.0
+
     def __init__(self):
+        self._born = time.monotonic()
         self._checked = -float("inf")
         self._threads: dict[str, int] = {}
         self._bare = 0
@@ -95,4 +100,5 @@ class LaneCensus:
         self._refresh(client)
         if not self.offered:
             return True  # no lanes at all: a bare worker takes anything, and a cluster still starting will too
-        return time.monotonic() - self._seen.get(lane, -float("inf")) < self.REMEMBER
+        now = time.monotonic()
+        return now - self._born < self.STARTING or now - self._seen.get(lane, -float("inf")) < self.REMEMBER

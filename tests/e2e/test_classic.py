@@ -61,8 +61,9 @@ def test_graph_search_lists_the_seed_paths(page, live_server):
     page.click("#graph-search button.primary")
     fast(page, "#graph-stepper")
     expect(page.locator("#graph-stepper")).to_have_attribute("data-done", "1", timeout=20_000)
+    # data-done may still be the previous run's (the page searches once as it opens): wait for the list itself too
     expect(page.locator("#paths-found li")).to_have_text(["0 → 2 → 4 → 6", "0 → 1 → 2 → 4 → 6", "0 → 1 → 3 → 4 → 6",
-                                                          "0 → 2 → 1 → 3 → 4 → 6"])
+                                                          "0 → 2 → 1 → 3 → 4 → 6"], timeout=20_000)
 
 
 def test_drawing_a_graph_and_a_missing_path(page, live_server):

@@ -307,10 +307,13 @@ def test_a_worker_without_the_preload_or_lanes_runs_jobs(tmp_path):
             runner.shutdown()
 
 
-def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path):
+def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path, monkeypatch):
     from distributed import LocalCluster
 
     from engine.cluster import NoWorker
+    from engine.lanes import LaneCensus
+
+    monkeypatch.setattr(LaneCensus, "STARTING", 0.0)  # past the start-up grace: the lane is known to be missing
 
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
                       resources={"long": 1}) as cluster:
