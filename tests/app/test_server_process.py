@@ -113,7 +113,9 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
             job = wait_until(lambda: (lambda j: j if j["status"] == "done" else None)(
                 call(server.base, f"/api/jobs/{started['job']}")), 120, "the job on the cluster", ignore=(OSError,))
             assert job["result"]["max_md"] == 75
-            workers = _worker_names(address)
+            # workers register one by one: the solve goes to the interactive one, so wait until it is there
+            workers = wait_until(lambda: (lambda w: w if "class-interactive" in w.values() else None)(
+                _worker_names(address)), 120, "the interactive worker", ignore=(OSError,))
             assert workers[job["worker"]] == "class-long"
             solved = call(server.base, "/api/solve", {"size": "4x4", "tiles": ONE_MOVE_4X4, "heuristic": "pdb",
                                                       "mode": "sync"})  # a job, not the web process's own
