@@ -28,10 +28,7 @@ class LearnedArrays(NamedTuple):
 
 @register_jitable
 def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    slot = aux.key_slot[tile]
-    if slot >= 0:
-        aux.where[slot] = blank
-    aux.where[0] = target
+    _place(aux, tile, blank, target)
     return md + aux.table[rank_of_positions(aux.where, aux.key_radix)]
 
 
