@@ -49,6 +49,7 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
                            heuristic=name)
     path = np.zeros(stack, dtype=np.int64)
     trial = np.zeros(stack, dtype=np.int64)
+    order = np.zeros((stack, 9), dtype=np.int64)  # an ordered kernel's children per depth (``ida_kernel``)
     md_stack = np.zeros(stack, dtype=np.int64)
     md_stack[0] = md
     expanded = generated = 0
@@ -60,7 +61,7 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
         expanded += 1  # the root, expanded once per iteration
         while True:
             quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[EXPANDED])))
-            code = compiled.run(cells, st, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound,
+            code = compiled.run(cells, st, path, trial, order, md_stack, tables.neighbors, tables.manhattan, aux, bound,
                                 quota)
             total_expanded = expanded + int(st[EXPANDED])
             if code != PAUSED:

@@ -1,7 +1,9 @@
 """The additive pattern databases in the compiled IDA*: h = max(Manhattan distance, direct sum, mirrored sum).
 
 The kernel follows each group's tiles (``where``) and their mirror images (``ref_where``) as the blank moves, and
-keeps per depth every group's value (``values``), so a child re-ranks only the group of the tile that moved. The
+keeps per depth every group's value (``values``) and rank (``ranks``): a child's rank is its parent's changed by the
+one tile that moved (``moved_rank``, a pass over the group instead of the pairwise one of a fresh rank, which took
+most of a node's time when the table fits the cache). The
 readable reference is ``PatternDatabase.value`` (engine/tiles/pdb.py); ``tests/engine/tiles/test_pdb.py`` holds the
 two equal node for node.
 """
@@ -11,18 +13,20 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba.extending import register_jitable
+from numba import njit
 
 from engine.tiles.board import Board
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel
 from engine.tiles.pdb import PatternDatabase
-from engine.tiles.ranking_kernels import group_rank
+from engine.tiles.ranking import partial_rank
+from engine.tiles.ranking_kernels import moved_rank
 
 
 class DatabaseArrays(NamedTuple):
     values: np.ndarray  # (depths, 2 * groups): each group's value at each depth, direct then mirrored
+    ranks: np.ndarray  # (depths, 2 * groups): each group's rank (its index in its table) at each depth
     tables: np.ndarray  # every group's table, concatenated (read-only, memory-mapped)
     offsets: np.ndarray
     radix: np.ndarray  # (groups, largest group): the ranking's digit weights
@@ -35,10 +39,10 @@ class DatabaseArrays(NamedTuple):
     ref_slot: np.ndarray
     ref_where: np.ndarray  # as ``where``, in the mirror image
     mirrored: bool
-    pending: np.ndarray  # the child's new direct and mirrored group values, kept from ``child_h`` to ``on_enter``
+    pending: np.ndarray  # the child's new direct and mirrored group values, then ranks, from ``child_h`` to ``on_enter``
 
 
-@register_jitable
+@njit(inline="always")
 def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
     # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
@@ -48,46 +52,54 @@ def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     values = aux.values
     groups = aux.sizes.shape[0]
     g = aux.group_of[tile]
-    aux.where[g, aux.slot_of[tile]] = blank
-    value = np.int64(aux.tables[aux.offsets[g] + group_rank(aux.where, g, aux.sizes[g], aux.radix)])
+    slot = aux.slot_of[tile]
+    rank = moved_rank(aux.ranks[depth, g], aux.where[g], slot, blank, aux.radix[g])
+    aux.where[g, slot] = blank
+    value = np.int64(aux.tables[aux.offsets[g] + rank])
     h = value - values[depth, g]
     for j in range(groups):
         h += values[depth, j]
     if md > h:
         h = md
     aux.pending[0] = value
+    aux.pending[2] = rank
     if aux.mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
         rg = aux.ref_group[tile]
-        aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[blank]
-        ref_value = np.int64(aux.tables[aux.offsets[rg] + group_rank(aux.ref_where, rg, aux.sizes[rg], aux.radix)])
+        ref_rank = moved_rank(aux.ranks[depth, groups + rg], aux.ref_where[rg], aux.ref_slot[tile],
+                              aux.ref_cell[blank], aux.radix[rg])
+        ref_value = np.int64(aux.tables[aux.offsets[rg] + ref_rank])
         r = ref_value - values[depth, groups + rg]
         for j in range(groups):
             r += values[depth, groups + j]
-        aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[target]
         if r > h:
             h = r
         aux.pending[1] = ref_value
+        aux.pending[3] = ref_rank
     return h
 
 
-@register_jitable
+@njit(inline="always")
 def _pdb_cut(aux, blank, target, tile):
     aux.where[aux.group_of[tile], aux.slot_of[tile]] = target
 
 
-@register_jitable
+@njit(inline="always")
 def _pdb_enter(aux, depth, blank, target, tile):
     groups = aux.sizes.shape[0]
     for j in range(2 * groups):
         aux.values[depth + 1, j] = aux.values[depth, j]
-    aux.values[depth + 1, aux.group_of[tile]] = aux.pending[0]
+        aux.ranks[depth + 1, j] = aux.ranks[depth, j]
+    g = aux.group_of[tile]
+    aux.values[depth + 1, g] = aux.pending[0]
+    aux.ranks[depth + 1, g] = aux.pending[2]
     if aux.mirrored:
         rg = aux.ref_group[tile]
         aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[blank]
         aux.values[depth + 1, groups + rg] = aux.pending[1]
+        aux.ranks[depth + 1, groups + rg] = aux.pending[3]
 
 
-@register_jitable
+@njit(inline="always")
 def _pdb_leave(aux, blank, parent, tile):
     aux.where[aux.group_of[tile], aux.slot_of[tile]] = blank
     if aux.mirrored:
@@ -109,13 +121,17 @@ def _pdb_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[Da
                 ref_where[arrays["ref_group"][tile], arrays["ref_slot"][tile]] = arrays["ref_cell"][cell]
     values = np.zeros((stack, 2 * len(direct)), dtype=np.int64)
     values[0] = direct + (mirrored or [0] * len(direct))
-    aux = DatabaseArrays(values, arrays["tables"], arrays["offsets"], arrays["radix"], arrays["sizes"],
+    ranks = np.zeros((stack, 2 * len(direct)), dtype=np.int64)
+    for g, size in enumerate(arrays["sizes"]):
+        ranks[0, g] = partial_rank(list(where[g, :size]), board.size)
+        ranks[0, len(direct) + g] = partial_rank(list(ref_where[g, :size]), board.size)
+    aux = DatabaseArrays(values, ranks, arrays["tables"], arrays["offsets"], arrays["radix"], arrays["sizes"],
                          arrays["group_of"], arrays["slot_of"], where, arrays["ref_cell"], arrays["ref_group"],
-                         arrays["ref_slot"], ref_where, arrays["mirrored"], np.zeros(2, dtype=np.int64))
+                         arrays["ref_slot"], ref_where, arrays["mirrored"], np.zeros(4, dtype=np.int64))
     return aux, max(md, sum(direct), sum(mirrored or [0]))
 
 
-PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave), _pdb_inputs)
+PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave, ordered=True), _pdb_inputs)
 
 
 def blank_database(goal: Board) -> PatternDatabase:

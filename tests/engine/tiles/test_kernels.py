@@ -87,6 +87,7 @@ def one_iteration(kernel_name, heuristic, board, goal, bound, quota, loaded=None
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
     path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
+    order = np.zeros((bound + 2, 9), dtype=np.int64)
     md_stack[0] = manhattan_sum(cells, tables.manhattan)
     state = start_state(board.blank)
     compiled = heuristic_record(heuristic).compiled()
@@ -94,8 +95,8 @@ def one_iteration(kernel_name, heuristic, board, goal, bound, quota, loaded=None
     learned = (loaded or {}).get("learned")
     while True:
         if kernel_name == "compiled":
-            code = compiled.run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, aux, bound,
-                                quota)
+            code = compiled.run(cells, state, path, trial, order, md_stack, tables.neighbors, tables.manhattan, aux,
+                                bound, quota)
         else:
             mode = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "learned": MODE_LEARNED}
             code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
