@@ -151,9 +151,9 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     ties by the lower Manhattan distance (``order`` keeps them per depth), as ``idastar_search`` with
     ``order_by=(h, Manhattan distance)``. Every iteration but the last expands the same nodes in any order; the last
     reaches the goal sooner: over Korf's 100 with the 7-8 database, 37,192 nodes generated on average instead of
-    40,712 (h alone: 38,411; h, then the higher distance: 40,360). Entering a child computes its h a second time (to prepare ``aux``): the table entries are in the
-    cache by then. The Manhattan kernel is unordered: a node's work there is a few additions, and sorting would cost
-    more than the last iteration saves.
+    40,712 (h alone: 38,411; h, then the higher distance: 40,360). Entering a child computes its h a second time (to
+    prepare ``aux``): its table entries are in the cache by then. The other kernels stay unordered: the Manhattan
+    one is compared bound by bound with Burns et al.'s unordered C++ (bench/vs_burns.py).
 
     The search loop runs without numba's reference counting (``_nrt=False``): reading an array out of ``aux`` would
     otherwise count a reference in and out at every read, most of a pattern-database node's time. It allocates

@@ -39,7 +39,7 @@ class DatabaseArrays(NamedTuple):
     ref_slot: np.ndarray
     ref_where: np.ndarray  # as ``where``, in the mirror image
     mirrored: bool
-    pending: np.ndarray  # the child's new direct and mirrored group values, then ranks, from ``child_h`` to ``on_enter``
+    pending: np.ndarray  # the child's direct and mirrored group values, then ranks, from ``child_h`` to ``on_enter``
 
 
 @njit(inline="always")
