@@ -61,6 +61,24 @@ NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond th
 U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
 
 
+class SearchStack(NamedTuple):
+    """An IDA* kernel's arrays per depth d (kept between the calls of a paused search)."""
+    path: np.ndarray  # the move taken at d
+    trial: np.ndarray  # the next child to try at d
+    order: np.ndarray  # (depths, 9): an ordered kernel's children at d (``ida_kernel``)
+    md_stack: np.ndarray  # the Manhattan distance at d
+    key_at: np.ndarray  # the child-list key of the node at d (``goal_arrays.ChildLists``)
+    came_from: np.ndarray  # the blank's cell one move before d
+
+
+def new_stack(depths: int, md: int) -> SearchStack:
+    """The arrays of a search that may reach ``depths`` - 1 moves, from a root at Manhattan distance ``md``."""
+    stack = SearchStack(*(np.zeros(depths, dtype=np.int64) for _ in range(2)), np.zeros((depths, 9), dtype=np.int64),
+                        *(np.zeros(depths + 1, dtype=np.int64) for _ in range(3)))
+    stack.md_stack[0] = md
+    return stack
+
+
 def start_state(blank: int) -> np.ndarray:
     """The state array of a new iteration from the root, the blank on ``blank``."""
     state = np.zeros(STATE_FIELDS, dtype=np.int64)
@@ -144,25 +162,30 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1);
     * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``.
 
-    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``trial[d]`` is the index of the next
-    child to try in the node's child list at depth d (its moves but the one back); ``path[d]`` the move taken.
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``stack.trial[d]`` is the index of the
+    next child to try in the node's child list at depth d (its moves but the one back); ``stack.path[d]`` the move
+    taken.
 
     ``ordered``: a node generates all its children first and descends into those inside the bound in increasing h,
-    ties by the lower Manhattan distance (``order`` keeps them per depth), as ``idastar_search`` with
-    ``order_by=(h, Manhattan distance)``. Every iteration but the last expands the same nodes in any order; the last
-    reaches the goal sooner: over Korf's 100 with the 7-8 database, 37,192 nodes generated on average instead of
-    40,712 (h alone: 38,411; h, then the higher distance: 40,360). Entering a child computes its h a second time (to
+    ties by the lower Manhattan distance, then by the blank's distance from its goal cell (``order`` keeps them per
+    depth), as ``idastar_search`` with ``order_by=(h, Manhattan distance, the blank's distance)``. Every iteration
+    but the last expands the same nodes in any order; the last reaches the goal sooner. Over Korf's 100 with the
+    7-8 database, nodes generated on average: 40,712 unordered; by h 38,411; by h, Manhattan distance 37,192; by h,
+    Manhattan distance, the blank's distance 36,657 (h, then the higher Manhattan distance: 40,360; h, then the
+    Manhattan distance counting the blank: 36,852). Entering a child computes its h a second time (to
     prepare ``aux``): its table entries are in the cache by then. The other kernels stay unordered: the Manhattan
     one is compared bound by bound with Burns et al.'s unordered C++ (bench/vs_burns.py).
 
-    The search loop runs without numba's reference counting (``_nrt=False``): reading an array out of ``aux`` would
-    otherwise count a reference in and out at every read, most of a pattern-database node's time. It allocates
-    nothing; ``run`` builds its tables and calls it.
+    The kernel runs without numba's reference counting (``_nrt=False``): reading an array out of ``aux`` would
+    otherwise count a reference in and out at every read, most of a pattern-database node's time. So it allocates
+    nothing: ``stack`` (``new_stack``) holds its arrays per depth, ``children`` (``goal_tables(goal).children``) the
+    child lists of the goal's board.
     """
 
-    def search(cells, st, path, trial, order, md_stack, neighbors, aux, bound, quota, child_count, child_cell,
-               child_move, delta, key_at, came_from):
+    def run(cells, st, stack, children, aux, bound, quota):
         n = cells.shape[0]
+        path, trial, order, md_stack, key_at, came_from = stack
+        child_count, child_cell, child_move, delta, neighbors, blank_distance = children
         depth = st[DEPTH]
         blank = st[BLANK]
         least = st[NEXT_BOUND]
@@ -187,8 +210,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
             if ordered:
                 if trial[U(depth)] == 0:
                     # Every child is generated once, here; those inside the bound are kept in increasing h, then
-                    # Manhattan distance, then move order: order[d, :4] their indices, order[d, 4:8] their keys,
-                    # order[d, 8] how many.
+                    # Manhattan distance, then the blank's distance from its goal cell, then move order:
+                    # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many.
                     kept = 0
                     for k in range(moves):
                         target = child_cell[U(row + k)]
@@ -202,7 +225,7 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
                                 least = h + depth + 1
                             continue
                         slot = kept
-                        key = h * 256 + md  # by h, then by Manhattan distance (md < 256 up to 8×8)
+                        key = (h << 20) + (md << 10) + blank_distance[U(target)]  # md < 1024 up to 8×8
                         while slot > 0 and order[U(depth), U(3 + slot)] > key:
                             order[U(depth), U(slot)] = order[U(depth), U(slot - 1)]
                             order[U(depth), U(4 + slot)] = order[U(depth), U(3 + slot)]
@@ -276,39 +299,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
     # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
     # compiling different heuristics never overwrite each other's entries.
-    search.__qualname__ = f"ida_search[{child_h.__module__}.{child_h.__qualname__}]"
-    search = njit(cache=True, nogil=True, _nrt=False)(search)
-
-    def run(cells, st, path, trial, order, md_stack, neighbors, manhattan, aux, bound, quota):
-        n = cells.shape[0]
-        # The children of a node, keyed by (the blank's cell, the move that led there; 4 at the root): the move back
-        # to the parent is not among them, so no node compares against its parent. ``delta[(key * 4 + i) * n +
-        # tile]`` is the change of the distance when ``tile`` slides in by the key's i-th child move.
-        keys = n * 5
-        child_count = np.zeros(keys, dtype=np.int64)
-        child_cell = np.zeros(keys * 4, dtype=np.int64)
-        child_move = np.zeros(keys * 4, dtype=np.int64)
-        delta = np.zeros(keys * 4 * n, dtype=np.int64)
-        for cell in range(n):
-            for came in range(5):
-                key = cell * 5 + came
-                for d in range(4):
-                    target = neighbors[cell, d]
-                    if target < 0 or (came < 4 and d == INVERSE_INDEX[came]):
-                        continue
-                    i = child_count[key]
-                    child_cell[key * 4 + i] = target
-                    child_move[key * 4 + i] = d
-                    for tile in range(1, n):
-                        delta[(key * 4 + i) * n + tile] = manhattan[tile, cell] - manhattan[tile, target]
-                    child_count[key] = i + 1
-        key_at = np.empty(path.shape[0] + 1, dtype=np.int64)  # the child-list key of the node at each depth
-        came_from = np.empty(path.shape[0] + 1, dtype=np.int64)  # the blank's cell one move earlier
-        return search(cells, st, path, trial, order, md_stack, neighbors, aux, bound, quota, child_count, child_cell,
-                      child_move, delta, key_at, came_from)
-
     run.__qualname__ = f"ida_kernel[{child_h.__module__}.{child_h.__qualname__}]"
-    return njit(cache=True, nogil=True)(run)
+    return njit(cache=True, nogil=True, _nrt=False)(run)
 
 
 #: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:

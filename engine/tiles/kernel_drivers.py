@@ -19,7 +19,17 @@ from engine.tiles.board import BFS_MAX_CELLS, INVERSE, MOVES, PERFECT_MAX_CELLS,
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.heuristics import heuristic
-from engine.tiles.ida_kernels import DEPTH, EXPANDED, FOUND, GENERATED, NEXT_BOUND, NO_BOUND, PAUSED, start_state
+from engine.tiles.ida_kernels import (
+    DEPTH,
+    EXPANDED,
+    FOUND,
+    GENERATED,
+    NEXT_BOUND,
+    NO_BOUND,
+    PAUSED,
+    new_stack,
+    start_state,
+)
 from engine.tiles.ranking import lexicographic_radix
 from engine.tiles.ranking_kernels import board_rank
 
@@ -47,22 +57,17 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     if md == 0:
         return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, solver="idastar",
                            heuristic=name)
-    path = np.zeros(stack, dtype=np.int64)
-    trial = np.zeros(stack, dtype=np.int64)
-    order = np.zeros((stack, 9), dtype=np.int64)  # an ordered kernel's children per depth (``ida_kernel``)
-    md_stack = np.zeros(stack, dtype=np.int64)
-    md_stack[0] = md
+    frames = new_stack(stack, md)
     expanded = generated = 0
     bound = h0
     iterations = []
     while bound <= max_bound:
         st = start_state(board.blank)
-        trial[0] = 0
+        frames.trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
             quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[EXPANDED])))
-            code = compiled.run(cells, st, path, trial, order, md_stack, tables.neighbors, tables.manhattan, aux, bound,
-                                quota)
+            code = compiled.run(cells, st, frames, tables.children, aux, bound, quota)
             total_expanded = expanded + int(st[EXPANDED])
             if code != PAUSED:
                 break
@@ -78,7 +83,7 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
         iterations.append({"bound": bound, "expanded": expanded})
         if code == FOUND:
             depth = int(st[DEPTH])
-            moves = "".join(MOVES[d] for d in path[:depth])
+            moves = "".join(MOVES[d] for d in frames.path[:depth])
             return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, depth, watch.elapsed,
                                "idastar", name, extra={"bounds": iterations})
         if st[NEXT_BOUND] >= NO_BOUND:

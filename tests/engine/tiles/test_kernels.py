@@ -21,7 +21,7 @@ from engine.tiles.heuristic_kernels import (
 )
 from engine.tiles.heuristics import heuristic as heuristic_record
 from engine.tiles.heuristics import linear_conflicts, manhattan_distance
-from engine.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, start_state
+from engine.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, new_stack, start_state
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 from engine.tiles.ranking_kernels import rank_of_positions, unrank_positions
 
@@ -86,17 +86,15 @@ def one_iteration(kernel_name, heuristic, board, goal, bound, quota, loaded=None
     the reference ``ida_run``, paused and resumed every ``quota`` expansions."""
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
-    path, trial, md_stack = (np.zeros(bound + 2, dtype=np.int64) for _ in range(3))
-    order = np.zeros((bound + 2, 9), dtype=np.int64)
-    md_stack[0] = manhattan_sum(cells, tables.manhattan)
+    frames = new_stack(bound + 2, manhattan_sum(cells, tables.manhattan))
+    path, trial, md_stack = frames.path, frames.trial, frames.md_stack
     state = start_state(board.blank)
     compiled = heuristic_record(heuristic).compiled()
     aux, _ = compiled.inputs(board, goal, loaded or {}, bound + 2)
     learned = (loaded or {}).get("learned")
     while True:
         if kernel_name == "compiled":
-            code = compiled.run(cells, state, path, trial, order, md_stack, tables.neighbors, tables.manhattan, aux,
-                                bound, quota)
+            code = compiled.run(cells, state, frames, tables.children, aux, bound, quota)
         else:
             mode = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "learned": MODE_LEARNED}
             code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
