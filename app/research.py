@@ -11,6 +11,7 @@ from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
 from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
 from engine.bounds.table import OEIS_2X7_FIRST, OEIS_2X7_LAST, PAPER_TABLE_4
 from engine.errors import PuzzleError
+from engine.records import load_record
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "
@@ -45,6 +46,9 @@ def two_by_seven(max_md: list[dict], bounds: dict | None) -> dict:
     """Table 1's 2×7 row: this machine's search as far as it has got (or its answer), beside seed 000's bounds for
     n = 7 and the published counts it must match."""
     search = stored_search(2, 7) or {}
+    if not search.get("result") and (recorded := load_record("bounds", "bfs-2x7")):
+        # this data folder has not finished the search: the answer recorded by the command that did
+        search = {"result": recorded, "seconds": recorded["seconds"], "machine": recorded["machine"]}
     histogram = search.get("result", {}).get("histogram") or [c for c in search.get("histogram", []) if c]
     ours = next((row["upper"] for row in (bounds or {}).get("result", {}).get("rows", []) if row["n"] == 7), None)
     return {"search": search, "result": search.get("result"), "layers": histogram,

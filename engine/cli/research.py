@@ -46,6 +46,11 @@ def cmd_research(args: argparse.Namespace) -> int:
                 f"positions per distance: {data['histogram']}\n"
                 f"{data['seconds']:.0f} s, peak memory {data['memory']['peak_rss'] / 2**30:.2f} GB, "
                 f"{data['memory']['two_bit_files'] / 2**30:.2f} GB of partitions, on {data['machine']}")
+        if args.record:
+            from engine.records import Measurement
+
+            path = Measurement().write("bounds", f"bfs-{rows}x{cols}", data)
+            text += f"\nrecorded in {path}"
     elif args.what == "maxmd":
         data = max_md_brute(args.n) if args.brute else max_md_exact(args.n)
         text = (f"2x{args.n}: largest Manhattan distance of a solvable position {data['max_md']}, "
@@ -75,6 +80,9 @@ def add_commands(sub) -> None:
     q.add_argument("--size", default="2x4", help="a board of at most 14 cells, e.g. 2x5, 3x3, 3x4, 2x7 (goal blank "
                    "first); a stopped search of the same board continues from its last finished layer")
     q.add_argument("--workers", type=int, default=None, help="threads expanding partitions (default: every core)")
+    q.add_argument("--record", action="store_true",
+                   help="write the answer to engine/bounds/recorded/bfs-RxC.json, which the Research page shows "
+                        "where the data folder holds no search of that board")
     q = research.add_parser("maxmd", help="the largest Manhattan distance of a solvable 2xn position")
     q.add_argument("--n", type=int, default=8)
     q.add_argument("--brute", action="store_true",

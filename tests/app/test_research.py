@@ -1,5 +1,8 @@
+import math
 import re
 
+from engine.tiles import Board, goal_board
+from engine.tiles.solvability import is_solvable
 from tests.support.pages import job_id
 
 
@@ -49,12 +52,14 @@ def test_bad_research_requests(client, app):
     assert not app.extensions["jobs"].mine(client.get_cookie("pp_owner").value)
 
 
-def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_counts(client, app):
+def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_counts(client, app, monkeypatch):
     import json
 
+    from app import research
     from engine import store
     from engine.bounds.table import OEIS_2X7_FIRST
 
+    monkeypatch.setattr(research, "load_record", lambda subject, name: None)  # as if nothing were recorded
     html = client.get("/research/").get_data(as_text=True)
     assert "Table 1 · the 2×7 row" in html and "not searched yet" in html and "<td>58</td><td>183</td>" in html
     folder = store.data_dir() / "fullbfs-2x7"
@@ -66,3 +71,17 @@ def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_c
     manifest["histogram"][5] += 1
     (folder / "manifest.json").write_text(json.dumps(manifest))
     assert "The count at distance\n    5 differs" in client.get("/research/").get_data(as_text=True)
+
+
+def test_the_recorded_2x7_search_is_the_published_answer_and_shows_where_nothing_was_searched(client):
+    from engine.bounds.table import OEIS_2X7_FIRST, OEIS_2X7_LAST
+    from engine.records import load_record
+
+    recorded = load_record("bounds", "bfs-2x7")
+    histogram = recorded["histogram"]
+    assert sum(histogram) == recorded["positions"] == math.factorial(14) // 2
+    assert histogram[:len(OEIS_2X7_FIRST)] == OEIS_2X7_FIRST
+    assert (recorded["diameter"], histogram[-1]) == (OEIS_2X7_LAST["diameter"], OEIS_2X7_LAST["at_diameter"])
+    assert is_solvable(Board(2, 7, tuple(recorded["hardest"][0])), goal_board(2, 7, "blank-first"))
+    html = client.get("/research/").get_data(as_text=True)
+    assert "<strong>108</strong>" in html and "The counts at distances 0 to 38 are the published" in html
