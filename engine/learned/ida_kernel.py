@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba.extending import register_jitable
 
 from engine.tiles.board import Board
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import learned_value, manhattan_sum
-from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_enter
+from engine.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, nothing_enter
 from engine.tiles.ranking_kernels import rank_of_positions
 
 
@@ -26,13 +25,13 @@ class LearnedArrays(NamedTuple):
     table: np.ndarray
 
 
-@register_jitable
+@hook
 def _learned_h(aux, cells, depth, blank, target, tile, md, bound, least):
     _place(aux, tile, blank, target)
     return md + aux.table[rank_of_positions(aux.where, aux.key_radix)]
 
 
-@register_jitable
+@hook
 def _place(aux, tile, tile_cell, blank_cell):
     """Put ``tile`` (when the pattern holds it) and the blank back in the pattern's cells."""
     slot = aux.key_slot[tile]
@@ -41,12 +40,12 @@ def _place(aux, tile, tile_cell, blank_cell):
     aux.where[0] = blank_cell
 
 
-@register_jitable
+@hook
 def _learned_cut(aux, blank, target, tile):
     _place(aux, tile, target, blank)
 
 
-@register_jitable
+@hook
 def _learned_leave(aux, blank, parent, tile):
     _place(aux, tile, blank, parent)
 

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from engine.tiles.goal_arrays import INVERSE_INDEX, goal_tables
 from engine.tiles.heuristic_kernels import (
@@ -59,6 +58,12 @@ GENERATED = 4    # nodes generated so far
 STATE_FIELDS = 5
 NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
 U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
+
+
+#: The decorator of a heuristic's hooks: numba inlines them into the kernel in its own IR, where the loads they share
+#: with the loop are merged (compiled apart and called, as ``register_jitable`` does, a pattern-database node took
+#: 70 ns instead of 45 with a table in the cache).
+hook = njit(inline="always", nogil=True)
 
 
 class SearchStack(NamedTuple):
@@ -317,23 +322,23 @@ class KernelHeuristic:
     inputs: InputsBuilder
 
 
-@register_jitable
+@hook
 def nothing_cut(aux, blank, target, tile):
     pass
 
 
-@register_jitable
+@hook
 def nothing_enter(aux, depth, blank, target, tile):
     pass
 
 
-@register_jitable
+@hook
 def nothing_leave(aux, blank, parent, tile):
     pass
 
 
 # Manhattan distance: aux is unused (an empty array).
-@register_jitable
+@hook
 def _manhattan_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return md
 
@@ -359,7 +364,7 @@ class ConflictArrays(NamedTuple):
     longest: np.ndarray
 
 
-@register_jitable
+@hook
 def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
     before = moved_lines_conflicts(cells, blank, target, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
                                    aux.longest)

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from engine.tiles.board import Board
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
-from engine.tiles.ida_kernels import KernelHeuristic, ida_kernel
+from engine.tiles.heuristics import manhattan_distance
+from engine.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel
 from engine.tiles.pdb import PatternDatabase
 from engine.tiles.ranking import partial_rank
 from engine.tiles.ranking_kernels import moved_rank
@@ -42,7 +42,7 @@ class DatabaseArrays(NamedTuple):
     pending: np.ndarray  # the child's direct and mirrored group values, then ranks, from ``child_h`` to ``on_enter``
 
 
-@njit(inline="always")
+@hook
 def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
     # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
@@ -78,12 +78,12 @@ def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
     return h
 
 
-@njit(inline="always")
+@hook
 def _pdb_cut(aux, blank, target, tile):
     aux.where[aux.group_of[tile], aux.slot_of[tile]] = target
 
 
-@njit(inline="always")
+@hook
 def _pdb_enter(aux, depth, blank, target, tile):
     groups = aux.sizes.shape[0]
     for j in range(2 * groups):
@@ -99,7 +99,7 @@ def _pdb_enter(aux, depth, blank, target, tile):
         aux.ranks[depth + 1, groups + rg] = aux.pending[3]
 
 
-@njit(inline="always")
+@hook
 def _pdb_leave(aux, blank, parent, tile):
     aux.where[aux.group_of[tile], aux.slot_of[tile]] = blank
     if aux.mirrored:
@@ -129,6 +129,14 @@ def _pdb_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[Da
                          arrays["group_of"], arrays["slot_of"], where, arrays["ref_cell"], arrays["ref_group"],
                          arrays["ref_slot"], ref_where, arrays["mirrored"], np.zeros(4, dtype=np.int64))
     return aux, max(md, sum(direct), sum(mirrored or [0]))
+
+
+def child_order(goal: Board):
+    """The order in which the kernel descends into a node's children, as ``idastar_search``'s ``order_by``: by h,
+    then Manhattan distance, then the blank's distance from its goal cell (``ida_kernel``'s ``ordered``)."""
+    home_row, home_col = divmod(goal.blank, goal.cols)
+    return lambda child, h: (h, manhattan_distance(child, goal),
+                             abs(child.blank // goal.cols - home_row) + abs(child.blank % goal.cols - home_col))
 
 
 PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave, ordered=True), _pdb_inputs)

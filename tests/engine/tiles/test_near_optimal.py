@@ -133,6 +133,7 @@ def test_the_database_kernel_on_25_cells_equals_the_readable_search():
 
     from engine.search import SlidingTileProblem, idastar_search
     from engine.tiles.kernel_drivers import idastar
+    from engine.tiles.pdb_kernel import child_order
 
     goal = FIRST5
     groups = tuple((t, t + 1) for t in range(1, 25, 2))
@@ -144,7 +145,7 @@ def test_the_database_kernel_on_25_cells_equals_the_readable_search():
         board, _ = scramble(goal, 12, seed)
         problem = SlidingTileProblem(board, goal, "manhattan")
         problem._h = lambda b: max(manhattan_distance(b, goal), database.value(b))
-        reference = idastar_search(problem)
+        reference = idastar_search(problem, order_by=child_order(goal))
         compiled = idastar(board, goal, "pdb-6666", Watch(Budget(10**9, 60)), {"database": database})
         assert compiled.moves == reference.moves and board.apply(compiled.moves) == goal
         assert (compiled.nodes_expanded, compiled.nodes_generated) == (reference.nodes_expanded,
