@@ -45,7 +45,7 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
     ``{HANDED_OVER: True, "seconds": ...}``: it held an interactive slot long enough."""
     from distributed import Event, get_client, get_worker
 
-    from engine import store
+    from engine import registry, store
     from engine.jobs import job_kinds
 
     worker = get_worker()
@@ -53,6 +53,9 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
         store.set_data_dir(data_dir)
     send = _sender(worker, job_id)
     send({"event": "started", "worker": worker.address, "time": time.time()})
+    # A worker warms every kernel as it starts (``dask_setup``); a job that arrives before that is done waits for
+    # it here, so its slice counts its own work and not the worker's start-up.
+    registry.warm_up()
 
     cancel = threading.Event()
     finished = threading.Event()

@@ -65,7 +65,8 @@ def cmd_learned(args: argparse.Namespace) -> int:
         if args.record and data["status"] == Status.DONE:
             recorded_path = measurement.write("learned", record_name(args.positions_from), recordable_curve(data))
         data["points"] = [{**p, **_evaluation_summary(p, args.positions)} for p in data["points"]]
-        text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text(p) for p in data["points"])
+        text = "\n\n".join(f"M = {p['walks']:,}: " + _evaluation_text({**p, "positions_from": args.positions_from})
+                           for p in data["points"])
         if args.record and data["status"] == Status.DONE:
             text += f"\nrecorded in {recorded_path}"
     if live:
