@@ -164,6 +164,19 @@ def test_kernel_equals_the_readable_search_node_for_node(db663, seed):
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
 
 
+def test_the_ordered_kernel_paused_every_few_nodes_finds_the_same_path(db663, korf, monkeypatch):
+    """The kernel keeps each depth's ordered children in its stack between calls: a search paused every 7
+    expansions (the driver's chunk) expands, generates and answers exactly as one that never pauses."""
+    from engine.tiles import kernel_drivers
+
+    board = Board(4, 4, korf[1][2])
+    whole = solve(board, FIRST, "idastar", "pdb-663")
+    monkeypatch.setattr(kernel_drivers, "CHUNK", 7)
+    paused = solve(board, FIRST, "idastar", "pdb-663")
+    assert whole.length == korf[1][1] and (paused.moves, paused.nodes_expanded, paused.nodes_generated) == (
+        whole.moves, whole.nodes_expanded, whole.nodes_generated)
+
+
 @pytest.mark.slow
 def test_korf_instances_are_solved_optimally_with_663(db663, korf):
     for number, optimum, cells in korf[:6]:
