@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FunctionType
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -61,8 +62,8 @@ U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
 
 
 #: The decorator of a heuristic's hooks: numba inlines them into the kernel in its own IR, where the loads they share
-#: with the loop are merged (compiled apart and called, as ``register_jitable`` does, a pattern-database node took
-#: 70 ns instead of 45 with a table in the cache).
+#: with the loop are merged (compiled apart and called, a pattern-database node took 70 ns instead of 45 with a table
+#: in the cache; ``register_jitable(inline="always")`` took 260).
 hook = njit(inline="always", nogil=True)
 
 
@@ -157,6 +158,127 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
             return PAUSED
 
 
+#: What ``_run`` calls; every kernel ``ida_kernel`` makes binds its own heuristic's hooks in their place.
+child_h = on_cut = on_enter = on_leave = None
+ordered = False
+
+
+def _run(cells, st, stack, children, aux, bound, quota):
+    """The body of every kernel ``ida_kernel`` makes (its docstring says what each argument holds)."""
+    n = cells.shape[0]
+    path, trial, order, md_stack, key_at, came_from = stack
+    child_count, child_cell, child_move, delta, neighbors, blank_distance = children
+    depth = st[DEPTH]
+    blank = st[BLANK]
+    least = st[NEXT_BOUND]
+    expanded = st[EXPANDED]
+    generated = st[GENERATED]
+    stop_at = expanded + quota
+    cell = blank
+    for i in range(depth, 0, -1):
+        key_at[i] = cell * 5 + path[i - 1]
+        cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
+        came_from[i] = cell
+    key_at[0] = cell * 5 + 4
+    # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
+    # time per node (bench/vs_burns.py).
+    while True:
+        row = key_at[U(depth)] * 4
+        moves = child_count[U(row >> 2)]
+        base = md_stack[U(depth)]
+        limit = bound - depth - 1  # a child is inside the bound when its h is at most this
+        chosen = False
+        next_trial = 0
+        if ordered:
+            if trial[U(depth)] == 0:
+                # Every child is generated once, here; those inside the bound are kept in increasing h, then
+                # Manhattan distance, then the blank's distance from its goal cell, then move order:
+                # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many.
+                kept = 0
+                for k in range(moves):
+                    target = child_cell[U(row + k)]
+                    tile = cells[U(target)]
+                    generated += 1
+                    md = base + delta[U((row + k) * n + tile)]
+                    h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
+                    on_cut(aux, blank, target, tile)
+                    if h > limit:
+                        if h + depth + 1 < least:
+                            least = h + depth + 1
+                        continue
+                    slot = kept
+                    key = (h << 20) + (md << 10) + blank_distance[U(target)]  # md < 1024 up to 8×8
+                    while slot > 0 and order[U(depth), U(3 + slot)] > key:
+                        order[U(depth), U(slot)] = order[U(depth), U(slot - 1)]
+                        order[U(depth), U(4 + slot)] = order[U(depth), U(3 + slot)]
+                        slot -= 1
+                    order[U(depth), U(slot)] = k
+                    order[U(depth), U(4 + slot)] = key
+                    kept += 1
+                order[U(depth), 8] = kept
+                trial[U(depth)] = 1
+            position = trial[U(depth)] - 1  # trial is 1 + the position of the next kept child
+            if position < order[U(depth), 8]:
+                i = order[U(depth), U(position)] + 1
+                target = child_cell[U(row + i - 1)]
+                tile = cells[U(target)]
+                md = base + delta[U((row + i - 1) * n + tile)]
+                child_h(aux, cells, depth, blank, target, tile, md, bound, least)  # prepares aux to enter
+                next_trial = position + 2
+                chosen = True
+        else:
+            i = trial[U(depth)]
+            while i < moves:
+                target = child_cell[U(row + i)]
+                tile = cells[U(target)]
+                md = base + delta[U((row + i) * n + tile)]
+                i += 1
+                generated += 1
+                h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
+                if h > limit:
+                    if h + depth + 1 < least:
+                        least = h + depth + 1
+                    on_cut(aux, blank, target, tile)
+                    continue
+                next_trial = i
+                chosen = True
+                break
+        if not chosen:
+            if depth == 0:
+                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                    depth, blank, least, expanded, generated)
+                return ITERATION_DONE
+            parent = came_from[U(depth)]
+            depth -= 1
+            tile = cells[U(parent)]
+            cells[U(blank)] = tile
+            cells[U(parent)] = 0
+            on_leave(aux, blank, parent, tile)
+            blank = parent
+            continue
+        trial[U(depth)] = next_trial
+        on_enter(aux, depth, blank, target, tile)
+        cells[U(blank)] = tile
+        cells[U(target)] = 0
+        move = child_move[U(row + i - 1)]
+        path[U(depth)] = move
+        depth += 1
+        came_from[U(depth)] = blank
+        key_at[U(depth)] = target * 5 + move
+        blank = target
+        md_stack[U(depth)] = md
+        if md == 0:
+            st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                depth, blank, least, expanded, generated)
+            return FOUND
+        trial[U(depth)] = 0
+        expanded += 1
+        if expanded >= stop_at:
+            st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                depth, blank, least, expanded, generated)
+            return PAUSED
+
+
 def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     """One IDA* iteration below ``bound``, resumable, for the heuristic given by four hooks (numba inlines them):
 
@@ -186,121 +308,12 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     nothing: ``stack`` (``new_stack``) holds its arrays per depth, ``children`` (``goal_tables(goal).children``) the
     child lists of the goal's board.
     """
-
-    def run(cells, st, stack, children, aux, bound, quota):
-        n = cells.shape[0]
-        path, trial, order, md_stack, key_at, came_from = stack
-        child_count, child_cell, child_move, delta, neighbors, blank_distance = children
-        depth = st[DEPTH]
-        blank = st[BLANK]
-        least = st[NEXT_BOUND]
-        expanded = st[EXPANDED]
-        generated = st[GENERATED]
-        stop_at = expanded + quota
-        cell = blank
-        for i in range(depth, 0, -1):
-            key_at[i] = cell * 5 + path[i - 1]
-            cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
-            came_from[i] = cell
-        key_at[0] = cell * 5 + 4
-        # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
-        # time per node (bench/vs_burns.py).
-        while True:
-            row = key_at[U(depth)] * 4
-            moves = child_count[U(row >> 2)]
-            base = md_stack[U(depth)]
-            limit = bound - depth - 1  # a child is inside the bound when its h is at most this
-            chosen = False
-            next_trial = 0
-            if ordered:
-                if trial[U(depth)] == 0:
-                    # Every child is generated once, here; those inside the bound are kept in increasing h, then
-                    # Manhattan distance, then the blank's distance from its goal cell, then move order:
-                    # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many.
-                    kept = 0
-                    for k in range(moves):
-                        target = child_cell[U(row + k)]
-                        tile = cells[U(target)]
-                        generated += 1
-                        md = base + delta[U((row + k) * n + tile)]
-                        h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
-                        on_cut(aux, blank, target, tile)
-                        if h > limit:
-                            if h + depth + 1 < least:
-                                least = h + depth + 1
-                            continue
-                        slot = kept
-                        key = (h << 20) + (md << 10) + blank_distance[U(target)]  # md < 1024 up to 8×8
-                        while slot > 0 and order[U(depth), U(3 + slot)] > key:
-                            order[U(depth), U(slot)] = order[U(depth), U(slot - 1)]
-                            order[U(depth), U(4 + slot)] = order[U(depth), U(3 + slot)]
-                            slot -= 1
-                        order[U(depth), U(slot)] = k
-                        order[U(depth), U(4 + slot)] = key
-                        kept += 1
-                    order[U(depth), 8] = kept
-                    trial[U(depth)] = 1
-                position = trial[U(depth)] - 1  # trial is 1 + the position of the next kept child
-                if position < order[U(depth), 8]:
-                    i = order[U(depth), U(position)] + 1
-                    target = child_cell[U(row + i - 1)]
-                    tile = cells[U(target)]
-                    md = base + delta[U((row + i - 1) * n + tile)]
-                    child_h(aux, cells, depth, blank, target, tile, md, bound, least)  # prepares aux to enter
-                    next_trial = position + 2
-                    chosen = True
-            else:
-                i = trial[U(depth)]
-                while i < moves:
-                    target = child_cell[U(row + i)]
-                    tile = cells[U(target)]
-                    md = base + delta[U((row + i) * n + tile)]
-                    i += 1
-                    generated += 1
-                    h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
-                    if h > limit:
-                        if h + depth + 1 < least:
-                            least = h + depth + 1
-                        on_cut(aux, blank, target, tile)
-                        continue
-                    next_trial = i
-                    chosen = True
-                    break
-            if not chosen:
-                if depth == 0:
-                    st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
-                        depth, blank, least, expanded, generated)
-                    return ITERATION_DONE
-                parent = came_from[U(depth)]
-                depth -= 1
-                tile = cells[U(parent)]
-                cells[U(blank)] = tile
-                cells[U(parent)] = 0
-                on_leave(aux, blank, parent, tile)
-                blank = parent
-                continue
-            trial[U(depth)] = next_trial
-            on_enter(aux, depth, blank, target, tile)
-            cells[U(blank)] = tile
-            cells[U(target)] = 0
-            move = child_move[U(row + i - 1)]
-            path[U(depth)] = move
-            depth += 1
-            came_from[U(depth)] = blank
-            key_at[U(depth)] = target * 5 + move
-            blank = target
-            md_stack[U(depth)] = md
-            if md == 0:
-                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
-                    depth, blank, least, expanded, generated)
-                return FOUND
-            trial[U(depth)] = 0
-            expanded += 1
-            if expanded >= stop_at:
-                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
-                    depth, blank, least, expanded, generated)
-                return PAUSED
-
+    # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
+    # dispatcher pickles differently in every process (each would compile the kernel again); globals are constants
+    # to numba and outside the key.
+    bindings = {**globals(), "child_h": child_h, "on_cut": on_cut, "on_enter": on_enter, "on_leave": on_leave,
+                "ordered": ordered}
+    run = FunctionType(_run.__code__, bindings, "run")
     # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
     # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
     # compiling different heuristics never overwrite each other's entries.
