@@ -1,5 +1,5 @@
 """numba kernels of the ranking in ``ranking`` (its module docstring defines the order): one rank, one unrank, the
-rank after one item moves, and the two forms the pattern kernels read (a row of a 2-D array, a whole board).
+rank after one item moves, and the whole-board form the learned table reads.
 
 Users: breadth-first search over whole boards (``bfs_kernels``, ``bounds/fullbfs_kernels.py``), the 2×n sub-problem
 (``bounds/subproblem.py``), the pattern databases (``pdb_build.py``, ``pdb_kernel.py``) and the learned
@@ -56,20 +56,6 @@ def moved_rank(rank, where, slot, cell, radix):
         if low < where[other] < high:
             change -= radix[slot] if other < slot else -radix[other]
     return rank + sign * change
-
-
-@njit(cache=True, nogil=True)
-def group_rank(where, g, size, radix):
-    """``rank_of_positions`` of group g's row of ``where`` (its tiles' cells, slot order)."""
-    rank = 0
-    for slot in range(size):
-        cell = where[g, slot]
-        digit = cell
-        for lower in range(slot):
-            if where[g, lower] < cell:
-                digit -= 1
-        rank += digit * radix[g, slot]
-    return rank
 
 
 @njit(cache=True, nogil=True)
