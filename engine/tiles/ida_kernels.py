@@ -159,7 +159,7 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
 
 
 #: What ``_run`` calls; every kernel ``ida_kernel`` makes binds its own heuristic's hooks in their place.
-child_h = on_cut = on_enter = on_leave = None
+child_h = look_ahead = on_cut = on_enter = on_leave = None
 ordered = False
 
 
@@ -193,7 +193,13 @@ def _run(cells, st, stack, children, aux, bound, quota):
             if trial[U(depth)] == 0:
                 # Every child is generated once, here; those inside the bound are kept in increasing h, then
                 # Manhattan distance, then the blank's distance from its goal cell, then move order:
-                # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many.
+                # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many. Each child is
+                # looked ahead at first, so that the heuristic can request all of their table entries at once.
+                for k in range(moves):
+                    target = child_cell[U(row + k)]
+                    tile = cells[U(target)]
+                    look_ahead(aux, cells, depth, blank, target, tile, base + delta[U((row + k) * n + tile)], bound,
+                               least)
                 kept = 0
                 for k in range(moves):
                     target = child_cell[U(row + k)]
@@ -223,7 +229,6 @@ def _run(cells, st, stack, children, aux, bound, quota):
                 target = child_cell[U(row + i - 1)]
                 tile = cells[U(target)]
                 md = base + delta[U((row + i - 1) * n + tile)]
-                child_h(aux, cells, depth, blank, target, tile, md, bound, least)  # prepares aux to enter
                 next_trial = position + 2
                 chosen = True
         else:
@@ -234,6 +239,7 @@ def _run(cells, st, stack, children, aux, bound, quota):
                 md = base + delta[U((row + i) * n + tile)]
                 i += 1
                 generated += 1
+                look_ahead(aux, cells, depth, blank, target, tile, md, bound, least)
                 h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
                 if h > limit:
                     if h + depth + 1 < least:
@@ -279,15 +285,19 @@ def _run(cells, st, stack, children, aux, bound, quota):
             return PAUSED
 
 
-def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
-    """One IDA* iteration below ``bound``, resumable, for the heuristic given by four hooks (numba inlines them):
+def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=None):
+    """One IDA* iteration below ``bound``, resumable, for the heuristic given by its hooks (numba inlines them):
 
     * ``child_h(aux, cells, depth, blank, target, tile, md, bound, least)``: h of the child reached by moving
       ``tile`` from ``target`` into the blank at ``blank`` (the board is not changed yet; ``md`` is the child's
       Manhattan distance); it may prepare ``aux`` for the child;
     * ``on_cut(aux, blank, target, tile)``: the child is above the bound: undo what ``child_h`` prepared;
-    * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1);
-    * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``.
+    * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1), the last
+      child ``child_h`` saw, or in an ordered kernel any child of the node;
+    * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``;
+    * ``look_ahead`` (optional; arguments as ``child_h``'s, no result): called for a child before its ``child_h``;
+      an ordered kernel calls it for each of a node's children before the first ``child_h``, so a heuristic can
+      start the memory reads of all of them (``pdb_kernel``).
 
     ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``stack.trial[d]`` is the index of the
     next child to try in the node's child list at depth d (its moves but the one back); ``stack.path[d]`` the move
@@ -299,8 +309,7 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     but the last expands the same nodes in any order; the last reaches the goal sooner. Over Korf's 100 with the
     7-8 database, nodes generated on average: 40,712 unordered; by h 38,411; by h, Manhattan distance 37,192; by h,
     Manhattan distance, the blank's distance 36,657 (h, then the higher Manhattan distance: 40,360; h, then the
-    Manhattan distance counting the blank: 36,852). Entering a child computes its h a second time (to
-    prepare ``aux``): its table entries are in the cache by then. The other kernels stay unordered: the Manhattan
+    Manhattan distance counting the blank: 36,852). The other kernels stay unordered: the Manhattan
     one is compared bound by bound with Burns et al.'s unordered C++ (bench/vs_burns.py).
 
     The kernel runs without numba's reference counting (``_nrt=False``): reading an array out of ``aux`` would
@@ -311,8 +320,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False):
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
     # dispatcher pickles differently in every process (each would compile the kernel again); globals are constants
     # to numba and outside the key.
-    bindings = {**globals(), "child_h": child_h, "on_cut": on_cut, "on_enter": on_enter, "on_leave": on_leave,
-                "ordered": ordered}
+    bindings = {**globals(), "child_h": child_h, "look_ahead": look_ahead or nothing_ahead, "on_cut": on_cut,
+                "on_enter": on_enter, "on_leave": on_leave, "ordered": ordered}
     run = FunctionType(_run.__code__, bindings, "run")
     # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
     # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
@@ -333,6 +342,11 @@ class KernelHeuristic:
     function that builds the kernel's inputs. The driver (``kernel_drivers.idastar``) reads nothing else."""
     run: Callable
     inputs: InputsBuilder
+
+
+@hook
+def nothing_ahead(aux, cells, depth, blank, target, tile, md, bound, least):
+    pass
 
 
 @hook

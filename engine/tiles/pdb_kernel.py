@@ -18,8 +18,9 @@ from engine.tiles.board import Board
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristic_kernels import manhattan_sum
 from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel
+from engine.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, nothing_cut
 from engine.tiles.pdb import PatternDatabase
+from engine.tiles.prefetch import prefetch
 from engine.tiles.ranking import partial_rank
 from engine.tiles.ranking_kernels import moved_rank
 
@@ -39,48 +40,62 @@ class DatabaseArrays(NamedTuple):
     ref_slot: np.ndarray
     ref_where: np.ndarray  # as ``where``, in the mirror image
     mirrored: bool
-    pending: np.ndarray  # the child's direct and mirrored group values, then ranks, from ``child_h`` to ``on_enter``
+    child: np.ndarray  # (depths, cells, 4): per child at d, by the blank's cell there, the rank of its moved tile's
+    # group, that of its mirror image, and their values (``_pdb_look_ahead`` and ``_pdb_h`` to ``_pdb_enter``)
+
+
+@hook
+def _above_bound(h, depth, bound, least):
+    """Whether a child at ``depth`` + 1 with this h is cut off whatever the rest of its h says: its f is above the
+    bound and not below the least f cut off so far (so the counts, the cut and the next bound are those of the full
+    h, and its remaining table reads, random reads in a 577 MB table, can be skipped)."""
+    return h + depth + 1 > bound and h + depth + 1 >= least
+
+
+@hook
+def _pdb_look_ahead(aux, cells, depth, blank, target, tile, md, bound, least):
+    # The child's ranks, computed and their entries requested before any child's entry is read: the reads of a
+    # node's children then wait for memory together, not one after another (bench/korf100.py).
+    if _above_bound(md, depth, bound, least):
+        return
+    groups = aux.sizes.shape[0]
+    g = aux.group_of[tile]
+    rank = moved_rank(aux.ranks[depth, g], aux.where[g], aux.slot_of[tile], blank, aux.radix[g])
+    aux.child[depth, target, 0] = rank
+    prefetch(aux.tables, aux.offsets[g] + rank)
+    if aux.mirrored:
+        rg = aux.ref_group[tile]
+        ref_rank = moved_rank(aux.ranks[depth, groups + rg], aux.ref_where[rg], aux.ref_slot[tile],
+                              aux.ref_cell[blank], aux.radix[rg])
+        aux.child[depth, target, 1] = ref_rank
+        prefetch(aux.tables, aux.offsets[rg] + ref_rank)
 
 
 @hook
 def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    # A child whose f is already above the bound by Manhattan distance (or by the direct sum) and not below the
-    # least f cut off so far is cut off whatever the rest of h says: its table reads (random reads in a 577 MB
-    # table) are skipped. The counts, the cut and the next bound are those of the full h.
-    if md + depth + 1 > bound and md + depth + 1 >= least:
+    # Manhattan distance first, then the direct sum: a child either cuts off is cut off without the other reads.
+    if _above_bound(md, depth, bound, least):
         return md
     values = aux.values
     groups = aux.sizes.shape[0]
     g = aux.group_of[tile]
-    slot = aux.slot_of[tile]
-    rank = moved_rank(aux.ranks[depth, g], aux.where[g], slot, blank, aux.radix[g])
-    aux.where[g, slot] = blank
-    value = np.int64(aux.tables[aux.offsets[g] + rank])
+    value = np.int64(aux.tables[aux.offsets[g] + aux.child[depth, target, 0]])
+    aux.child[depth, target, 2] = value
     h = value - values[depth, g]
     for j in range(groups):
         h += values[depth, j]
     if md > h:
         h = md
-    aux.pending[0] = value
-    aux.pending[2] = rank
-    if aux.mirrored and not (h + depth + 1 > bound and h + depth + 1 >= least):
+    if aux.mirrored and not _above_bound(h, depth, bound, least):
         rg = aux.ref_group[tile]
-        ref_rank = moved_rank(aux.ranks[depth, groups + rg], aux.ref_where[rg], aux.ref_slot[tile],
-                              aux.ref_cell[blank], aux.radix[rg])
-        ref_value = np.int64(aux.tables[aux.offsets[rg] + ref_rank])
+        ref_value = np.int64(aux.tables[aux.offsets[rg] + aux.child[depth, target, 1]])
+        aux.child[depth, target, 3] = ref_value
         r = ref_value - values[depth, groups + rg]
         for j in range(groups):
             r += values[depth, groups + j]
         if r > h:
             h = r
-        aux.pending[1] = ref_value
-        aux.pending[3] = ref_rank
     return h
-
-
-@hook
-def _pdb_cut(aux, blank, target, tile):
-    aux.where[aux.group_of[tile], aux.slot_of[tile]] = target
 
 
 @hook
@@ -90,13 +105,14 @@ def _pdb_enter(aux, depth, blank, target, tile):
         aux.values[depth + 1, j] = aux.values[depth, j]
         aux.ranks[depth + 1, j] = aux.ranks[depth, j]
     g = aux.group_of[tile]
-    aux.values[depth + 1, g] = aux.pending[0]
-    aux.ranks[depth + 1, g] = aux.pending[2]
+    aux.where[g, aux.slot_of[tile]] = blank
+    aux.ranks[depth + 1, g] = aux.child[depth, target, 0]
+    aux.values[depth + 1, g] = aux.child[depth, target, 2]
     if aux.mirrored:
         rg = aux.ref_group[tile]
         aux.ref_where[rg, aux.ref_slot[tile]] = aux.ref_cell[blank]
-        aux.values[depth + 1, groups + rg] = aux.pending[1]
-        aux.ranks[depth + 1, groups + rg] = aux.pending[3]
+        aux.ranks[depth + 1, groups + rg] = aux.child[depth, target, 1]
+        aux.values[depth + 1, groups + rg] = aux.child[depth, target, 3]
 
 
 @hook
@@ -127,7 +143,8 @@ def _pdb_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[Da
         ranks[0, len(direct) + g] = partial_rank(list(ref_where[g, :size]), board.size)
     aux = DatabaseArrays(values, ranks, arrays["tables"], arrays["offsets"], arrays["radix"], arrays["sizes"],
                          arrays["group_of"], arrays["slot_of"], where, arrays["ref_cell"], arrays["ref_group"],
-                         arrays["ref_slot"], ref_where, arrays["mirrored"], np.zeros(4, dtype=np.int64))
+                         arrays["ref_slot"], ref_where, arrays["mirrored"],
+                         np.zeros((stack, board.size, 4), dtype=np.int64))
     return aux, max(md, sum(direct), sum(mirrored or [0]))
 
 
@@ -139,7 +156,8 @@ def child_order(goal: Board):
                              abs(child.blank // goal.cols - home_row) + abs(child.blank % goal.cols - home_col))
 
 
-PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, _pdb_cut, _pdb_enter, _pdb_leave, ordered=True), _pdb_inputs)
+PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, nothing_cut, _pdb_enter, _pdb_leave, ordered=True,
+                                              look_ahead=_pdb_look_ahead), _pdb_inputs)
 
 
 def blank_database(goal: Board) -> PatternDatabase:

@@ -1,0 +1,22 @@
+import numpy as np
+from numba import njit
+
+from engine.tiles.prefetch import prefetch
+
+
+@njit(cache=True)
+def _gather_sum(table, indices):
+    total = 0
+    for i in range(indices.shape[0]):
+        prefetch(table, indices[i])
+    for i in range(indices.shape[0]):
+        total += table[indices[i]]
+    return total
+
+
+def test_a_prefetching_kernel_reads_what_numpy_reads():
+    rng = np.random.default_rng(3)
+    table = rng.integers(0, 200, 1 << 20, dtype=np.uint8)
+    table.setflags(write=False)  # the type of a memory-mapped pattern database
+    indices = rng.integers(0, table.size, 5_000)
+    assert _gather_sum(table, indices) == int(table[indices].astype(np.int64).sum())
