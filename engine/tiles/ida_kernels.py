@@ -6,7 +6,7 @@ until a node quota is used up, keeps its whole state in the arrays it was given 
 least once a second.
 
 ``ida_run`` is the reference kernel: the plain search, every heuristic mode behind one switch. The kernels the
-solvers run are generated from one definition, ``ida_kernel``, by a heuristic's four hooks (the child's h, and what
+solvers run are generated from one definition, ``ida_kernel``, by a heuristic's hooks (the child's h, and what
 to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its own and
 inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). A
 ``KernelHeuristic`` pairs such a kernel with the function that builds its inputs; a heuristic's registry record
