@@ -49,13 +49,14 @@ def index():
     full_size = [job for job in runner().newest_by("meta-experiment", lambda p: (p.get("trials"), p.get("iterations")))
                  if job["result"].get("trials") == FULL_EXPERIMENT["trials"]
                  and job["result"]["dpso"]["iterations"] >= FULL_EXPERIMENT["iterations"]]
+    record = load_record("meta", "experiment") or {}
     if full_size:
         compared = {"claims": claims(full_size[0]["result"]), "measured": None}
     else:
-        record = load_record("meta", "experiment") or {}
         compared = {"claims": judge(record["figures"]) if "figures" in record else [], **record}
     return render_template("meta/index.html", cycles=cycle_paths(), sizes=SIZES, dpso=DPSOParams(), ga=GAParams(),
                            quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER,
+                           recorded=record if record.get("result") else None,
                            compared=compared, clamp=load_record("meta", "clamp") or {},
                            selection=load_record("meta", "selection") or {})
 

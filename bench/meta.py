@@ -1,8 +1,9 @@
 """Seed 001 figures: DPSO and GA evaluations per second, and (with --experiment) the paper's whole experiment.
 
-Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,30,50]] [--clamp] [--selection] [--record]
---record writes what was measured to engine/meta/recorded/ (experiment.json: the counts engine.meta.claims judges;
-clamp.json, selection.json: the tables), which the Swarm & GA page shows until a full-size experiment job runs.
+Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,20,30,40,50]] [--clamp] [--selection] [--record]
+--record writes what was measured to engine/meta/recorded/ (experiment.json: the whole result and the counts
+engine.meta.claims judges; clamp.json, selection.json: the tables), which the Swarm & GA page shows until a
+full-size experiment job runs on the server.
 --clamp re-measures the velocity clamp (vmax 0.5, 1, 2, 4) on ten depth-15 scrambles at the paper's Table 1 budget
 (250 particles x 1,200 iterations); --selection compares the GA's roulette weights (1/(1 + fitness) and linear rank).
 The experiment prints, per depth, solved / "optimal" trials at iterations 100, 1,000, 5,000, 10,000 (DPSO) and
@@ -148,7 +149,7 @@ def main() -> None:
     (ROOT / ".cache" / "meta-experiment.json").write_text(json.dumps(result))
     print("written to .cache/meta-experiment.json")
     if args.record:
-        print("recorded in", measurement.write("meta", "experiment", {"figures": figures(result)}))
+        print("recorded in", measurement.write("meta", "experiment", {"figures": figures(result), "result": result}))
 
 
 if __name__ == "__main__":

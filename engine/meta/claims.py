@@ -46,8 +46,8 @@ def figures(result: dict) -> dict:
         if solved_rows and end >= 10_000 else None,
         "equal": {"dpso": _count(result["rows"], "dpso", "solved_at", 5_000),
                   "ga": _count(result["rows"], "ga", "solved_at", 42_000),
-                  "dpso_seconds": sum(r["dpso"]["seconds"] for r in result["rows"]),
-                  "ga_seconds": sum(r["ga"]["seconds"] for r in result["rows"])} if equal else None,
+                  "dpso_seconds": round(sum(r["dpso"]["seconds"] for r in result["rows"]), 1),
+                  "ga_seconds": round(sum(r["ga"]["seconds"] for r in result["rows"]), 1)} if equal else None,
     }
 
 

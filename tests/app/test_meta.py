@@ -83,3 +83,17 @@ def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch)
         assert f'<tr class="claim {row["verdict"].replace(" ", "-")}">{cells}' in html, row["key"]
     assert "equations (1)–(4)" in html and "a test run" in html
     assert 'class="data clamp-table"' in html and 'class="data selection-table"' in html
+
+
+def test_without_a_run_on_the_server_the_page_shows_the_recorded_experiment_at_every_depth(client):
+    from engine.records import load_record
+
+    recorded = load_record("meta", "experiment")["result"]
+    html = client.get("/meta/").get_data(as_text=True)
+    assert "No experiment has run on this server yet" in html
+    for row in recorded["table"]:
+        dpso = row["dpso"]["checkpoints"]
+        last = dpso[max(dpso, key=int)]
+        assert f'<tr class="depth-row" data-depth="{row["depth"]}">' in html
+        assert f'<td>{last["solved"]} / {last["optimal"]}</td>' in html
+    assert [row["depth"] for row in recorded["table"]] == [10, 20, 30, 40, 50]

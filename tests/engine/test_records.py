@@ -25,8 +25,13 @@ def _bench_meta():
 def test_the_recorded_experiment_is_the_figures_claims_judges():
     recorded = load_record("meta", "experiment")
     result = synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1})
-    assert shape(recorded) == shape({"figures": figures(result), "command": "", "measured": ""})
+    assert shape(recorded["figures"]) == shape(figures(result))
+    assert set(recorded) == {"figures", "result", "command", "measured"}
     assert judge(figures(result)) == claims(result)
+    # the figures are those of the result stored beside them: every depth of the paper, 30 trials each
+    assert figures(recorded["result"]) == recorded["figures"]
+    assert [row["depth"] for row in recorded["result"]["table"]] == [10, 20, 30, 40, 50]
+    assert all(row["trials"] == 30 for row in recorded["result"]["table"])
     verdicts = {row["key"]: row["verdict"] for row in judge(recorded["figures"])}
     assert verdicts["d10-solved"] == "reproduced" and verdicts["d50-section-6"] == "partly reproduced"
 
