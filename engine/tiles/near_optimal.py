@@ -80,6 +80,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     where = np.zeros((2, width, n), dtype=np.uint8)
     md = np.zeros((2, width), dtype=np.int64)
     lc = np.zeros((2, width), dtype=np.int64)
+    lines = np.zeros((2, width, board.rows + board.cols), dtype=np.uint8)  # linear conflict's count per line
     vals = np.zeros((2, width, 2 * groups), dtype=np.int64)
     key = np.zeros((2, width), dtype=np.int64)
     blank = np.zeros((2, width), dtype=np.int64)
@@ -87,13 +88,13 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     parent = np.zeros((limit + 2, width), dtype=np.int32)
     move = np.zeros((limit + 2, width), dtype=np.int8)
     seen = np.zeros(1 << max(16, int(2 * width * limit).bit_length()), dtype=np.int64)
-    cand = np.zeros((3 * width, 7), dtype=np.int64)
-    cand_h = np.zeros(3 * width, dtype=np.int64)
-    order = np.zeros(3 * width, dtype=np.int64)
+    cand = np.zeros((3 * width + 1, 9), dtype=np.int64)  # 3 children per position, 4 at the root
+    cand_h = np.zeros(3 * width + 1, dtype=np.int64)
+    order = np.zeros(3 * width + 1, dtype=np.int64)
     hist = np.zeros(MAX_H + 1, dtype=np.int64)
     st = np.zeros(6, dtype=np.int64)
     common = (tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col, zobrist, inputs, st, cells,
-              where, md, lc, vals, key, blank, last)
+              where, md, lc, lines, vals, key, blank, last)
     beam_start(np.array(board.cells, dtype=np.int64), mode, *common, seen)
     code = 0
     while code == 0:
