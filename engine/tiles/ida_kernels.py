@@ -239,7 +239,6 @@ def _run(cells, st, stack, children, aux, bound, quota):
                 md = base + delta[U((row + i) * n + tile)]
                 i += 1
                 generated += 1
-                look_ahead(aux, cells, depth, blank, target, tile, md, bound, least)
                 h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
                 if h > limit:
                     if h + depth + 1 < least:
@@ -295,9 +294,10 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=No
     * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1), the last
       child ``child_h`` saw, or in an ordered kernel any child of the node;
     * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``;
-    * ``look_ahead`` (optional; arguments as ``child_h``'s, no result): called for a child before its ``child_h``;
-      an ordered kernel calls it for each of a node's children before the first ``child_h``, so a heuristic can
-      start the memory reads of all of them (``pdb_kernel``).
+    * ``look_ahead`` (optional; arguments as ``child_h``'s, no result; ordered kernels only): called for each of a
+      node's children before the first ``child_h``, so a heuristic can start the memory reads of all of them
+      (``pdb_kernel``). The unordered kernel does not call it: even a call that does nothing, inlined, cost the
+      Manhattan kernel about 5 % (bench/vs_burns.py).
 
     ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``stack.trial[d]`` is the index of the
     next child to try in the node's child list at depth d (its moves but the one back); ``stack.path[d]`` the move
@@ -317,6 +317,8 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=No
     nothing: ``stack`` (``new_stack``) holds its arrays per depth, ``children`` (``goal_tables(goal).children``) the
     child lists of the goal's board.
     """
+    if look_ahead is not None and not ordered:
+        raise ValueError("look_ahead is called by ordered kernels only")
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
     # dispatcher pickles differently in every process (each would compile the kernel again); globals are constants
     # to numba and outside the key.
