@@ -57,18 +57,27 @@ def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
 
 
 @njit(cache=True, nogil=True, inline="always")  # no call (and no array reference counting) per node
-def moved_lines_conflicts(cells, a, b, rows, cols, goal_row, goal_col, places, longest):
-    """The conflicts in the two lines a move between the neighbouring cells ``a`` and ``b`` can change.
+def own_goal_line(a, b, tile, rows, cols, goal_row, goal_col):
+    """The one line (rows 0…rows-1, then the columns) whose conflicts can change when ``tile`` slides between the
+    neighbouring cells ``a`` and ``b``, or -1 for none.
 
-    A move along a row keeps that row's tiles in their order, so only the two columns change; a move along a column
-    changes only the two rows. A search keeps the sum of all lines and updates it by these two before and after."""
+    A line's conflicts are among the tiles whose goal line it is. Along a row the tile keeps its place among that
+    row's tiles and changes column: only its goal column's count can change, and only if the move leaves or enters
+    it; along a column, likewise its goal row. A search keeps the sum of all lines and recounts this one line."""
     if a // cols == b // cols:
-        first, second = a % cols, b % cols
-        return (line_conflicts_in(cells, first, cols, rows, first, goal_col, goal_row, places, longest)
-                + line_conflicts_in(cells, second, cols, rows, second, goal_col, goal_row, places, longest))
-    first, second = a // cols, b // cols
-    return (line_conflicts_in(cells, first * cols, 1, cols, first, goal_row, goal_col, places, longest)
-            + line_conflicts_in(cells, second * cols, 1, cols, second, goal_row, goal_col, places, longest))
+        own = goal_col[tile]
+        return rows + own if own == a % cols or own == b % cols else -1
+    own = goal_row[tile]
+    return own if own == a // cols or own == b // cols else -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_conflicts_at(cells, line, rows, cols, goal_row, goal_col, places, longest):
+    """Linear conflict's count in one line, numbered as in ``own_goal_line``."""
+    if line < rows:
+        return line_conflicts_in(cells, line * cols, 1, cols, line, goal_row, goal_col, places, longest)
+    col = line - rows
+    return line_conflicts_in(cells, col, cols, rows, col, goal_col, goal_row, places, longest)
 
 
 @njit(cache=True, nogil=True)

@@ -37,9 +37,10 @@ from engine.tiles.heuristic_kernels import (
     MODE_LINEAR_CONFLICT,
     heuristic_value,
     learned_value,
+    line_conflicts_at,
     linear_conflict_sum,
     manhattan_sum,
-    moved_lines_conflicts,
+    own_goal_line,
 )
 
 if TYPE_CHECKING:
@@ -382,7 +383,8 @@ MANHATTAN = KernelHeuristic(ida_kernel(_manhattan_h, nothing_cut, nothing_enter,
 
 class ConflictArrays(NamedTuple):
     """Linear conflict's aux. ``lc_stack[d]`` is the conflict count of the board at depth d: a child updates its
-    parent's by the two lines its move changes (instead of scanning every row and column), and writes it at d + 1,
+    parent's by the one line its move can change (``own_goal_line``; instead of scanning every row and column), and
+    writes it at d + 1,
     where a cut child's value is overwritten by the next one. ``places`` and ``longest`` are scratch lines."""
     rows: int
     cols: int
@@ -395,15 +397,15 @@ class ConflictArrays(NamedTuple):
 
 @hook
 def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    before = moved_lines_conflicts(cells, blank, target, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
-                                   aux.longest)
-    cells[blank] = tile
-    cells[target] = 0
-    after = moved_lines_conflicts(cells, blank, target, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
-                                  aux.longest)
-    cells[target] = tile
-    cells[blank] = 0
-    lc = aux.lc_stack[depth] + after - before
+    lc = aux.lc_stack[depth]
+    line = own_goal_line(blank, target, tile, aux.rows, aux.cols, aux.goal_row, aux.goal_col)
+    if line >= 0:
+        lc -= line_conflicts_at(cells, line, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places, aux.longest)
+        cells[blank] = tile
+        cells[target] = 0
+        lc += line_conflicts_at(cells, line, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places, aux.longest)
+        cells[target] = tile
+        cells[blank] = 0
     aux.lc_stack[depth + 1] = lc
     return md + 2 * lc
 
