@@ -3,7 +3,8 @@
 The kernel follows each group's tiles (``where``) and their mirror images (``ref_where``) as the blank moves, and
 keeps per depth every group's value (``values``) and rank (``ranks``): a child's rank is its parent's changed by the
 one tile that moved (``moved_rank``, a pass over the group instead of the pairwise one of a fresh rank, which took
-most of a node's time when the table fits the cache). The
+most of a node's time when the table fits the cache). Before any child of a node is read, each child's ranks are
+computed and its entries requested (``_pdb_look_ahead``), and kept per child (``child``) for entering it. The
 readable reference is ``PatternDatabase.value`` (engine/tiles/pdb.py); ``tests/engine/tiles/test_pdb.py`` holds the
 two equal node for node.
 """
@@ -73,7 +74,7 @@ def _pdb_look_ahead(aux, cells, depth, blank, target, tile, md, bound, least):
 
 @hook
 def _pdb_h(aux, cells, depth, blank, target, tile, md, bound, least):
-    # Manhattan distance first, then the direct sum: a child either cuts off is cut off without the other reads.
+    # Manhattan distance first, then the direct sum: a child that either of them cuts off skips the remaining reads.
     if _above_bound(md, depth, bound, least):
         return md
     values = aux.values
