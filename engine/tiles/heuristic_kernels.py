@@ -50,12 +50,6 @@ def line_conflicts_in(cells, first, stride, length, line, goal_line, goal_place,
     return k - best
 
 
-@njit(cache=True, nogil=True)
-def line_conflicts(cells, first, stride, length, line, goal_line, goal_place):
-    return line_conflicts_in(cells, first, stride, length, line, goal_line, goal_place,
-                             np.empty(length, dtype=np.int64), np.empty(length, dtype=np.int64))
-
-
 @njit(cache=True, nogil=True, inline="always")  # no call (and no array reference counting) per node
 def own_goal_line(a, b, tile, rows, cols, goal_row, goal_col):
     """The one line (rows 0…rows-1, then the columns) whose conflicts can change when ``tile`` slides between the
@@ -81,22 +75,13 @@ def line_conflicts_at(cells, line, rows, cols, goal_row, goal_col, places, longe
 
 
 @njit(cache=True, nogil=True)
-def row_conflicts(cells, row, cols, goal_row, goal_col):
-    return line_conflicts(cells, row * cols, 1, cols, row, goal_row, goal_col)
-
-
-@njit(cache=True, nogil=True)
-def col_conflicts(cells, col, rows, cols, goal_row, goal_col):
-    return line_conflicts(cells, col, cols, rows, col, goal_col, goal_row)
-
-
-@njit(cache=True, nogil=True)
 def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
+    """Linear conflict's count over every row and column."""
+    places = np.empty(max(rows, cols), dtype=np.int64)
+    longest = np.empty(max(rows, cols), dtype=np.int64)
     total = 0
-    for r in range(rows):
-        total += row_conflicts(cells, r, cols, goal_row, goal_col)
-    for c in range(cols):
-        total += col_conflicts(cells, c, rows, cols, goal_row, goal_col)
+    for line in range(rows + cols):
+        total += line_conflicts_at(cells, line, rows, cols, goal_row, goal_col, places, longest)
     return total
 
 
