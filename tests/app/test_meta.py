@@ -97,3 +97,25 @@ def test_without_a_run_on_the_server_the_page_shows_the_recorded_experiment_at_e
         assert f'<tr class="depth-row" data-depth="{row["depth"]}">' in html
         assert f'<td>{last["solved"]} / {last["optimal"]}</td>' in html
     assert [row["depth"] for row in recorded["table"]] == [10, 20, 30, 40, 50]
+
+
+def test_an_experiment_table_without_checkpoints_of_one_algorithm_keeps_its_columns(app):
+    """A short run (50 DPSO iterations) has no DPSO checkpoint: its group header is left out, not drawn over the
+    GA's columns."""
+    import copy
+    import re
+
+    from flask import render_template
+
+    from engine.records import load_record
+
+    result = copy.deepcopy(load_record("meta", "experiment")["result"])
+    for row in result["table"]:
+        row["dpso"]["checkpoints"] = {}
+    with app.test_request_context():
+        html = render_template("results/meta-experiment.html", result=result)
+    assert "DPSO solved / optimal by iteration" not in html and "GA solved / optimal by generation" in html
+    header = html.split("<thead>")[1].split("</thead>")[0]
+    spans = sum(int(n) for n in re.findall(r'colspan="(\d+)"', header)) + header.count('rowspan="2"')
+    body_row = html.split('<tr class="depth-row"')[1].split("</tr>")[0]
+    assert body_row.count("<td>") == spans == 2 + len(result["table"][0]["ga"]["checkpoints"]) + 4
