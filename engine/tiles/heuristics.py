@@ -154,7 +154,10 @@ def _database_function(name: str) -> HeuristicBuilder:
     def build(goal: Board, options: dict) -> Callable[[Board], int]:
         database = pdb.resolve(name, goal)[0] if name == "pdb" else pdb.load(name, goal)
         if database is None:
-            raise PuzzleError(f"the {name} pattern database is not built yet: python -m engine tables build")
+            made_for = (name,) if name in pdb.SHAPES else pdb.groupings_for(goal)
+            if not made_for:
+                raise PuzzleError(f"no pattern database is made for a {goal.rows}x{goal.cols} board")
+            raise PuzzleError(f"the {name} pattern database is not built yet: {pdb.build_command(made_for[0])}")
         return database.value
     return build
 
@@ -180,7 +183,8 @@ register_heuristic(Heuristic(
 register_heuristic(Heuristic(
     "pdb", "pattern database", "The strongest pattern database built for the goal (7-8, else 6-6-3).", True,
     _database_function("pdb"), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs("pdb")))
-for _grouping in pdb.GROUPINGS:
+# The 6×6 database serves ``near-optimal`` only: an optimal 35-puzzle solve is out of reach with any of them.
+for _grouping in (g for g in pdb.GROUPINGS if pdb.SHAPES[g] != (6, 6)):
     register_heuristic(Heuristic(
         _grouping, pdb.LABELS[_grouping], f"The {pdb.LABELS[_grouping]} (Korf & Felner).", True,
         _database_function(_grouping), shape=pdb.SHAPES[_grouping], kernel=PDB_KERNEL,

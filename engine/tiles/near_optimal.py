@@ -1,11 +1,11 @@
 """The ``near-optimal`` solver: answers close to the shortest on 5×5 and 6×6 boards within about a second.
 
 Method: beam search (``engine.tiles.beam_kernels``) with the strongest heuristic at hand, beams of growing width
-while the time allows (``WIDTHS``), the shortest answer kept. On 5×5 the heuristic is the 6-6-6-6 additive pattern
-database with its mirror lookup (``engine.tiles.pdb``; a goal with the blank in the other corner is solved as its
-half-turn, ``board.half_turn``); without it, and on other boards, Manhattan distance plus linear conflict, and the
-result says which heuristic it used. ``fast`` (the row-and-column reduction) stays the instant answer and the
-fallback when a beam finds nothing.
+while the time allows (``WIDTHS``), the shortest answer kept. The heuristic is the board's additive pattern database
+with its mirror lookup (``engine.tiles.pdb``: 6-6-6-6 on 5×5, seven groups of 5 on 6×6; a goal with the blank in the
+other corner is solved as its half-turn, ``board.half_turn``); without it, and on other boards, Manhattan distance
+plus linear conflict, and the result says which heuristic it used. ``fast`` (the row-and-column reduction) stays
+the instant answer and the fallback when a beam finds nothing.
 
 Why a beam: weighted A* or weighted IDA* give a bound on the length, but no bound on time on 24- and 35-puzzles
 (their frontier grows with the heuristic's error); a beam's time is depth × width, known before it starts, and with
@@ -24,12 +24,14 @@ from engine.tiles.board import MOVES, Board, half_turn, half_turn_moves
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristics import manhattan_distance
 
-#: Beam widths tried in turn while the next one is expected to end within ``TARGET_SECONDS``: a beam's time grows
-#: with its width (measured: about in proportion), so the next is expected to take the last one's time scaled by the
-#: widths, times ``MARGIN``. On a busy machine the answer comes from a narrower beam, as fast. The step from 4,096
-#: to 8,192 lets a 6×6 board have a wider beam than 4,096 within the second (16,384 takes about 0.9 s alone).
-WIDTHS = (256, 1_024, 4_096, 8_192, 16_384)
+#: Beam widths: the first always runs (it times the machine); then the widest beam expected to end within
+#: ``TARGET_SECONDS`` runs next, skipping the ones between, since the answer comes from the widest. A beam's time
+#: grows about in proportion to its width (a little faster: bench/near_optimal.py), so the next is expected to take
+#: the last one's time scaled by the widths, times ``MARGIN``; a jump of more than ``MAX_STEP`` times the width is
+#: never predicted from so small a beam. On a busy machine the answer comes from a narrower beam, as fast.
+WIDTHS = (1_024, 4_096, 8_192, 10_240, 12_288, 14_336, 16_384)
 MARGIN = 1.15
+MAX_STEP = 16
 TARGET_SECONDS = 0.8
 #: Depths the kernel advances between two looks at the budget.
 LAYERS = 8
@@ -83,7 +85,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     md = np.zeros((2, width), dtype=np.int64)
     lc = np.zeros((2, width), dtype=np.int64)
     lines = np.zeros((2, width, board.rows + board.cols), dtype=np.uint8)  # linear conflict's count per line
-    vals = np.zeros((2, width, 2 * groups), dtype=np.int64)
+    vals = np.zeros((2, width, 2 * groups), dtype=np.uint8)  # table values: bytes keep the beam in cache
     key = np.zeros((2, width), dtype=np.int64)
     blank = np.zeros((2, width), dtype=np.int64)
     last = np.zeros((2, width), dtype=np.int64)
@@ -125,21 +127,28 @@ def _zobrist(n: int, make) -> np.ndarray:
 
 def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | None, str]:
     """(the goal searched, whether it is the half-turn of the goal asked for, the database, a note)."""
-    if "pdb-6666" in pdb.groupings_for(goal):
-        database = pdb.load("pdb-6666", goal)
+    for grouping in pdb.groupings_for(goal):
+        database = pdb.load(grouping, goal)
         if isinstance(database, pdb.HalfTurned):
             return database.stored.goal, True, database.stored, ""
         if database is not None:
             return goal, False, database, ""
-        return goal, False, None, ("the 6-6-6-6 pattern database is not built yet (python -m engine tables build); "
+        return goal, False, None, (f"the {pdb.LABELS[grouping]} is not built yet ({pdb.build_command(grouping)}); "
                                    "used linear-conflict")
     return goal, False, None, ""
+
+
+def next_width(widths: tuple[int, ...], width: int, seconds: float, remaining: float) -> int | None:
+    """The widest of ``widths`` beyond ``width`` (a beam that took ``seconds``) expected to end within ``remaining``
+    seconds, at most ``MAX_STEP`` times as wide; None if none is."""
+    fitting = [w for w in widths if width < w <= MAX_STEP * width and MARGIN * seconds * w / width <= remaining]
+    return fitting[-1] if fitting else None
 
 
 def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[int, ...] = WIDTHS,
                        seconds: float = TARGET_SECONDS) -> SolveResult:
     """The reduction's answer, then beams of growing width while the next one is expected to end within ``seconds``
-    (and the budget); the shortest answer found."""
+    (and the budget; ``next_width``); the shortest answer found."""
     from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_PDB
     from engine.tiles.reduction import fast_solve
 
@@ -157,10 +166,9 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
     if quick.status == Status.SOLVED and quick.optimal:
         return quick  # close to home: the reduction's first try is a short optimal search
     reduced = (half_turn_moves(quick.moves) if turned else quick.moves) if quick.status == Status.SOLVED else None
-    best, generated, tried, last, used_beam = reduced, 0, [], 0.0, False
-    for number, width in enumerate(widths):
-        if number and watch.elapsed + MARGIN * last * width / widths[number - 1] > limit:
-            break  # the next beam would not end in time
+    best, generated, tried, used_beam = reduced, 0, [], False
+    width = widths[0]
+    while True:
         began = watch.elapsed
         moves, count, reached = beam_search(start, searched, width, mode, database, watch)
         last = watch.elapsed - began
@@ -174,6 +182,9 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
             if best is None or len(moves) < len(best):
                 best, used_beam = moves, True
         if watch.stop_reason(generated):
+            break
+        width = next_width(widths, width, last, limit - watch.elapsed)
+        if width is None:
             break
     if not used_beam:
         quick.message = f"no beam found a shorter answer in time: the fast solver's answer. {quick.message}"

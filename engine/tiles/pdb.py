@@ -41,16 +41,30 @@ from engine.tiles.board import Board, half_turn
 from engine.tiles.ranking import lexicographic_radix, partial_rank
 
 #: Named databases, strongest first: ``pdb`` means the first of these built for the board's shape.
-GROUPINGS = ("pdb-78", "pdb-663", "pdb-6666")
+GROUPINGS = ("pdb-78", "pdb-663", "pdb-6666", "pdb-5555555")
 LABELS = {"pdb-78": "7-8 additive pattern database with reflection",
           "pdb-663": "6-6-3 additive pattern database with reflection",
-          "pdb-6666": "6-6-6-6 additive pattern database with reflection"}
+          "pdb-6666": "6-6-6-6 additive pattern database with reflection",
+          "pdb-5555555": "7 × 5-tile additive pattern database with reflection"}
 #: The board shape each grouping is made for.
-SHAPES = {"pdb-78": (4, 4), "pdb-663": (4, 4), "pdb-6666": (5, 5)}
+SHAPES = {"pdb-78": (4, 4), "pdb-663": (4, 4), "pdb-6666": (5, 5), "pdb-5555555": (6, 6)}
 #: Korf & Felner's 6-6-6-6 split of the 5×5 puzzle, as cells of a goal with the blank in cell 0: the top-left block
 #: and its neighbours to the right, below and in the bottom-right corner. Its transpose is another split (the groups
 #: are not symmetric about the diagonal), so the mirror lookup prunes.
 CELLS_6666 = ((1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24))
+#: A split of the 6×6 puzzle into seven compact 5-cell groups (2×2 blocks with one cell more, and one L), as cells of
+#: a goal with the blank in cell 0. Groups of 6 would need 36!/30! = 1.4 billion entries each; groups of 5 need 45
+#: million. Not symmetric about the diagonal, so the mirror lookup prunes.
+CELLS_5555555 = ((1, 2, 6, 7, 8), (3, 4, 5, 9, 10), (11, 16, 17, 22, 23), (12, 13, 18, 19, 24), (14, 15, 20, 21, 26),
+                 (25, 30, 31, 32, 33), (27, 28, 29, 34, 35))
+#: The corner splits, by grouping: each is given for the blank's goal in cell 0 and turned for the other corner.
+CORNER_SPLITS = {"pdb-6666": CELLS_6666, "pdb-5555555": CELLS_5555555}
+
+
+def build_command(grouping: str) -> str:
+    """The command that builds ``grouping``: a plain ``tables build`` builds the 15-puzzle's databases (minutes), and
+    ``--all`` the bigger boards' as well (as many minutes more); the app's start-up job builds every one."""
+    return "python -m engine tables build" + ("" if SHAPES[grouping] == (4, 4) else " --all")
 
 
 def groupings_for(board: Board) -> tuple[str, ...]:
@@ -66,13 +80,13 @@ def groups_of(grouping: str, goal: Board) -> tuple[tuple[int, ...], ...]:
         rows, cols = SHAPES[grouping]
         raise PuzzleError(f"the {grouping} pattern database is built for the {rows}x{cols} puzzle only; "
                           "use manhattan or linear-conflict")
-    if grouping == "pdb-6666":
-        # the blank's goal in a corner: the split turned so that its block sits beside the blank
+    if grouping in CORNER_SPLITS:
+        # the blank's goal in a corner: the split turned so that its first block sits beside the blank
         if goal.blank not in (0, goal.size - 1):
-            raise PuzzleError("the 6-6-6-6 pattern database needs the blank's goal in the top-left or bottom-right "
+            raise PuzzleError(f"the {LABELS[grouping]} needs the blank's goal in the top-left or bottom-right "
                               "corner; use manhattan or linear-conflict")
         turn = (lambda c: c) if goal.blank == 0 else (lambda c: goal.size - 1 - c)
-        sets = [[turn(c) for c in cells] for cells in CELLS_6666]
+        sets = [[turn(c) for c in cells] for cells in CORNER_SPLITS[grouping]]
     elif grouping == "pdb-78":
         half = {goal.blank // 4 // 2 * 2, goal.blank // 4 // 2 * 2 + 1}
         sets = [[c for c in range(16) if c // 4 not in half], [c for c in range(16) if c // 4 in half]]
@@ -259,15 +273,15 @@ def resolve(heuristic: str, goal: Board) -> tuple[PatternDatabase | HalfTurned |
 
     ``pdb`` takes the strongest built database; ``pdb-78`` falls back to ``pdb-663``; when none is built the caller
     falls back to linear conflict (the database is None). A missing table is never built here: building takes
-    minutes and must not count against a solve's budget (``python -m engine tables build`` builds them).
+    minutes and must not count against a solve's budget (``build_command`` says what builds them).
     """
     wanted = {"pdb": groupings_for(goal), "pdb-78": ("pdb-78", "pdb-663")}.get(heuristic, (heuristic,))
     for grouping in wanted:
         database = load(grouping, goal)
         if database is not None:
             if heuristic not in ("pdb", grouping):
-                return database, (f"the {LABELS[heuristic]} is not built yet (python -m engine tables build); "
+                return database, (f"the {LABELS[heuristic]} is not built yet ({build_command(heuristic)}); "
                                   f"used {grouping}")
             return database, ""
-    return None, ("no pattern database is built yet for this goal (python -m engine tables build); "
-                  "used linear-conflict")
+    command = build_command(wanted[0]) if wanted else "python -m engine tables build"
+    return None, f"no pattern database is built yet for this goal ({command}); used linear-conflict"

@@ -4,7 +4,9 @@ The build (``build_database``) is a level-by-level search over every (arrangemen
 blank region is the set of cells the blank reaches without moving a group tile (those moves cost 0), so one pair stands
 for all its blank cells. Each arrangement keeps 2 bits per blank cell: 0 = not reached, 3 = expanded, and 1 and 2
 taking turns as "reached at the level being expanded" and "reached at the next level" (2 GB for the 8 group, plus
-the 519 MB table). Two threads may reach the same arrangement at once, so the bits are set with an atomic OR.
+the 519 MB table). Two threads may reach the same arrangement at once, so the bits are set with an atomic OR. A word
+holds ``CELLS_PER_WORD`` cells; a board of more cells (6×6) keeps ``words_for(cells)`` words per arrangement, a row
+of a 2-D array.
 
 A build takes seconds (6-6-3) to minutes (7-8) and is never part of a solve: ``engine.tiles.pdb_catalogue`` runs
 it as a job or from the command line.
@@ -21,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit, prange
 from numba.core import cgutils, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from engine import store
 from engine.errors import PuzzleError
@@ -38,6 +40,13 @@ UNSEEN = 255
 DONE = 3
 #: Ranks per block of the build's activity flags.
 BLOCK = 4096
+#: Cells whose 2-bit codes one 64-bit word holds (31, not 32: the bit tricks below stay within a signed word).
+CELLS_PER_WORD = 31
+
+
+def words_for(cells: int) -> int:
+    """Code words per arrangement on a board of ``cells`` cells."""
+    return (cells + CELLS_PER_WORD - 1) // CELLS_PER_WORD
 
 
 @intrinsic
@@ -79,6 +88,77 @@ def cells_with_code(word, code, cells):
     return (x | (x >> 16)) & ((1 << cells) - 1)
 
 
+def cells_at_code(codes, rank, code, cells):
+    """The mask of the cells of arrangement ``rank`` whose 2-bit code equals ``code``. ``codes`` is one word per
+    arrangement (1-D) or several (2-D, a row per arrangement); the compiled form is chosen by that shape, so the
+    one-word build pays nothing for the other (``_cells_at_code``)."""
+    raise TypeError("cells_at_code runs compiled only")
+
+
+def code_at(codes, rank, cell):
+    """The 2-bit code of arrangement ``rank`` with the blank at ``cell`` (compiled only, as ``cells_at_code``)."""
+    raise TypeError("code_at runs compiled only")
+
+
+def mark(codes, rank, region, code):
+    """OR ``code`` into the fields of the cells of ``region``; True when the arrangement had no code before (reached
+    for the first time). Two threads marking a new arrangement at one level may both see True: both then write the
+    same level. Compiled only, as ``cells_at_code``."""
+    raise TypeError("mark runs compiled only")
+
+
+@overload(cells_at_code)
+def _cells_at_code(codes, rank, code, cells):
+    if codes.ndim == 1:
+        def one_word(codes, rank, code, cells):
+            word = np.int64(codes[rank])
+            return cells_with_code(word, code, cells) if word != 0 else 0
+        return one_word
+
+    def words(codes, rank, code, cells):
+        found = 0
+        for w in range(codes.shape[1]):
+            word = np.int64(codes[rank, w])
+            if word != 0:
+                found |= cells_with_code(word, code, min(CELLS_PER_WORD, cells - w * CELLS_PER_WORD)) << (
+                    w * CELLS_PER_WORD)
+        return found
+    return words
+
+
+@overload(code_at)
+def _code_at(codes, rank, cell):
+    if codes.ndim == 1:
+        return lambda codes, rank, cell: (np.int64(codes[rank]) >> (2 * cell)) & 3
+
+    def words(codes, rank, cell):
+        w = cell // CELLS_PER_WORD
+        return (np.int64(codes[rank, w]) >> (2 * (cell - w * CELLS_PER_WORD))) & 3
+    return words
+
+
+@overload(mark)
+def _mark(codes, rank, region, code):
+    if codes.ndim == 1:
+        return lambda codes, rank, region, code: atomic_or(codes, rank, spread(region) * code) == 0
+
+    def words(codes, rank, region, code):
+        fresh = True
+        for w in range(codes.shape[1]):
+            part = (region >> (w * CELLS_PER_WORD)) & ((1 << CELLS_PER_WORD) - 1)
+            before = atomic_or(codes[rank], w, spread(part) * code) if part else codes[rank, w]
+            if before != 0:
+                fresh = False
+        return fresh
+    return words
+
+
+@njit(cache=True, nogil=True)
+def mark_start(codes, rank, region):
+    """The goal arrangement with the blank's region at level 0 (code 1)."""
+    mark(codes, rank, region, 1)
+
+
 @njit(cache=True, nogil=True)
 def region_of(cell, free, cols, not_first_col, not_last_col):
     """The cells of ``free`` (a mask of cells) the blank reaches from ``cell`` without leaving ``free``."""
@@ -115,14 +195,11 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, cols, not_fi
         child_rank = np.empty(4 * k, dtype=np.int64)
         child_from = np.empty(4 * k, dtype=np.int64)
         child_to = np.empty(4 * k, dtype=np.int64)
-        child_word = np.empty(4 * k, dtype=np.int64)
+        child_code = np.empty(4 * k, dtype=np.int64)
         count = 0
         first = 0
         for rank in range(begin + c * chunk, min(end, begin + (c + 1) * chunk)):
-            word = np.int64(codes[rank])
-            if word == 0:
-                continue
-            todo = cells_with_code(word, code, cells)
+            todo = cells_at_code(codes, rank, code, cells)
             if todo == 0:
                 continue
             unrank_positions(rank, radix, where)
@@ -136,7 +213,7 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, cols, not_fi
                     start += 1
                 region = region_of(start, free, cols, not_first_col, not_last_col)
                 todo &= ~region
-                atomic_or(codes, rank, spread(region) * DONE)
+                mark(codes, rank, region, DONE)
                 n = 0
                 for s in range(k):
                     x = where[s]
@@ -149,17 +226,17 @@ def pdb_level(codes, table, level, begin, end, k, radix, neighbors, cols, not_fi
                             child_to[n] = target
                             n += 1
                 for i in range(n):
-                    child_word[i] = codes[child_rank[i]]
+                    child_code[i] = code_at(codes, child_rank[i], child_from[i])
                 for i in range(n):
                     x = child_from[i]
-                    if (child_word[i] >> (2 * x)) & 3:
+                    if child_code[i]:
                         continue
                     child = child_rank[i]
                     child_region = region_of(x, (free | (1 << x)) & ~(1 << child_to[i]), cols, not_first_col,
                                              not_last_col)
                     # the value before the OR says whether the arrangement was reached before at all: no read of
                     # ``table`` (a second cache miss) is needed to know whether this level is its value
-                    if atomic_or(codes, child, spread(child_region) * following) == 0:
+                    if mark(codes, child, child_region, following):
                         table[child] = level + 1
                         first += 1
                     marked[child // chunk] = 1
@@ -178,12 +255,13 @@ def build_group_table(goal: Board, group: tuple[int, ...], progress: Callable[[f
     not_first_col = sum(1 << c for c in range(n) if c % cols != 0)
     not_last_col = sum(1 << c for c in range(n) if c % cols != cols - 1)
     # 2 bits per blank cell: a 4x4 board's fit in 32 bits (2 GB for the 8 group rather than 4)
-    codes = np.zeros(size, dtype=np.uint32 if n <= 16 else np.uint64)
+    words = words_for(n)
+    codes = np.zeros(size if words == 1 else (size, words), dtype=np.uint32 if n <= 16 else np.uint64)
     table = np.full(size, UNSEEN, dtype=np.uint8)
     home = [goal.position_of(t) for t in group]
     start = partial_rank(home, n)
     free = (1 << n) - 1 & ~sum(1 << c for c in home)
-    codes[start] = int(spread(region_of(goal.blank, free, cols, not_first_col, not_last_col)))  # code 1: level 0
+    mark_start(codes, start, region_of(goal.blank, free, cols, not_first_col, not_last_col))
     table[start] = 0
     active = np.zeros((size + BLOCK - 1) // BLOCK, dtype=np.uint8)
     active[start // BLOCK] = 1

@@ -7,10 +7,11 @@ Every table lives in the one store (``engine.store``: ``$PUZZLE_DATA_DIR``, the 
 ``python -m engine tables build``, by ``build()`` below, or by a job of kind ``tables-build``.
 
 Names are ``<grouping>/<goal>``: ``pdb-663/blank-first``, ``pdb-663/blank-last``, ``pdb-78/…``, ``pdb-6666/…``
-(5×5). Each database is built once, for the blank-first goal (``STORED_GOAL``); the blank-last table is that file
-read through the half-turn (``pdb.HalfTurned``), so both names are built by one build. ``build()`` builds in that
-order, the quick 6-6-3 first (seconds) so that ``pdb`` has a database long before the 7-8 (minutes) is done, and
-the 5×5 database last.
+(5×5), ``pdb-5555555/…`` (6×6). Each database is built once, for the blank-first goal (``STORED_GOAL``); the
+blank-last table is that file read through the half-turn (``pdb.HalfTurned``), so both names are built by one build.
+``build()`` builds in that order, the quick 6-6-3 first (seconds) so that ``pdb`` has a database long before the 7-8
+(minutes) is done, and the bigger boards' last. ``FIFTEEN_PUZZLE`` names the 4×4 tables: what a plain
+``python -m engine tables build`` builds (``--all`` builds every table, as the app's start-up job does).
 
 API (plain data, JSON-ready):
 
@@ -49,8 +50,8 @@ GOALS = ("blank-first", "blank-last")
 #: The goal each database is built for; the other goal reads it through the half-turn (``pdb.HalfTurned``): one build
 #: serves both, half the time and the disk.
 STORED_GOAL = "blank-first"
-#: Build order: quick tables first, the 5×5 database (minutes, 1.3 GB while it builds) last.
-ORDER = ("pdb-663", "pdb-78", "pdb-6666")
+#: Build order: quick tables first, the 5×5 and 6×6 databases (minutes each, 1.3 GB while they build) last.
+ORDER = ("pdb-663", "pdb-78", "pdb-6666", "pdb-5555555")
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ class TableSpec:
 
 
 TABLES = tuple(TableSpec(f"{grouping}/{goal}", grouping, goal) for grouping in ORDER for goal in GOALS)
+#: The 15-puzzle's tables: a few minutes' build that every 4×4 solve with ``pdb`` uses; the 5×5 and 6×6 databases
+#: (only ``near-optimal`` and an optimal solve of a 24-puzzle use them) double that, so the command line builds them
+#: when asked (``tables build --all``).
+FIFTEEN_PUZZLE = tuple(spec.name for spec in TABLES if pdb.SHAPES[spec.grouping] == (4, 4))
 _BY_NAME = {spec.name: spec for spec in TABLES}
 
 

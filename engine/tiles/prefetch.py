@@ -31,9 +31,11 @@ def prefetch(typingctx, array, index):
         pointer = cgutils.get_item_pointer(context, builder, array_type, data, [index_value], wraparound=False,
                                            boundscheck=False)
         i32 = ir.IntType(32)
+        # one declaration per module, whatever the array's type: the address goes in as a byte pointer
+        address = builder.bitcast(pointer, cgutils.voidptr_t)
         function = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]), "llvm.prefetch.p0")
-        builder.call(function, [pointer, i32(_READ), i32(_KEEP_IN_ALL_CACHES), i32(_DATA_CACHE)])
+            builder.module, ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32]), "llvm.prefetch.p0")
+        builder.call(function, [address, i32(_READ), i32(_KEEP_IN_ALL_CACHES), i32(_DATA_CACHE)])
         return context.get_dummy_value()
 
     return types.void(array, index), codegen

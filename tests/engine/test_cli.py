@@ -76,6 +76,25 @@ def test_fast_solver_and_tables_list(capsys, tmp_path, monkeypatch):
     assert not any(r["built"] for r in rows)
 
 
+def test_tables_build_builds_the_15_puzzle_tables_unless_asked_for_all(capsys, tmp_path, monkeypatch):
+    """Which names each form of ``tables build`` asks the catalogue for (the builds themselves are tested in
+    tests/engine/tiles/test_pdb.py and by the session's 7-8 build)."""
+    from engine import store
+    from engine.tiles import pdb_catalogue
+
+    monkeypatch.setattr(store, "_data_dir", tmp_path)
+    asked = []
+    monkeypatch.setattr(pdb_catalogue, "build", lambda names, progress: asked.append(names))
+    for argv in (["tables", "build"], ["tables", "build", "--all"],
+                 ["tables", "build", "--only", "pdb-6666/blank-last"]):
+        assert run(capsys, *argv)[0] == 0
+    assert asked[0] == ["pdb-663/blank-first", "pdb-663/blank-last", "pdb-78/blank-first", "pdb-78/blank-last"]
+    assert asked[1] is None and asked[2] == ["pdb-6666/blank-last"]
+    code, out, err = run(capsys, "tables", "build", "--json")
+    assert "building 4 table(s): pdb-663/blank-first" in err
+    assert [row["name"] for row in json.loads(out)["tables"]] == asked[0]
+
+
 def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys, tmp_path, monkeypatch):
     from engine import store
     from engine.tiles import pdb

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.errors import PuzzleError
 from engine.result import Budget, Watch
 from engine.solvers import solve
 from engine.tiles import Board, goal_board, pdb, pdb_build, scramble
@@ -18,7 +19,7 @@ from engine.tiles.beam_kernels import H_LINEAR_CONFLICT, H_MANHATTAN, H_PDB, bea
 from engine.tiles.board import half_turn, half_turn_moves
 from engine.tiles.heuristics import linear_conflict_distance, manhattan_distance
 from engine.tiles.kernel_drivers import bfs_distances
-from engine.tiles.near_optimal import PATIENCE, beam_search, depth_limit
+from engine.tiles.near_optimal import PATIENCE, WIDTHS, beam_search, depth_limit
 from engine.tiles.random import random_solvable
 from engine.tiles.ranking_kernels import board_rank
 from engine.tiles.solvability import check_solvable
@@ -45,14 +46,18 @@ def test_the_beam_kernel_equals_the_reference(rows, cols, mode, width):
             assert reached and moves == expected and board.apply(moves) == goal
 
 
+def beam_key(database, cells):
+    """The beam's rank of a position with a database: its direct sum plus its mirrored sum."""
+    direct, mirrored = database.group_values(Board(4, 4, cells))
+    return sum(direct) + sum(mirrored or [])
+
+
 def test_the_beam_kernel_reads_a_pattern_database_as_the_reference_does(db663):
     goal = db663.goal
     for seed in range(3):
         board = random_solvable(goal, seed)
         moves, _, reached = beam_search(board, goal, 32, H_PDB, db663, Watch(Budget(10**9, 60)))
-        expected = beam_reference(list(board.cells), list(goal.cells), 4, 32,
-                                  lambda cells: max(manhattan_distance(Board(4, 4, cells), goal),
-                                                    db663.value(Board(4, 4, cells))),
+        expected = beam_reference(list(board.cells), list(goal.cells), 4, 32, lambda cells: beam_key(db663, cells),
                                   depth_limit(board, goal), PATIENCE * 16)
         assert reached and moves == expected and board.apply(moves) == goal
 
@@ -71,18 +76,16 @@ def test_the_half_turn_keeps_distances(cells):
     assert result.length == distance[board_rank(board.cells)]
 
 
-def test_the_6666_grouping_covers_the_tiles_and_its_mirror_is_another_split():
-    for goal in (FIRST5, LAST5):
-        groups = pdb.groups_of("pdb-6666", goal)
-        assert [len(g) for g in groups] == [6, 6, 6, 6]
-        assert sorted(t for g in groups for t in g) == list(range(1, 25))
-        mirror = pdb.mirror_tiles(goal)
-        assert {tuple(sorted(mirror[t] for t in g)) for g in groups} != {tuple(sorted(g)) for g in groups}
-    # the blank-last split is the half-turn of the blank-first one
-    turned = {tuple(sorted(25 - t for t in g)) for g in pdb.groups_of("pdb-6666", FIRST5)}
-    assert turned == {tuple(sorted(g)) for g in pdb.groups_of("pdb-6666", LAST5)}
-    with pytest.raises(Exception, match="5x5"):
-        pdb.groups_of("pdb-6666", goal_board(4, 4))
+@pytest.mark.parametrize("grouping", ["pdb-6666", "pdb-5555555"])
+def test_a_corner_split_for_the_blank_last_goal_is_the_half_turn_of_the_blank_first_one(grouping):
+    """(tests/engine/tiles/test_pdb.py checks that each split covers the tiles and that its mirror is another.)"""
+    first, last = (goal_board(*pdb.SHAPES[grouping], name) for name in ("blank-first", "blank-last"))
+    turned = {tuple(sorted(first.size - t for t in g)) for g in pdb.groups_of(grouping, first)}
+    assert turned == {tuple(sorted(g)) for g in pdb.groups_of(grouping, last)}
+    with pytest.raises(PuzzleError, match=f"{first.rows}x{first.cols}"):
+        pdb.groups_of(grouping, goal_board(4, 4))
+    with pytest.raises(PuzzleError, match="corner"):
+        pdb.groups_of(grouping, goal_board(*pdb.SHAPES[grouping], "blank-first").move("R"))
 
 
 @pytest.mark.parametrize("group", [(1, 7), (6, 12, 18)])
@@ -109,11 +112,12 @@ def test_near_optimal_answers_big_boards_and_says_which_heuristic(size):
     result = solve(board, goal, "near-optimal", None)
     assert result.status == "solved" and board.apply(result.moves) == goal and not result.optimal
     assert result.solver == "near-optimal" and result.length >= result.extra["lower_bound"]
-    assert result.extra["beams"] and result.extra["beams"][0]["width"] == 256
+    assert result.extra["beams"] and result.extra["beams"][0]["width"] == WIDTHS[0]
     assert result.length <= solve(board, goal, "fast", None).length  # the reduction's answer is the worst kept
     if result.heuristic:  # a beam's answer; else the reduction's, and the message says so
-        assert result.heuristic == "linear-conflict"  # no 6-6-6-6 database in this run's data directory
-        assert size == 6 or "6-6-6-6 pattern database is not built" in result.message
+        assert result.heuristic == "linear-conflict"  # no big board's database in this run's data directory
+        label = pdb.LABELS["pdb-6666" if size == 5 else "pdb-5555555"]
+        assert f"the {label} is not built yet (python -m engine tables build --all)" in result.message
     else:
         assert "fast solver's answer" in result.message
 

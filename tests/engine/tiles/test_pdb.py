@@ -35,12 +35,14 @@ def transposed(groups, goal):
     return {tuple(sorted(mirror[t] for t in g)) for g in groups}
 
 
-@pytest.mark.parametrize("goal", [FIRST, LAST], ids=["blank-first", "blank-last"])
-@pytest.mark.parametrize("grouping, sizes", [("pdb-663", [3, 6, 6]), ("pdb-78", [7, 8])])
-def test_groupings_cover_the_tiles_and_their_mirror_is_another_split(goal, grouping, sizes):
+@pytest.mark.parametrize("goal_name", ["blank-first", "blank-last"])
+@pytest.mark.parametrize("grouping, sizes", [("pdb-663", [3, 6, 6]), ("pdb-78", [7, 8]), ("pdb-6666", [6] * 4),
+                                             ("pdb-5555555", [5] * 7)])
+def test_groupings_cover_the_tiles_and_their_mirror_is_another_split(goal_name, grouping, sizes):
+    goal = goal_board(*pdb.SHAPES[grouping], goal_name)
     groups = pdb.groups_of(grouping, goal)
     assert sorted(len(g) for g in groups) == sizes
-    assert sorted(t for g in groups for t in g) == list(range(1, 16))
+    assert sorted(t for g in groups for t in g) == list(range(1, goal.size))
     assert transposed(groups, goal) != {tuple(sorted(g)) for g in groups}  # else the mirror could never prune
 
 
@@ -83,6 +85,16 @@ def test_the_parallel_build_equals_the_plain_search(goal):
 def test_the_parallel_build_equals_the_plain_search_on_four_tiles():
     group = (5, 6, 9, 10)  # a 2x2 block in the middle: blank regions split and merge often
     assert np.array_equal(pdb_build.build_group_table(FIRST, group), pdb_build.group_table_reference(FIRST, group))
+
+
+@pytest.mark.parametrize("group", [(6, 31), pytest.param((1, 30, 35), marks=pytest.mark.slow)])
+def test_the_build_on_36_cells_equals_the_plain_search(group):
+    """A 6×6 board's codes take two words per arrangement (cells 0–30 and 31–35): these tiles' cells and the blank's
+    fall on both sides of the boundary, and two tiles in a corner cut the blank's cells in two."""
+    goal = goal_board(6, 6, "blank-first")
+    built = pdb_build.build_group_table(goal, group)
+    assert np.array_equal(built, pdb_build.group_table_reference(goal, group))
+    assert built.max() < pdb_build.UNSEEN
 
 
 def test_goal_is_zero_and_one_move_is_one(db663):
@@ -226,11 +238,14 @@ def test_one_build_serves_both_goals_through_the_half_turn(db663, korf):
 def test_the_tables_api(db663):
     names = [row["name"] for row in pdb_catalogue.status()]
     assert names == ["pdb-663/blank-first", "pdb-663/blank-last", "pdb-78/blank-first", "pdb-78/blank-last",
-                     "pdb-6666/blank-first", "pdb-6666/blank-last"]
+                     "pdb-6666/blank-first", "pdb-6666/blank-last", "pdb-5555555/blank-first",
+                     "pdb-5555555/blank-last"]
+    assert pdb_catalogue.FIFTEEN_PUZZLE == tuple(names[:4])
     first, last = pdb_catalogue.status(["pdb-663/blank-first", "pdb-663/blank-last"])
     assert last["built"] and last["served_by"] == "pdb-663/blank-first" and last["path"] == first["path"]
     assert "pdb-663/blank-last" not in pdb_catalogue.missing()
     assert pdb_catalogue.status(["pdb-6666/blank-first"])[0]["expected_bytes"] == 4 * 127_512_000
+    assert pdb_catalogue.status(["pdb-5555555/blank-last"])[0]["expected_bytes"] == 7 * 45_239_040
     row = first
     assert row["built"] and row["bytes"] > row["expected_bytes"] == 2 * 5_765_760 + 3360
     assert row["build_seconds"] > 0 and row["peak_bytes"] > 0 and not row["building"]
