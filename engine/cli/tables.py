@@ -36,10 +36,10 @@ def cmd_tables(args: argparse.Namespace) -> int:
         rows = pdb_catalogue.status(names)
     else:
         rows = pdb_catalogue.status(args.only or None)
-    lines = [f"{'table':<22}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
+    lines = [f"{'table':<25}{'built':>7}{'MB':>9}{'build s':>9}{'peak GB':>9}  label"]
     for row in rows:
         peak = f"{row['peak_bytes'] / 1e9:.2f}" if row["peak_bytes"] else "-"
-        lines.append(f"{row['name']:<22}{'yes' if row['built'] else 'no':>7}"
+        lines.append(f"{row['name']:<25}{'yes' if row['built'] else 'no':>7}"
                      f"{(row['bytes'] or row['expected_bytes']) / 1e6:>9.1f}{row['build_seconds'] or '-':>9}"
                      f"{peak:>9}  {row['label']}")
     lines.append(f"store: {rows[0]['path'].rsplit('/', 1)[0] if rows else ''}")

@@ -88,7 +88,7 @@ def test_the_parallel_build_equals_the_plain_search_on_four_tiles():
 
 
 @pytest.mark.parametrize("group", [(6, 31), pytest.param((1, 30, 35), marks=pytest.mark.slow)])
-def test_the_build_on_36_cells_equals_the_plain_search(group):
+def test_the_parallel_build_equals_the_plain_search_on_36_cells(group):
     """A 6×6 board's codes take two words per arrangement (cells 0–30 and 31–35): these tiles' cells and the blank's
     fall on both sides of the boundary, and two tiles in a corner cut the blank's cells in two."""
     goal = goal_board(6, 6, "blank-first")
