@@ -83,12 +83,14 @@ def default_choice(board: Board, choices: list[dict]) -> str:
 
 def solver_label(solver: str, heuristic: str | None = "") -> str:
     """A solver and its heuristic as people read them: "IDA* + manhattan" (names not in the registry stay as they
-    are)."""
+    are: the 6×6 database, which only ``near-optimal`` reads, is no search heuristic)."""
     known = heuristics()
     info = solvers().get(solver)
     label = info.label if info else solver
     if heuristic in known:
         label += f" + {heuristic}" + ("" if known[heuristic].admissible else " (not admissible)")
+    elif heuristic:
+        label += f" + {heuristic}"
     return label
 
 

@@ -174,6 +174,17 @@ def test_durations_read_in_the_unit_that_fits(seconds, shown):
     assert duration(seconds) == shown
 
 
+@pytest.mark.parametrize("solver, heuristic, shown", [
+    ("idastar", "manhattan", "IDA* + manhattan"), ("idastar", "learned", "IDA* + learned (not admissible)"),
+    ("near-optimal", "pdb-5555555", "Near-optimal (beam search) + pdb-5555555"),
+    ("fast", "", "Fast (row and column reduction)"), ("no-such-solver", None, "no-such-solver")])
+def test_a_solver_reads_with_the_heuristic_it_used(solver, heuristic, shown):
+    """The 6×6 database is no search heuristic, but the answer it guided still names it."""
+    from app.positions import solver_label
+
+    assert solver_label(solver, heuristic) == shown
+
+
 def test_compare_needs_two_solvers(client):
     response = client.post("/compare/run", data={"size": "3x3", "tiles": SEED_004, "choice": ["bfs:"]})
     assert response.status_code == 400 and "between 2 and 4" in response.get_data(as_text=True)
