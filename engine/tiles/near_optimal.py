@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.result import SolveResult, Watch
+from engine.result import Budget, SolveResult, Watch
 from engine.status import Status
 from engine.tiles import pdb
-from engine.tiles.board import MOVES, Board, half_turn, half_turn_moves
+from engine.tiles.board import MOVES, Board, goal_board, half_turn, half_turn_moves
 from engine.tiles.goal_arrays import goal_tables
 from engine.tiles.heuristics import manhattan_distance
 
 #: Beam widths: the first always runs (it times the machine); then the widest beam expected to end within
 #: ``TARGET_SECONDS`` runs next, skipping the ones between, since the answer comes from the widest. A beam's time
-#: grows about in proportion to its width (a little faster: bench/near_optimal.py), so the next is expected to take
-#: the last one's time scaled by the widths, times ``MARGIN``; a jump of more than ``MAX_STEP`` times the width is
-#: never predicted from so small a beam. On a busy machine the answer comes from a narrower beam, as fast.
+#: grows about in proportion to its width and its depth (``next_width``), times ``MARGIN`` for the rest (a wider
+#: beam's positions fit the caches less well); a jump of more than ``MAX_STEP`` times the width is never predicted
+#: from so small a beam. On a busy machine the answer comes from a narrower beam, as fast.
 WIDTHS = (1_024, 4_096, 8_192, 10_240, 12_288, 14_336, 16_384)
 MARGIN = 1.15
 MAX_STEP = 16
@@ -68,8 +68,9 @@ def depth_limit(board: Board, goal: Board) -> int:
 
 
 def beam_search(board: Board, goal: Board, width: int, mode: int, database, watch: Watch
-                ) -> tuple[str | None, int, bool]:
-    """One beam of ``width``: the blank's moves, the children generated and whether the moves reach the goal. When
+                ) -> tuple[str | None, int, bool, int]:
+    """One beam of ``width``: the blank's moves, the children generated, whether the moves reach the goal and the
+    depths the beam went down (past the moves' end when it got stuck). When
     the beam gets stuck (every child seen before, no better position for ``PATIENCE`` depths per cell, or the depth
     limit), the moves lead to the best position it held; None when the budget ran out."""
     from engine.tiles.beam_kernels import MAX_H, beam_layers, beam_start, zobrist_keys
@@ -103,7 +104,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     code = 0
     while code == 0:
         if watch.stop_reason(int(st[2])):
-            return None, int(st[2]), False
+            return None, int(st[2]), False, int(st[0])
         code = beam_layers(LAYERS, PATIENCE * n, mode, tables.neighbors, *common, parent, move, seen, cand, cand_h,
                            order, hist)
     # the goal, or (the beam stuck) the best position it held: the first, in order of h, of the depth where it
@@ -113,7 +114,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     for depth in range(int(st[0]) if code == 1 else int(st[5]), 0, -1):
         moves.append(MOVES[move[depth, slot]])
         slot = parent[depth, slot]
-    return "".join(reversed(moves)), int(st[2]), code == 1
+    return "".join(reversed(moves)), int(st[2]), code == 1, int(st[0])
 
 
 _zobrist_cache: dict[int, np.ndarray] = {}
@@ -123,6 +124,29 @@ def _zobrist(n: int, make) -> np.ndarray:
     if n not in _zobrist_cache:
         _zobrist_cache[n] = make(n)
     return _zobrist_cache[n]
+
+
+#: The databases (None: none) this process has made ready for timed beams (``make_ready``).
+_ready: set[int] = set()
+#: Bytes per page of a memory-mapped table (the smallest page the kernel maps).
+PAGE = 4096
+
+
+def make_ready(database: pdb.PatternDatabase | None) -> None:
+    """Once per process and database: load the beam kernels (a tiny beam: their one compiled form serves every
+    heuristic) and read one byte of each page of the database's table. Otherwise the first beam pays both, its pages
+    coming in one fault at a time (from disk if the page cache lost them): it looks slow, and the solver then runs
+    no wider one (a first 6×6 beam of 1,024 took 0.30 s instead of 0.05 s; its answer was 1.73× the Manhattan bound
+    instead of 1.48×). A solve near the goal reaches this too, so ``solvers.load_kernels`` counts it as loading."""
+    from engine.tiles.beam_kernels import H_LINEAR_CONFLICT
+
+    if id(database) in _ready:
+        return
+    tiny = goal_board(3, 3)
+    beam_search(tiny.apply("ULULDRDR"), tiny, 4, H_LINEAR_CONFLICT, None, Watch(Budget(10**6, 10)))
+    if database is not None:
+        int(database.tables[::PAGE].sum())
+    _ready.add(id(database))
 
 
 def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | None, str]:
@@ -138,10 +162,14 @@ def choose_heuristic(goal: Board) -> tuple[Board, bool, pdb.PatternDatabase | No
     return goal, False, None, ""
 
 
-def next_width(widths: tuple[int, ...], width: int, seconds: float, remaining: float) -> int | None:
-    """The widest of ``widths`` beyond ``width`` (a beam that took ``seconds``) expected to end within ``remaining``
-    seconds, at most ``MAX_STEP`` times as wide; None if none is."""
-    fitting = [w for w in widths if width < w <= MAX_STEP * width and MARGIN * seconds * w / width <= remaining]
+def next_width(widths: tuple[int, ...], width: int, seconds: float, depths: int, expected_depths: int,
+               remaining: float) -> int | None:
+    """The widest of ``widths`` beyond ``width`` expected to end within ``remaining`` seconds, at most ``MAX_STEP``
+    times as wide; None if none is. A beam's time is about in proportion to its width times its depths: the last
+    one took ``seconds`` for ``depths``, the next is expected to go ``expected_depths`` deep (the shortest answer so
+    far: a first narrow beam that wandered deep does not make the next look slower than it is)."""
+    per_width = seconds * expected_depths / max(depths, 1) / width
+    fitting = [w for w in widths if width < w <= MAX_STEP * width and MARGIN * per_width * w <= remaining]
     return fitting[-1] if fitting else None
 
 
@@ -157,6 +185,7 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
         return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="near-optimal", heuristic="",
                            message="the board is solved", extra={"lower_bound": 0})
     searched, turned, database, note = choose_heuristic(goal)
+    make_ready(database)
     start = half_turn(board) if turned else board
     mode = H_PDB if database is not None else H_LINEAR_CONFLICT
     used = database.name if database is not None else "linear-conflict"
@@ -170,7 +199,7 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
     width = widths[0]
     while True:
         began = watch.elapsed
-        moves, count, reached = beam_search(start, searched, width, mode, database, watch)
+        moves, count, reached, depths = beam_search(start, searched, width, mode, database, watch)
         last = watch.elapsed - began
         generated += count
         if moves is not None and not reached:
@@ -183,7 +212,7 @@ def near_optimal_solve(board: Board, goal: Board, watch: Watch, widths: tuple[in
                 best, used_beam = moves, True
         if watch.stop_reason(generated):
             break
-        width = next_width(widths, width, last, limit - watch.elapsed)
+        width = next_width(widths, width, last, depths, len(best) if best else depths, limit - watch.elapsed)
         if width is None:
             break
     if not used_beam:

@@ -36,7 +36,7 @@ def test_the_beam_kernel_equals_the_reference(rows, cols, mode, width):
     h = manhattan_distance if mode == H_MANHATTAN else linear_conflict_distance
     for seed in range(4):
         board = random_solvable(goal, seed)
-        moves, _, reached = beam_search(board, goal, width, mode, None, Watch(Budget(10**9, 60)))
+        moves, _, reached, _ = beam_search(board, goal, width, mode, None, Watch(Budget(10**9, 60)))
         expected = beam_reference(list(board.cells), list(goal.cells), cols, width,
                                   lambda cells: h(Board(rows, cols, cells), goal), depth_limit(board, goal),
                                   PATIENCE * board.size)
@@ -56,7 +56,7 @@ def test_the_beam_kernel_reads_a_pattern_database_as_the_reference_does(db663):
     goal = db663.goal
     for seed in range(3):
         board = random_solvable(goal, seed)
-        moves, _, reached = beam_search(board, goal, 32, H_PDB, db663, Watch(Budget(10**9, 60)))
+        moves, _, reached, _ = beam_search(board, goal, 32, H_PDB, db663, Watch(Budget(10**9, 60)))
         expected = beam_reference(list(board.cells), list(goal.cells), 4, 32, lambda cells: beam_key(db663, cells),
                                   depth_limit(board, goal), PATIENCE * 16)
         assert reached and moves == expected and board.apply(moves) == goal
@@ -154,3 +154,23 @@ def test_the_database_kernel_on_25_cells_equals_the_readable_search():
         assert compiled.moves == reference.moves and board.apply(compiled.moves) == goal
         assert (compiled.nodes_expanded, compiled.nodes_generated) == (reference.nodes_expanded,
                                                                          reference.nodes_generated)
+
+
+def test_loading_near_optimal_loads_the_beam_kernels_before_any_beam_is_timed(monkeypatch):
+    """The width of the second beam is chosen from the first one's time: loading the kernels (and reading the
+    database's pages) belongs to ``load_kernels``, whose tiny solve one move from the goal must reach it."""
+    from engine import solvers
+    from engine.tiles import near_optimal
+
+    calls = []
+    monkeypatch.setattr(near_optimal, "_ready", set())
+    monkeypatch.setattr(solvers, "_loaded", set())
+    real = near_optimal.beam_search
+    monkeypatch.setattr(near_optimal, "beam_search", lambda *args: calls.append(args[2]) or real(*args))
+    goal = goal_board(6, 6)
+    solvers.load_kernels(solvers.solvers()["near-optimal"], "", goal, {})
+    assert calls == [4] and id(None) in near_optimal._ready  # no 6×6 database in this run's data directory
+    board = random_solvable(goal, 2)
+    result = solve(board, goal, "near-optimal", None)
+    assert calls[1] == WIDTHS[0] and 4 not in calls[1:]  # the timed beams only: the tiny one ran once
+    assert result.status == "solved" and board.apply(result.moves) == goal
