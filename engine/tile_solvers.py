@@ -7,7 +7,7 @@
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 * ``fast``: row-and-column reduction (engine/tiles/reduction.py), any board up to 6×6 in well under a second, not
   optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
-* ``near-optimal``: beams of growing width over the 6-6-6-6 pattern database on 5×5, else linear conflict
+* ``near-optimal``: beams of growing width over the board's pattern database (5×5 and 6×6), else linear conflict
   (engine/tiles/near_optimal.py), within about a second; not optimal.
 
 Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/tiles/pdb.py) never
@@ -96,7 +96,7 @@ def _near_optimal(board: Board, goal: Board, name: str, watch: Watch, options: d
 
 
 register_solver(SolverInfo("near-optimal", "Near-optimal (beam search)", _near_optimal, ("",), 36, False,
-                           "Beams of growing width over the strongest heuristic built (on 5x5 the 6-6-6-6 pattern "
+                           "Beams of growing width over the strongest heuristic built (on 5x5 and 6x6 a pattern "
                            "database): within a few per cent of the shortest on 5x5 in about a second; not "
                            "optimal (its length is shown beside the Manhattan lower bound).", warm_options={}))
 
