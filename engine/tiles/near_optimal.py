@@ -86,7 +86,7 @@ def beam_search(board: Board, goal: Board, width: int, mode: int, database, watc
     md = np.zeros((2, width), dtype=np.int64)
     lc = np.zeros((2, width), dtype=np.int64)
     lines = np.zeros((2, width, board.rows + board.cols), dtype=np.uint8)  # linear conflict's count per line
-    vals = np.zeros((2, width, 2 * groups), dtype=np.uint8)  # table values: bytes keep the beam in cache
+    vals = np.zeros((2, width, 2 * groups), dtype=np.uint8)  # table values, bytes like the tables
     key = np.zeros((2, width), dtype=np.int64)
     blank = np.zeros((2, width), dtype=np.int64)
     last = np.zeros((2, width), dtype=np.int64)

@@ -61,10 +61,15 @@ CELLS_5555555 = ((1, 2, 6, 7, 8), (3, 4, 5, 9, 10), (11, 16, 17, 22, 23), (12, 1
 CORNER_SPLITS = {"pdb-6666": CELLS_6666, "pdb-5555555": CELLS_5555555}
 
 
+def built_by_default(grouping: str) -> bool:
+    """Whether a plain ``tables build`` builds ``grouping``: the 15-puzzle's databases (minutes), not the bigger
+    boards' (as many minutes more; ``tables build --all``). The app's start-up job builds every one."""
+    return SHAPES[grouping] == (4, 4)
+
+
 def build_command(grouping: str) -> str:
-    """The command that builds ``grouping``: a plain ``tables build`` builds the 15-puzzle's databases (minutes), and
-    ``--all`` the bigger boards' as well (as many minutes more); the app's start-up job builds every one."""
-    return "python -m engine tables build" + ("" if SHAPES[grouping] == (4, 4) else " --all")
+    """The command that builds ``grouping``."""
+    return "python -m engine tables build" + ("" if built_by_default(grouping) else " --all")
 
 
 def groupings_for(board: Board) -> tuple[str, ...]:
