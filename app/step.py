@@ -29,6 +29,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from app.api import json_body
 from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
+from app.race import bar_width, effective_branching_factor, uses_log_scale
 from app.subjects import Subject
 from engine.classic import graph
 from engine.errors import PuzzleError
@@ -41,6 +42,8 @@ from engine.tiles.heuristics import heuristics
 from engine.tiles.random import scramble
 
 bp = Blueprint("step", __name__)
+for figure in (effective_branching_factor, uses_log_scale, bar_width):  # the compare page's "why" (app/race.py)
+    bp.add_app_template_global(figure)
 SUBJECTS = [
     Subject("step.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "
             "one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step."),

@@ -149,7 +149,7 @@ def test_compare_fragment_shows_each_solver(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert html.count('class="compare-item"') == 3
-    assert html.count("<td>31</td>") == 3
+    assert html.count("<td>31</td><td>yes</td>") == 3  # each length, proven optimal
 
 
 def test_compare_charts_show_every_value_with_the_solvers_names(client):

@@ -4,6 +4,8 @@ has built the 6-6-3 databases (``startup_tables_dir``, built by ``python -m engi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.tiles import goal_board
@@ -78,3 +80,23 @@ def test_a_tables_build_job_finds_the_tables_built(client, started_app):
     job = started_app.extensions["jobs"].wait(response.get_json()["job"], timeout=120)
     assert job["status"] == "done", job
     assert job["result"]["built"] == [] and job["result"]["tables"][0]["built"] is True
+
+
+def test_a_race_of_ida_star_with_manhattan_against_the_database_shows_the_work_per_bound(client):
+    board = {"size": "4x4", "goal": "blank-last", "tiles": ",".join(map(str, position("blank-last"))), "mode": "sync"}
+    html = client.post("/compare/run", data={**board, "choice": ["idastar:manhattan", "idastar:pdb"]}).get_data(
+        as_text=True)
+    pattern = r'bounds-chart" data-solver="idastar:([\w-]+)".*?aria-label="[^"]*nodes per bound: ([^"]*)"'
+    charts = dict(re.findall(pattern, html, re.S))
+    assert set(charts) == {"manhattan", "pdb-663"}, charts
+    per_bound = {name: [tuple(int(n.replace(",", "")) for n in re.findall(r"[\d,]+", item))
+                        for item in text.split("; ")] for name, text in charts.items()}
+    lengths = {int(n) for n in re.findall(r"<td>(\d+)</td><td>yes</td>", html)}
+    assert len(lengths) == 1  # both are optimal: one length, and the last bound of each is that length
+    length = lengths.pop()
+    for bounds in per_bound.values():
+        assert bounds[-1][0] == length
+        assert [b for b, _ in bounds] == sorted({b for b, _ in bounds})  # each bound above the last
+    # the database's h is at least Manhattan's on every position, so it starts no lower and expands fewer in total
+    assert per_bound["pdb-663"][0][0] >= per_bound["manhattan"][0][0]
+    assert sum(n for _, n in per_bound["pdb-663"]) < sum(n for _, n in per_bound["manhattan"])

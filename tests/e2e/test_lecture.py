@@ -116,3 +116,23 @@ def test_a_step_s_link_reopens_that_step_in_a_new_browser(browser, projector, li
         assert other.url == link
     finally:
         fresh.close()
+
+
+def test_the_tree_is_saved_as_svg_and_png_for_slides(browser, live_server):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/lessons/astar/2")
+        ready(page)
+        panel = page.locator(".step-panel").first
+        with page.expect_download() as saved:
+            panel.get_by_role("button", name="Save the tree as an SVG picture").click()
+        text = open(saved.value.path(), encoding="utf-8").read()
+        labels = panel.locator(".tree-scroll svg > g.nodes text:not(.t-f):not(.t-count)").all_text_contents()
+        assert text.startswith("<svg") and all(f">{label}</text>" in text for label in labels), labels
+        assert 'fill="rgb(' in text  # the page's colours travel with the file
+        with page.expect_download() as saved:
+            panel.get_by_role("button", name="Save the tree as a PNG picture").click()
+        assert open(saved.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    finally:
+        context.close()

@@ -3,6 +3,7 @@
 // clicked node's explanation. It draws a replay (replay.js) with the words of captions.js.
 import { html, svgEl } from "../common.js";
 import { Words } from "./captions.js";
+import { savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
@@ -101,6 +102,9 @@ export class SearchPanel {
     this.fitButton = button("Fit", "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
       () => this.setOverview(!this.tree.overview));
     this.fitButton.setAttribute("aria-pressed", "false");
+    const name = () => `search-tree-${this.trace.algorithm}-step-${this.replay.applied}`;
+    button("SVG", "Save the tree as an SVG picture", () => saveSvg(this.tree.svg, name())).classList.add("export");
+    button("PNG", "Save the tree as a PNG picture", () => savePng(this.tree.svg, name())).classList.add("export");
     const follow = html("label", "follow");
     const followBox = html("input");
     followBox.type = "checkbox";
