@@ -210,3 +210,43 @@ def opening_step(spec: object, traces: list[dict]) -> int:
                 return max(0, min(index + 1 + spec.get("offset", 0), total))
         return total
     raise PuzzleError('open_at must be a step number, "end" or {"event": ..., "nth": k}')
+
+
+#: numbers a lecturer's words may use without the board showing them: the puzzles' names and "limits 0, 1, 2"
+NAMES = {0, 1, 2, 8, 15}
+MAX_OWN_SLIDES = 30
+
+
+def figures_at(traces: list[dict], step: int) -> set[int]:
+    """Every number the step-through shows at ``step``: the step and the total, each search's counters (the result's
+    once it is done), its bound, and once solved its length, cost and path."""
+    total = max(len(trace["steps"]) for trace in traces)
+    shown = {step, total}
+    for trace in traces:
+        counts: dict = {}
+        for event in trace["steps"][:step]:
+            counts.update((k, event[k]) for k in ("expanded", "generated", "frontier", "bound") if k in event)
+        result = trace["result"]
+        if step >= len(trace["steps"]) and result["status"] == "solved":
+            counts.update(expanded=result["nodes_expanded"], generated=result["nodes_generated"])
+            shown.update(n for n in (result.get("length"), result.get("cost")) if isinstance(n, int))
+            shown.update(int(part) for part in str(result.get("moves", "")).split() if part.isdigit())
+        shown.update(v for v in counts.values() if isinstance(v, int))
+    return shown
+
+
+def read_own_lesson(data: object) -> dict:
+    """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link": "/step?...&step=N"}]}."""
+    if not isinstance(data, dict) or not isinstance(data.get("slides"), list) or not data["slides"]:
+        raise PuzzleError('a lesson is {"title": …, "slides": [{"title": …, "text": …, "link": "/step?…"}, …]}')
+    if len(data["slides"]) > MAX_OWN_SLIDES:
+        raise PuzzleError(f"a lesson has at most {MAX_OWN_SLIDES} slides")
+    slides = []
+    for number, slide in enumerate(data["slides"], 1):
+        if not isinstance(slide, dict) or not all(isinstance(slide.get(k), str) for k in ("title", "text", "link")):
+            raise PuzzleError(f"slide {number} needs a title, a text and a link, each a string")
+        if not slide["link"].startswith("/step?") or len(slide["link"]) > 25_000 or len(slide["text"]) > 4000:
+            raise PuzzleError(f"slide {number}: the link must be a /step link (the step-through's Copy link), and "
+                              "the text at most 4,000 characters")
+        slides.append({k: slide[k][:200] if k == "title" else slide[k] for k in ("title", "text", "link")})
+    return {"title": str(data.get("title", "My lesson"))[:200], "slides": slides}

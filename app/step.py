@@ -22,13 +22,14 @@ A view of ``/step`` is its query string, so any step has a link. ``view_from_que
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from app.api import json_body
-from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
+from app.lessons import BY_SLUG, LESSONS, NAMES, figures_at, neighbours, opening_step, read_own_lesson
 from app.race import bar_width, effective_branching_factor, uses_log_scale
 from app.subjects import Subject
 from engine.classic import graph
@@ -240,6 +241,26 @@ def step_page():
 @bp.get("/lessons/")
 def lessons():
     return render_template("lessons.html", lessons=LESSONS)
+
+
+@bp.post("/lessons/check")
+def check_own_lesson():
+    """A lecturer's own lesson (pasted or uploaded JSON), each slide checked as the built-in ones are: every number
+    its words state must be one the step-through shows at the slide's step."""
+    upload = request.files.get("file")
+    source = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("lesson", "")
+    try:
+        lesson = read_own_lesson(json.loads(source))
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"the lesson is not JSON: {error.msg} (line {error.lineno})") from None
+    for slide in lesson["slides"]:
+        view = view_from_query(dict(parse_qsl(slide["link"].partition("?")[2])))
+        _, _, traces = step_traces(request_for(view))
+        shown = figures_at(traces, min(view.step, max(len(t["steps"]) for t in traces)))
+        stated = {int(n) for n in re.findall(r"\d+", slide["text"])} - NAMES
+        slide["unshown"] = sorted(stated - shown)
+        slide["step"] = view.step
+    return render_template("lessons.html", lessons=LESSONS, own=lesson, source=source)
 
 
 @bp.get("/lessons/<slug>/<int:number>")

@@ -55,3 +55,17 @@ def test_the_slides_run_in_one_line_across_lessons():
     last_of_first = (LESSONS[0].slug, len(LESSONS[0].slides))
     assert neighbours(*last_of_first)[1] == (LESSONS[1].slug, 1)
     assert all(slide.walk <= 25 for lesson in LESSONS for slide in lesson.slides)
+
+
+def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
+    """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 9 is no figure of that step."""
+    import json
+
+    link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
+    lesson = {"title": "Mine", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link},
+                                          {"title": "Wrong", "text": "BFS finds a path of 9 edges.", "link": link}]}
+    page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}).get_data(as_text=True)
+    assert page.count('data-checked="ok"') == 1 and page.count('data-checked="unshown"') == 1
+    assert "Not shown at step 19: 9." in page
+    bad = client.post("/lessons/check", data={"lesson": '{"slides": [{"title": "x", "text": "y", "link": "/play"}]}'})
+    assert bad.status_code == 400 and "/step link" in bad.get_data(as_text=True)
