@@ -31,10 +31,14 @@ def uses_log_scale(values) -> bool:
     return bool(positive) and max(positive) >= LOG_SPREAD * min(positive)
 
 
-def bar_width(value, top, width: float, log: bool) -> float:
-    """A bar's length for value against the chart's largest, on a linear or a log (1 + v) scale."""
-    if not value or not top:
+def bar_width(value, values, width: float, log: bool) -> float:
+    """A bar's length for value among a chart's values: linear from 0, or on a log scale whose left end is a tenth of
+    the smallest positive value (so the smallest bar is still a tenth of an order of magnitude long)."""
+    positive = [v for v in values if v]
+    if not value or not positive:
         return 0.0
-    if log:
-        return width * math.log10(1 + value) / math.log10(1 + top)
-    return width * value / top
+    top = max(positive)
+    if not log:
+        return width * value / top
+    low = min(positive) / 10
+    return width * math.log10(value / low) / math.log10(top / low)
