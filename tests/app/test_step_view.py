@@ -1,5 +1,7 @@
 """A view of /step is its query: one reader and one writer (app/step.py), a link that reopens the same searches."""
 
+import json
+
 import pytest
 
 from app.lessons import LESSONS, neighbours
@@ -58,9 +60,7 @@ def test_the_slides_run_in_one_line_across_lessons():
 
 
 def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
-    """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 9 is no figure of that step."""
-    import json
-
+    """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 9 is no figure there."""
     link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
     lesson = {"title": "Mine", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link},
                                           {"title": "Wrong", "text": "BFS finds a path of 9 edges.", "link": link}]}
