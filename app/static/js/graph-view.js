@@ -28,13 +28,15 @@ export class GraphView {
   }
   cost(a, b) { return this.costs.get(edgeKey(a, b)) || 1; }
   // Draw a read-only graph into another svg (the step-through's current-node picture) with the same look.
-  static drawInto(svg, positions, adjacency, highlight) {
+  // costs: [[a, b, cost], …] as /api/step answers them, drawn on the edges when given.
+  static drawInto(svg, positions, adjacency, highlight, costs) {
     const view = Object.create(GraphView.prototype);
     view.svg = svg;
     view.positions = positions;
     view.edges = [];
     adjacency.forEach((ns, a) => ns.forEach((b) => { if (a < b) view.edges.push([a, b]); }));
-    view.costs = new Map();
+    view.costs = new Map((costs || []).map(([a, b, c]) => [edgeKey(a, b), c]));
+    view.showCosts = Boolean(costs && costs.length);
     view.highlight = highlight;
     view.draw();
   }

@@ -64,7 +64,7 @@ export const graph = {
     const current = chain[chain.length - 1].state;
     const svg = svgEl("svg", { viewBox: "0 0 100 100", class: "graph small", role: "img", "aria-label": `the graph, at node ${current}` });
     GraphView.drawInto(svg, problem.positions, problem.adjacency,
-      { path: chain.map((n) => n.state), current, start: problem.start, goal: problem.goal });
+      { path: chain.map((n) => n.state), current, start: problem.start, goal: problem.goal }, problem.costs);
     svg.dataset.node = current;
     return svg;
   },
