@@ -15,6 +15,7 @@ from app.subjects import Subject
 from engine.classic import graph
 from engine.errors import PuzzleError
 from engine.params import choice, integer
+from engine.search.domain import domain_kind
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
@@ -41,8 +42,10 @@ def step_heuristics() -> dict[str, str]:
 
 
 def step_problem(data: dict):
-    """The problem named by a step-through request, and how to show its states."""
+    """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
     kind = data.get("problem", "tiles")
+    if kind not in ("tiles", "graph") or (kind == "graph" and "graph" in data):  # a domain's own JSON
+        return domain_kind(kind).build(data), None
     if kind == "graph":
         g = graph.graph_from_request(data)
         start, goal = data.get("start", 0), data.get("goal", g.size - 1)
@@ -50,10 +53,7 @@ def step_problem(data: dict):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
         straight_line = data.get("heuristic", "straight-line") != "zero"
-        return (GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), (lambda state: state),
-                g)
-    if kind != "tiles":
-        raise PuzzleError("problem must be 'tiles' or 'graph'")
+        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
     rows, cols = parse_size(str(data.get("size", "3x3")))
     if rows * cols > STEP_MAX_CELLS:
         raise PuzzleError(f"the step-through is offered for boards of at most {STEP_MAX_CELLS} cells "
@@ -69,7 +69,7 @@ def step_problem(data: dict):
     if not verdict.solvable:
         raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
     heuristic = choice(data, "heuristic", tuple(step_heuristics()), "manhattan")
-    return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
+    return SlidingTileProblem(board, goal, heuristic), None
 
 
 def _with_heuristic(problem, name: str):
@@ -106,9 +106,9 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
     names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
         raise PuzzleError("algorithms must name one or two algorithms")
-    problem, encode, g = step_problem(data)
+    problem, g = step_problem(data)
     limit = integer(data, "depth_limit", 1, 40, 12)
-    return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
+    return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], depth_limit=limit)
                         for name in names]
 
 
@@ -123,7 +123,7 @@ def step_api():
     if isinstance(problem, SlidingTileProblem):
         answer.update(rows=problem.initial.rows, cols=problem.initial.cols, start=list(problem.initial.cells),
                       goal=list(problem.goal.cells))
-    else:
+    elif g is not None:
         answer.update(adjacency=[list(a) for a in g.adjacency], positions=[list(p) for p in g.positions],
                       costs=[[a, b, g.cost(a, b)] for a, b in g.edges()], start=problem.initial, goal=problem.goal)
     return jsonify(answer)

@@ -1,0 +1,38 @@
+"""``POST /api/step`` with a domain's own JSON: a graph given as data (CONTRACTS.md §3) and a grid."""
+
+import pytest
+
+from engine.domains.graph import example
+
+ROMANIA = example("romania")
+BOOK = ["Arad", "Sibiu", "Rimnicu Vilcea", "Pitesti", "Bucharest"]
+
+
+def test_a_graph_given_as_data_gets_each_algorithms_path_and_cost(client):
+    answers = {}
+    for pair in (["ucs", "astar"], ["idastar", "greedy"], ["bfs"]):
+        response = client.post("/api/step", json={"problem": "graph", "graph": ROMANIA, "algorithms": pair})
+        assert response.status_code == 200
+        for trace in response.get_json()["traces"]:
+            answers[trace["algorithm"]] = (trace["result"]["path"], trace["result"]["cost"])
+    assert answers["ucs"] == answers["astar"] == answers["idastar"] == (BOOK, 418)
+    assert answers["greedy"] == answers["bfs"] == (["Arad", "Sibiu", "Fagaras", "Bucharest"], 450)
+
+
+def test_the_trace_carries_the_scene_and_each_nodes_picture(client):
+    trace = client.post("/api/step", json={"problem": "graph", "graph": ROMANIA, "algorithms": ["astar"]}).get_json()[
+        "traces"][0]
+    assert trace["scene"]["verdict"] == {"admissible": True, "consistent": True}
+    assert trace["scene"]["h"]["Arad"] == 366 and len(trace["scene"]["graph"]["edges"]) == 23
+    assert {node["picture"]["node"] for node in trace["nodes"]} >= set(BOOK)
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"problem": "graph", "graph": {"nodes": "Arad"}}, "nodes must be a list"),
+    ({"problem": "graph", "graph": {**ROMANIA, "edges": [{"from": "Arad", "to": "Sibiu", "cost": 0}]}}, "more than 0"),
+    ({"problem": "graph", "graph": ROMANIA, "heuristic": "telepathy"}, "offers the heuristics"),
+    ({"problem": "maze", "algorithms": ["bfs"]}, "unknown problem 'maze'"),
+])
+def test_bad_domain_requests_are_400_with_a_sentence(client, body, message):
+    response = client.post("/api/step", json={"algorithms": ["bfs"], **body})
+    assert response.status_code == 400 and message in response.get_json()["error"]
