@@ -36,3 +36,13 @@ def test_the_trace_carries_the_scene_and_each_nodes_picture(client):
 def test_bad_domain_requests_are_400_with_a_sentence(client, body, message):
     response = client.post("/api/step", json={"algorithms": ["bfs"], **body})
     assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_a_domain_registered_at_test_time_is_served(client):
+    from tests.engine.search.pancake import register
+
+    register()
+    response = client.post("/api/step", json={"problem": "pancake", "stack": [2, 0, 1], "algorithms": ["bfs"]})
+    result = response.get_json()["traces"][0]["result"]
+    # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
+    assert (result["path"], result["cost"]) == ([[2, 0, 1], [1, 0, 2], [0, 1, 2]], 2)
