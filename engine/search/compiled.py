@@ -38,20 +38,38 @@ hook = njit(inline="always", nogil=True)
 children = h = None
 
 
-def _run(aux, g, parent, heap_f, heap_g, heap_n, heap_s, st, goal, child_states, child_costs, quota):
-    """The body of every kernel ``best_first_kernel`` makes."""
+F, G, ORDER, STATE = range(4)  # the columns of a heap entry (ORDER: when it was pushed)
+
+
+@hook
+def _before(heap, a, b):
+    """Whether heap entry a leaves before entry b: the lesser f, then the greater g, then the earlier push."""
+    return heap[a, F] < heap[b, F] or (heap[a, F] == heap[b, F] and (
+        heap[a, G] > heap[b, G] or (heap[a, G] == heap[b, G] and heap[a, ORDER] < heap[b, ORDER])))
+
+
+@hook
+def _copy(heap, to, row):
+    for column in range(4):
+        heap[to, column] = heap[row, column]
+
+
+def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
+    """The body of every kernel ``best_first_kernel`` makes. ``heap`` holds one entry per row (f, g, order, state);
+    its last row is scratch for the entry being placed. Order and state are whole numbers below 2^53, exact as
+    floats."""
     size = st[FRONTIER]
     counter = st[COUNTER]
     expanded = st[EXPANDED]
     generated = st[GENERATED]
     peak = st[PEAK]
     stop_at = expanded + quota
-    capacity = heap_f.shape[0]
+    scratch = heap.shape[0] - 1
     widest = child_states.shape[0]
     outcome = EMPTY
     while size > 0:
-        state = heap_s[0]
-        state_g = heap_g[0]
+        state = np.int64(heap[0, STATE])
+        state_g = heap[0, G]
         if state_g <= g[state]:
             if state == goal:
                 outcome = FOUND
@@ -59,29 +77,24 @@ def _run(aux, g, parent, heap_f, heap_g, heap_n, heap_s, st, goal, child_states,
             if expanded >= stop_at:
                 outcome = PAUSED
                 break
-            if size - 1 + widest > capacity:
+            if size - 1 + widest > scratch:
                 outcome = FULL
                 break
-        # pop the least entry: move the last one to the root and sift it down
+        # pop the least entry: sift the last one down from the root
         size -= 1
-        last_f, last_g, last_n, last_s = heap_f[size], heap_g[size], heap_n[size], heap_s[size]
+        _copy(heap, scratch, size)
         i = 0
         while True:
             child = 2 * i + 1
             if child >= size:
                 break
-            right = child + 1
-            if right < size and (heap_f[right] < heap_f[child] or (heap_f[right] == heap_f[child] and (
-                    heap_g[right] > heap_g[child] or (heap_g[right] == heap_g[child]
-                                                      and heap_n[right] < heap_n[child])))):
-                child = right
-            if heap_f[child] < last_f or (heap_f[child] == last_f and (
-                    heap_g[child] > last_g or (heap_g[child] == last_g and heap_n[child] < last_n))):
-                heap_f[i], heap_g[i], heap_n[i], heap_s[i] = heap_f[child], heap_g[child], heap_n[child], heap_s[child]
-                i = child
-            else:
+            if child + 1 < size and _before(heap, child + 1, child):
+                child += 1
+            if not _before(heap, child, scratch):
                 break
-        heap_f[i], heap_g[i], heap_n[i], heap_s[i] = last_f, last_g, last_n, last_s
+            _copy(heap, i, child)
+            i = child
+        _copy(heap, i, scratch)
         if state_g > g[state]:  # a cheaper path to this state was pushed after this entry
             continue
         expanded += 1
@@ -93,19 +106,21 @@ def _run(aux, g, parent, heap_f, heap_g, heap_n, heap_s, st, goal, child_states,
             if successor_g < g[successor]:
                 g[successor] = successor_g
                 parent[successor] = state
-                f = successor_g + h(aux, successor)
+                heap[scratch, F] = successor_g + h(aux, successor)
+                heap[scratch, G] = successor_g
+                heap[scratch, ORDER] = counter
+                heap[scratch, STATE] = successor
+                counter += 1
                 # push, sifting up
                 i = size
                 size += 1
                 while i > 0:
                     up = (i - 1) >> 1
-                    if heap_f[up] < f or (heap_f[up] == f and (heap_g[up] > successor_g or (
-                            heap_g[up] == successor_g and heap_n[up] < counter))):
+                    if not _before(heap, scratch, up):
                         break
-                    heap_f[i], heap_g[i], heap_n[i], heap_s[i] = heap_f[up], heap_g[up], heap_n[up], heap_s[up]
+                    _copy(heap, i, up)
                     i = up
-                heap_f[i], heap_g[i], heap_n[i], heap_s[i] = f, successor_g, counter, successor
-                counter += 1
+                _copy(heap, i, scratch)
         if size > peak:
             peak = size
     st[FRONTIER] = size
@@ -142,9 +157,9 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
     g = np.full(n, np.inf)
     parent = np.full(n, -1, dtype=np.int64)
     capacity = max(64, 2 * compiled.max_children)
-    heap = _heap(capacity)
+    heap = np.zeros((capacity + 1, 4))
     g[compiled.start] = 0.0
-    heap[0][0], heap[1][0], heap[2][0], heap[3][0] = 0.0 + problem.h(problem.initial), 0.0, 0, compiled.start
+    heap[0] = (0.0 + problem.h(problem.initial), 0.0, 0, compiled.start)
     st = np.zeros(5, dtype=np.int64)
     st[FRONTIER], st[COUNTER] = 1, 1
     child_states = np.zeros(compiled.max_children, dtype=np.int64)
@@ -153,7 +168,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
         return _stopped(problem, reason, (0, 0, 1), watch.stop_message(reason, 0), watch)
     while True:
         quota = min(SLICE, watch.budget.max_nodes - int(st[EXPANDED]))
-        outcome = compiled.kernel(compiled.aux, g, parent, *heap, st, compiled.goal, child_states, child_costs,
+        outcome = compiled.kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
                                   max(quota, 0))
         counts = (int(st[EXPANDED]), int(st[GENERATED]), int(st[PEAK]))
         if outcome == FOUND:
@@ -165,7 +180,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
             if n * _STATE_BYTES + capacity * _ENTRY_BYTES > max_bytes:
                 return _stopped(problem, Status.BUDGET_EXHAUSTED, counts, f"stopped after {counts[0]:,} nodes: "
                                 f"the frontier would pass the memory bound of {max_bytes:,} bytes", watch)
-            heap = tuple(np.concatenate([part, np.zeros_like(part)]) for part in heap)
+            heap = np.concatenate([heap[:-1], np.zeros((capacity - heap.shape[0] + 2, 4))])
             continue
         if reason := watch.stop_reason(counts[0]):
             return _stopped(problem, reason, counts, watch.stop_message(reason, counts[0]), watch)
@@ -174,11 +189,6 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
 
 def _stopped(problem: Domain, status: str, counts: tuple, message: str, watch: Watch) -> SolveResult:
     return SolveResult(status, "", False, *counts, watch.elapsed, "astar-compiled", problem.heuristic_name, message)
-
-
-def _heap(capacity: int) -> tuple[np.ndarray, ...]:
-    return (np.zeros(capacity), np.zeros(capacity), np.zeros(capacity, dtype=np.int64),
-            np.zeros(capacity, dtype=np.int64))
 
 
 def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts: tuple, watch: Watch) -> SolveResult:
