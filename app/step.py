@@ -13,6 +13,7 @@ from app.api import json_body
 from app.lessons import BY_SLUG, LESSONS, opening_step
 from app.subjects import Subject
 from engine.classic import graph
+from engine.domains import graph as graph_examples
 from engine.errors import PuzzleError
 from engine.params import choice, integer
 from engine.search.domain import domain_kind
@@ -110,6 +111,12 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
     limit = integer(data, "depth_limit", 1, 40, 12)
     return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], depth_limit=limit)
                         for name in names]
+
+
+@bp.get("/api/step/graphs/<name>")
+def example_graph(name: str):
+    """A built-in graph's JSON (CONTRACTS.md §3), for the step-through's graph editor to load."""
+    return jsonify(graph_examples.example(name))
 
 
 @bp.post("/api/step")

@@ -19,6 +19,14 @@ def test_a_graph_given_as_data_gets_each_algorithms_path_and_cost(client):
     assert answers["greedy"] == answers["bfs"] == (["Arad", "Sibiu", "Fagaras", "Bucharest"], 450)
 
 
+def test_a_built_in_graph_is_served_and_named_in_a_request(client):
+    assert client.get("/api/step/graphs/romania").get_json() == ROMANIA
+    assert client.get("/api/step/graphs/atlantis").status_code == 400
+    trace = client.post("/api/step", json={"problem": "graph", "graph": "romania", "algorithms": ["ucs"]}).get_json()[
+        "traces"][0]
+    assert (trace["result"]["path"], trace["result"]["cost"]) == (BOOK, 418)
+
+
 def test_the_trace_carries_the_scene_and_each_nodes_picture(client):
     trace = client.post("/api/step", json={"problem": "graph", "graph": ROMANIA, "algorithms": ["astar"]}).get_json()[
         "traces"][0]

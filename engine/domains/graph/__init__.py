@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.domains.graph.model import Graph, parse_graph, verdict
 from engine.domains.graph.problem import GraphDomain, graph_problem
+from engine.errors import PuzzleError
 from engine.search.domain import DomainKind, register_domain
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -16,6 +17,8 @@ EXAMPLES = Path(__file__).parent / "examples"
 
 def example(name: str) -> dict:
     """A built-in graph's JSON by name (``romania``)."""
+    if name not in examples():
+        raise PuzzleError(f"no built-in graph is named {name!r}; there are {', '.join(examples())}")
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 

@@ -62,6 +62,10 @@ class GraphDomain:
 
 
 def graph_problem(data: dict) -> GraphDomain:
-    """The problem a request names: ``{"graph": G, "heuristic": name}`` (the heuristic is optional)."""
-    heuristic = data.get("heuristic")
-    return GraphDomain(parse_graph(data.get("graph")), heuristic if isinstance(heuristic, str) and heuristic else None)
+    """The problem a request names: ``{"graph": G, "heuristic": name}``, G a graph's JSON or the name of a built-in
+    example ("romania"); the heuristic is optional."""
+    from engine.domains.graph import example
+
+    heuristic, graph = data.get("heuristic"), data.get("graph")
+    return GraphDomain(parse_graph(example(graph) if isinstance(graph, str) else graph),
+                       heuristic if isinstance(heuristic, str) and heuristic else None)
