@@ -27,6 +27,7 @@ from engine.status import Status
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the scalar array ``st`` a kernel reads on entry and writes on return.
 FRONTIER, COUNTER, EXPANDED, GENERATED, PEAK = range(5)
+U = np.uint64  # an index known not to be negative: numba then skips its negative-index wraparound
 SLICE = 200_000  # expansions between returns to Python: well under a second on any domain here
 MAX_BYTES = 1 << 30  # the default memory bound: g and parent per state, the heap's entries
 _STATE_BYTES, _ENTRY_BYTES = 16, 32
@@ -44,14 +45,14 @@ F, G, ORDER, STATE = range(4)  # the columns of a heap entry (ORDER: when it was
 @hook
 def _before(heap, a, b):
     """Whether heap entry a leaves before entry b: the lesser f, then the greater g, then the earlier push."""
-    return heap[a, F] < heap[b, F] or (heap[a, F] == heap[b, F] and (
-        heap[a, G] > heap[b, G] or (heap[a, G] == heap[b, G] and heap[a, ORDER] < heap[b, ORDER])))
+    return heap[U(a), F] < heap[U(b), F] or (heap[U(a), F] == heap[U(b), F] and (
+        heap[U(a), G] > heap[U(b), G] or (heap[U(a), G] == heap[U(b), G] and heap[U(a), ORDER] < heap[U(b), ORDER])))
 
 
 @hook
 def _copy(heap, to, row):
     for column in range(4):
-        heap[to, column] = heap[row, column]
+        heap[U(to), column] = heap[U(row), column]
 
 
 def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
@@ -70,7 +71,7 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
     while size > 0:
         state = np.int64(heap[0, STATE])
         state_g = heap[0, G]
-        if state_g <= g[state]:
+        if state_g <= g[U(state)]:
             if state == goal:
                 outcome = FOUND
                 break
@@ -95,7 +96,7 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
             _copy(heap, i, child)
             i = child
         _copy(heap, i, scratch)
-        if state_g > g[state]:  # a cheaper path to this state was pushed after this entry
+        if state_g > g[U(state)]:  # a cheaper path to this state was pushed after this entry
             continue
         expanded += 1
         count = children(aux, state, child_states, child_costs)
@@ -103,13 +104,13 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
             successor = child_states[k]
             successor_g = state_g + child_costs[k]
             generated += 1
-            if successor_g < g[successor]:
-                g[successor] = successor_g
-                parent[successor] = state
-                heap[scratch, F] = successor_g + h(aux, successor)
-                heap[scratch, G] = successor_g
-                heap[scratch, ORDER] = counter
-                heap[scratch, STATE] = successor
+            if successor_g < g[U(successor)]:
+                g[U(successor)] = successor_g
+                parent[U(successor)] = state
+                heap[U(scratch), F] = successor_g + h(aux, successor)
+                heap[U(scratch), G] = successor_g
+                heap[U(scratch), ORDER] = counter
+                heap[U(scratch), STATE] = successor
                 counter += 1
                 # push, sifting up
                 i = size
@@ -155,7 +156,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
         raise PuzzleError(f"this problem has {n:,} states; the compiled search keeps {_STATE_BYTES} bytes per state, "
                           f"more than its memory bound of {max_bytes:,} bytes")
     g = np.full(n, np.inf)
-    parent = np.full(n, -1, dtype=np.int64)
+    parent = np.empty(n, dtype=np.int64)  # read only along the path found, where every entry was written
     capacity = max(64, 2 * compiled.max_children)
     heap = np.zeros((capacity + 1, 4))
     g[compiled.start] = 0.0

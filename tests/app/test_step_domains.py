@@ -54,3 +54,13 @@ def test_a_domain_registered_at_test_time_is_served(client):
     result = response.get_json()["traces"][0]["result"]
     # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
     assert (result["path"], result["cost"]) == ([[2, 0, 1], [1, 0, 2], [0, 1, 2]], 2)
+
+
+def test_a_grid_gets_each_algorithms_path_and_cost(client):
+    # 4-connected; the wall forces the way round it, and the weight-9 cell makes the short way dearer than the long
+    grid = {"rows": ["...", ".#.", ".9."], "start": [0, 2], "goal": [2, 2], "connect": 4}
+    response = client.post("/api/step", json={"problem": "grid", "grid": grid, "algorithms": ["ucs", "bfs"]})
+    ucs, bfs = (trace["result"] for trace in response.get_json()["traces"])
+    assert (ucs["path"], ucs["cost"]) == ([[0, 2], [0, 1], [0, 0], [1, 0], [2, 0], [2, 1], [2, 2]], 6)
+    assert (bfs["path"], bfs["cost"]) == ([[0, 2], [1, 2], [2, 2]], 10)
+    assert response.get_json()["traces"][0]["scene"]["rows"] == grid["rows"]
