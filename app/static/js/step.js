@@ -6,6 +6,8 @@ import { Stepper } from "./stepper.js";
 import { fetchJSON, html, onReady, plural, showError, svgEl } from "./common.js";
 import { GRAPH_KEY, GraphArranger, GraphView, circle } from "./graph-view.js";
 import { breakdown, decorate } from "./heuristics.js";
+import { GraphTableEditor, drawGraphScene, verdictText } from "./step/graph-editor.js";
+import { GridPainter, drawGrid, emptyRows } from "./step/grid-editor.js";
 
 const COLLAPSE_AT = 120;  // visible nodes beyond which finished subtrees fold into one node (a click opens them)
 // Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
@@ -14,6 +16,8 @@ const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
 const LABELS_BELOW = { plain: 30, withValue: 44 }, EDGE_GAP = 18;
 const READABLE_ZOOM = 0.6;  // below this a 14 px label is smaller than 9 px: the overview folds levels instead
 const FRONTIER_SHOWN = 10;
+// A cost as people read it: whole numbers as they are, decimals (a grid's √2, a typed 4.1) to two places.
+const num = (v) => (typeof v === "number" && !Number.isInteger(v) ? +v.toFixed(2) : v);
 const STATUS = {
   current: "current node", expanded: "expanded", frontier: "on the frontier", pruned: "cut off",
   duplicate: "dropped: already reached", stale: "dropped: a cheaper path replaced it", goal: "goal / solution path",
@@ -276,18 +280,18 @@ class SearchPanel {
   label(id) {
     const n = this.nodes[id];
     if (n.parent === null) return n.side === "backward" ? "goal" : "start";
-    return String(this.problem.kind === "graph" ? n.state : n.action);
+    return String(this.problem.namesStates ? n.state : n.action);
   }
   pathText(id) {
     const chain = [];
     for (let a = id; a !== null; a = this.nodes[a].parent) chain.unshift(a);
     const side = this.nodes[id].side === "backward" ? " (from the goal)" : "";
-    if (this.problem.kind === "graph") return chain.map((a) => this.nodes[a].state).join(" → ") + side;
-    return (chain.slice(1).map((a) => this.nodes[a].action).join("") || (side ? "goal" : "start")) + side;
+    if (this.problem.namesStates) return chain.map((a) => this.nodes[a].state).join(" → ") + side;
+    return (chain.slice(1).map((a) => this.nodes[a].action).join(this.problem.actionGap || "") || (side ? "goal" : "start")) + side;
   }
   numbers(id) {
     const n = this.nodes[id];
-    return `g ${n.g}` + (this.usesH() && n.h !== null ? ` · h ${n.h} · f ${n.g + n.h}` : "");
+    return `g ${num(n.g)}` + (this.usesH() && n.h !== null ? ` · h ${num(n.h)} · f ${num(n.g + n.h)}` : "");
   }
 
   frontierIds() {
@@ -311,7 +315,8 @@ class SearchPanel {
     const shownId = this.currentId === null ? this.roots[0] : this.currentId;
     const n = this.nodes[shownId];
     this.current.innerHTML = "";
-    this.current.appendChild(this.problem.kind === "graph" ? this.graphPicture(shownId) : this.boardPicture(n.state));
+    this.current.appendChild(this.problem.picture ? this.problem.picture(this, shownId)
+      : this.problem.kind === "graph" ? this.graphPicture(shownId) : this.boardPicture(n.state));
     this.current.appendChild(html("div", "muted", this.numbers(shownId)));
 
     const frontierIds = this.frontierIds();
@@ -319,7 +324,7 @@ class SearchPanel {
     const stack = t.frontier_kind === "stack";
     const stats = [["expanded", counts.expanded], ["generated", counts.generated],
       stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
-    if (this.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
+    if (this.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", num(this.bound)]);
     this.stats.innerHTML = "";
     stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
     this.el.dataset.expanded = counts.expanded;
@@ -334,9 +339,9 @@ class SearchPanel {
     if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
-    const vars = [["node", this.currentId === null ? "—" : this.pathText(this.currentId)], ["g", n.g]];
-    if (this.usesH()) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
-    if (this.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", this.bound]);
+    const vars = [["node", this.currentId === null ? "—" : this.pathText(this.currentId)], ["g", num(n.g)]];
+    if (this.usesH()) vars.push(["h", num(n.h) ?? "—"], ["f = g + h", n.h === null ? "—" : num(n.g + n.h)]);
+    if (this.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", num(this.bound)]);
     if (e && e.node !== undefined && e.node !== this.currentId) vars.push(["child", this.pathText(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
@@ -358,12 +363,13 @@ class SearchPanel {
     const r = this.trace.result;
     if (r.status === "solved") {
       // the result's own moves: for bidirectional search they join the two half-paths
-      const path = this.problem.kind === "graph" ? [this.problem.start, ...r.moves.split(" ").filter(Boolean)].join(" → ")
-        : r.moves || "already at the goal";
+      const path = r.path && this.problem.picture ? r.path.map((s) => (Array.isArray(s) ? `(${s.join(", ")})` : s)).join(" → ")
+        : this.problem.kind === "graph" ? [this.problem.start, ...r.moves.split(" ").filter(Boolean)].join(" → ")
+          : r.moves || "already at the goal";
       const t = this.trace;
       if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
-        return `Done: ${plural(r.length, "edge")} costing ${r.cost} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
-          (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
+        return `Done: ${plural(r.length, this.problem.kind === "grid" ? "move" : "edge")} costing ${+r.cost.toFixed(6)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
+          (r.optimal ? " The cheapest path." : t.optimal ? ` The fewest ${this.problem.kind === "grid" ? "moves" : "edges"}, but not necessarily the cheapest path: this search does not add up costs.`
             : " Not necessarily the cheapest path.");
       }
       return `Done: ${plural(r.length, "move")} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
@@ -382,8 +388,8 @@ class SearchPanel {
           return e.previous === null ? "Iteration 1: depth limit 0, the shallowest possible."
             : `New iteration: depth limit ${e.bound}. The search with limit ${e.previous} cut off ${plural(e.cut, "node")} at the limit and found no goal, so the limit grows by one and the search starts again from the root.`;
         }
-        return e.previous === null ? `Iteration 1: f bound ${e.bound} = h(start), since no path can cost less than h says.`
-          : `New iteration: f bound ${e.bound}. The search with bound ${e.previous} cut off ${plural(e.cut, "node")}; the least f among them is ${e.bound}, so that is the next bound: no cheaper path was left unexplored.`;
+        return e.previous === null ? `Iteration 1: f bound ${num(e.bound)} = h(start), since no path can cost less than h says.`
+          : `New iteration: f bound ${num(e.bound)}. The search with bound ${num(e.previous)} cut off ${plural(e.cut, "node")}; the least f among them is ${num(e.bound)}, so that is the next bound: no cheaper path was left unexplored.`;
       case "expand": return `Expand ${this.pathText(e.node)} (${this.numbers(e.node)}).`;
       case "generate": return `Generate ${this.pathText(e.node)} (${this.numbers(e.node)}) and put it on the frontier.`;
       case "duplicate": return t.frontier_kind === "stack"
@@ -391,7 +397,7 @@ class SearchPanel {
         : `Skip ${this.pathText(e.node)}: its state was already reached by a path at least as short.`;
       case "stale": return `Drop ${this.pathText(e.node)}: a cheaper path to its state was pushed after it, so this entry is out of date.`;
       case "prune": return t.cutoff === "f"
-        ? `Cut off ${this.pathText(e.node)}: f = ${this.f(e.node)} is above the bound ${this.bound}.`
+        ? `Cut off ${this.pathText(e.node)}: f = ${num(this.f(e.node))} is above the bound ${num(this.bound)}.`
         : `Cut off ${this.pathText(e.node)}: it is at the depth limit.`;
       case "goal": return `Goal reached: ${this.pathText(e.node)}.`;
       default: return "";
@@ -516,7 +522,7 @@ class SearchPanel {
       let value = "";
       if (this.usesH() && this.nodes[id].h !== null) {
         const f = svgEl("text", { x: cx, y: cy + 38, class: "t-f" });
-        value = `${this.trace.priority === "h" ? "h" : "f"} ${this.trace.priority === "h" ? this.nodes[id].h : this.f(id)}`;
+        value = `${this.trace.priority === "h" ? "h" : "f"} ${num(this.trace.priority === "h" ? this.nodes[id].h : this.f(id))}`;
         f.textContent = value;
         g.appendChild(f);
       }
@@ -546,8 +552,8 @@ class SearchPanel {
     this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.pathText(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.depth], ["g", n.g]];
-    if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
+    const rows = [["depth", n.depth], ["g", num(n.g)]];
+    if (n.h !== null) rows.push(["h", num(n.h)], ["f", num(n.g + n.h)]);
     rows.push(["status", STATUS[this.status.get(id)] || "not reached yet"]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
     this.details.append(dl, html("p", "", this.why(id)));
@@ -560,22 +566,22 @@ class SearchPanel {
     const key = t.priority;
     if (state === "expanded") {
       const at = this.expandedAt.has(id) ? `at step ${this.expandedAt.get(id) + 1}` : "on the way to the current node";
-      if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${this.key(id)} was the least on the frontier.`;
+      if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${num(this.key(id))} was the least on the frontier.`;
       if (t.frontier_kind === "queue" || t.frontier_kind === "two-queues") return `Expanded ${at}: it was at the front of the queue, the oldest node waiting.`;
-      if (t.cutoff === "f") return `Expanded ${at}: its f = ${this.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
+      if (t.cutoff === "f") return `Expanded ${at}: its f = ${num(this.f(id))} was within the bound, and depth-first search goes into each child in turn.`;
       return `Expanded ${at}: depth-first search goes into each child in turn, and this one was within the limit.`;
     }
     if (state === "frontier") {
       const waiting = this.frontierIds();
       const ahead = waiting.indexOf(id);
       if (t.frontier_kind === "priority") {
-        return ahead === 0 ? `Next to be expanded: its ${key} = ${this.key(id)} is the least on the frontier.`
-          : `Waiting: its ${key} = ${this.key(id)}, but ${plural(ahead, "node")} on the frontier come first (the next has ${key} = ${this.key(waiting[0])}).`;
+        return ahead === 0 ? `Next to be expanded: its ${key} = ${num(this.key(id))} is the least on the frontier.`
+          : `Waiting: its ${key} = ${num(this.key(id))}, but ${plural(ahead, "node")} on the frontier come first (the next has ${key} = ${num(this.key(waiting[0]))}).`;
       }
       return ahead === 0 ? "Next to be expanded: it is at the front of the queue." : `Waiting: ${plural(ahead, "node")} ahead of it in the queue.`;
     }
     if (state === "pruned") return t.cutoff === "f"
-      ? `Cut off: f = g + h = ${this.f(id)} is above the bound ${this.bound}. The least such f becomes the next bound.`
+      ? `Cut off: f = g + h = ${num(this.f(id))} is above the bound ${num(this.bound)}. The least such f becomes the next bound.`
       : "Cut off: it is at the depth limit; a later iteration with a deeper limit may expand it.";
     if (state === "duplicate") return t.frontier_kind === "stack"
       ? "Skipped: its state is already on the path to it, so going there would only walk in a circle."
@@ -636,7 +642,44 @@ function keyAction(event) {
 // The page's form: tile controls for tile problems, node controls for the graph, and "new scramble" for a new seed.
 // Once a search is loaded from the form, the form folds into one line (one click brings it back) and the stage, the
 // player with the panels, fills the screen: a projector at 853×480 shows the board, the code and the tree at once.
-function searchView(root) {
+// The states of a graph typed as data are its node names; the picture is the graph with the path to the node marked.
+function graphDataProblem(scene) {
+  return {
+    kind: "graph-data", namesStates: true, scene,
+    picture(panel, id) {
+      const path = [];
+      for (let a = id; a !== null; a = panel.nodes[a].parent) path.unshift(panel.nodes[a].state);
+      const svg = svgEl("svg", { viewBox: "0 0 100 100", class: "graph small named", role: "img", "aria-label": `the graph, at ${panel.nodes[id].state}` });
+      drawGraphScene(svg, scene, panel.nodes[id].side === "backward" ? [] : path);
+      svg.dataset.node = panel.nodes[id].state;
+      return svg;
+    },
+  };
+}
+
+// A grid's states are cells [x, y]; the picture is the map with the cells expanded so far, the frontier and the path to
+// the node marked.
+function gridProblem(scene) {
+  return {
+    kind: "grid", actionGap: " ", scene,
+    picture(panel, id) {
+      const path = [];
+      for (let a = id; a !== null; a = panel.nodes[a].parent) path.unshift(panel.nodes[a].state);
+      const closed = [], frontier = [];
+      panel.status.forEach((status, node) => {
+        if (status === "expanded") closed.push(panel.nodes[node].state);
+        else if (status === "frontier") frontier.push(panel.nodes[node].state);
+      });
+      const [x, y] = panel.nodes[id].state;
+      const svg = svgEl("svg", { class: "grid-map small", role: "img", "aria-label": `the grid, at (${x}, ${y})` });
+      drawGrid(svg, scene, { path, closed, frontier, current: [x, y] });
+      svg.dataset.cell = `${x},${y}`;
+      return svg;
+    },
+  };
+}
+
+async function searchView(root) {
   const stepper = new Stepper(root);
   const stage = document.getElementById("step-stage");
   const form = document.getElementById("step-form");
@@ -648,14 +691,18 @@ function searchView(root) {
   let views = [];
 
   const showControls = () => {
-    const kind = f.problem.value === "graph" ? "graph" : "tiles";
+    const kind = ["graph", "graph-data", "grid"].includes(f.problem.value) ? f.problem.value : "tiles";
     form.querySelectorAll("[data-for]").forEach((el) => { el.hidden = el.dataset.for !== kind; });
   };
 
   function request() {
     if (lesson) return { ...lesson.request, open_at: lesson.step };  // the server says which step that is
     const body = { algorithms: [f.first.value].concat(f.second.value ? [f.second.value] : []), depth_limit: +f.depth_limit.value };
-    if (f.problem.value === "graph") {
+    if (f.problem.value === "graph-data") {
+      Object.assign(body, { problem: "graph", graph: graphEditor.json() }, f.graph_data_h.value ? { heuristic: f.graph_data_h.value } : {});
+    } else if (f.problem.value === "grid") {
+      Object.assign(body, { problem: "grid", grid: gridPainter.json() }, f.grid_h.value ? { heuristic: f.grid_h.value } : {});
+    } else if (f.problem.value === "graph") {
       const saved = JSON.parse(window.localStorage.getItem(GRAPH_KEY) || "null");
       Object.assign(body, { problem: "graph", heuristic: f.graph_h.value, start: +f.from.value, goal: +f.to.value },
         saved && saved.nodes ? { nodes: saved.nodes, edges: saved.edges, positions: saved.positions, costs: saved.costs } : {});
@@ -670,7 +717,9 @@ function searchView(root) {
   // One line saying what is loaded, shown while the form is folded away.
   function summary() {
     const chosen = (select) => select.options[select.selectedIndex].text;
-    const what = f.problem.value === "graph" ? `graph, node ${f.from.value} to node ${f.to.value}`
+    const what = f.problem.value === "graph-data" ? `graph, ${f.graph_start.value} to ${f.graph_goal.value}`
+      : f.problem.value === "grid" ? `grid, (${f.grid_start_x.value}, ${f.grid_start_y.value}) to (${f.grid_goal_x.value}, ${f.grid_goal_y.value})`
+      : f.problem.value === "graph" ? `graph, node ${f.from.value} to node ${f.to.value}`
       : `${chosen(f.problem)}, ${f.tiles.value.trim() ? `tiles ${f.tiles.value.trim()}` : `${f.scramble.value} scramble moves, seed ${f.seed.value}`}`;
     return `${what} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
   }
@@ -705,6 +754,28 @@ function searchView(root) {
     rearranging = window.setTimeout(() => load(false, true), 120);
   }) : null;
 
+  // A graph typed as data and a grid drawn with the mouse: every edit searches again at once (the answer drawn at
+  // its end), a newer edit winning over an answer still on its way.
+  let editing = null;
+  const rerun = () => { window.clearTimeout(editing); editing = window.setTimeout(() => load(false, true), 80); };
+  const graphEditor = form && document.getElementById("graph-editor") ? new GraphTableEditor(document.getElementById("graph-editor"), (graph, problem) => {
+    if (problem) { showError(error, problem); return; }
+    rerun();
+  }) : null;
+  const gridPainter = form && document.getElementById("grid-editor") ? new GridPainter(document.getElementById("grid-editor"), rerun) : null;
+  if (gridPainter) {
+    const rows = emptyRows(16, 10);
+    [2, 3, 4, 5, 6, 7].forEach((y) => { rows[y] = rows[y].slice(0, 8) + "#" + rows[y].slice(9); });
+    rows[7] = rows[7].slice(0, 10) + "555" + rows[7].slice(13);
+    gridPainter.load({ rows, start: [1, 5], goal: [14, 5], connect: 8 });
+  }
+  async function loadExample(name) {
+    try { graphEditor.load(await fetchJSON(`/api/step/graphs/${name}`)); showError(error, null); } catch (e) { showError(error, e); }
+  }
+  if (graphEditor) {
+    document.querySelectorAll("[data-load-example]").forEach((b) => b.addEventListener("click", () => loadExample(b.dataset.loadExample).then(rerun)));
+  }
+
   let latest = 0;
   async function load(present, rearranged) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
@@ -714,14 +785,19 @@ function searchView(root) {
     if (mine !== latest) return;
     panels.innerHTML = "";
     if (present) fold(true);
-    const problem = data.problem === "graph"
-      ? { kind: "graph", adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
-      : { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal };
+    const scene = data.traces[0].scene;
+    const problem = data.problem === "graph" && scene ? graphDataProblem(scene)
+      : data.problem === "grid" ? gridProblem(scene)
+      : data.problem === "graph"
+        ? { kind: "graph", namesStates: true, adjacency: data.adjacency, positions: data.positions.length ? data.positions : circle(data.adjacency.length), start: data.start, goal: data.goal }
+        : { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal };
+    const verdict = document.getElementById("graph-verdict");
+    if (verdict) verdict.textContent = problem.kind === "graph-data" ? verdictText(scene, data.traces[0].heuristic) : "";
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
     if (rearranged) stepper.goTo(stepper.total);  // show where the changed graph leads
-    if (arranger && data.problem === "graph" && !rearranged) arranger.load(data.positions.length ? data.positions : circle(data.adjacency.length), data.adjacency, data.costs, data.start, data.goal);
+    if (arranger && problem.kind === "graph" && !rearranged) arranger.load(data.positions.length ? data.positions : circle(data.adjacency.length), data.adjacency, data.costs, data.start, data.goal);
     if (lesson) {
       const named = document.getElementById("slide-step");
       if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
@@ -749,8 +825,10 @@ function searchView(root) {
   });
 
   if (form) {
-    if (new URLSearchParams(window.location.search).get("problem") === "graph") f.problem.value = "graph";
+    const asked = new URLSearchParams(window.location.search).get("problem");
+    if (["graph", "graph-data", "grid"].includes(asked)) f.problem.value = asked;
     showControls();
+    if (graphEditor) await loadExample("romania");
     form.addEventListener("change", (event) => {  // every change shows at once; Load also folds the form away
       if (event.target === f.problem) showControls();
       if (event.target.name) load(false);

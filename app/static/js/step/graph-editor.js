@@ -1,7 +1,7 @@
 // A graph typed into two tables (nodes: name, x, y, h; edges: from, to, cost), in the JSON of CONTRACTS.md §3, for
 // the step-through. Every edit calls onChange(graph) (debounced by the page); the server checks the graph and says
 // what is wrong with it, so the tables accept any text and any number. Import and export are the same JSON.
-import { html } from "../common.js";
+import { html, svgEl } from "../common.js";
 
 const NODE_FIELDS = [["name", "text", "name"], ["x", "number", "x"], ["y", "number", "y"], ["h", "number", "h"]];
 const EDGE_FIELDS = [["from", "text", "from"], ["to", "text", "to"], ["cost", "number", "cost"]];
@@ -27,7 +27,7 @@ export class GraphTableEditor {
     this.directed = root.querySelector('[name="graph_directed"]');
     this.text = root.querySelector('[name="graph_json"]');
     root.addEventListener("input", (event) => { if (event.target !== this.text) this.changed(); });
-    root.addEventListener("change", (event) => { if (event.target !== this.text) event.stopPropagation(); });
+    root.addEventListener("change", (event) => event.stopPropagation());  // the input events above rerun the search
     root.querySelector("[data-add-node]").addEventListener("click", () => { this.addRow(this.nodes, NODE_FIELDS, {}, "node"); this.changed(); });
     root.querySelector("[data-add-edge]").addEventListener("click", () => { this.addRow(this.edges, EDGE_FIELDS, { cost: 1 }, "edge"); this.changed(); });
     root.querySelector("[data-import]").addEventListener("click", () => {
@@ -47,7 +47,7 @@ export class GraphTableEditor {
       row.appendChild(cell);
     });
     const cell = document.createElement("td");
-    const remove = html("button", "small", "remove");
+    const remove = html("button", "small", "×");
     remove.type = "button";
     remove.setAttribute("aria-label", `remove ${what} ${n}`);
     remove.addEventListener("click", () => { row.remove(); this.changed(); });
@@ -83,9 +83,9 @@ export class GraphTableEditor {
 }
 
 // One sentence on the given h, from the trace's scene (the server's exact check, by Dijkstra from the goal).
-export function verdictText(scene) {
+export function verdictText(scene, heuristic) {
   const v = scene.verdict;
-  const name = { given: "the given h", "straight-line": "straight-line h", zero: "h = 0" }[scene.heuristic] || "h";
+  const name = { given: "the given h", "straight-line": "straight-line h", zero: "h = 0" }[heuristic] || "h";
   if (v.admissible && v.consistent) return `${name} is admissible and consistent: A* and IDA* return cheapest paths.`;
   const parts = [];
   if (!v.admissible) parts.push(`not admissible: h(${v.overestimate.node}) = ${v.overestimate.h} but the cheapest way to the goal costs ${v.overestimate.cost}`);
@@ -95,4 +95,45 @@ export function verdictText(scene) {
     parts.push(e.goal !== undefined ? `not consistent: h(goal) = ${e.h}, not 0` : `not consistent: h(${e.from}) = ${e.h_from} > ${e.cost} + h(${e.to}) = ${e.cost + e.h_to}`);
   }
   return `${name} is ${parts.join("; ")}.`;
+}
+
+// The graph of a trace's scene drawn in a 100×100 box (nodes at their x, y scaled to fit, else on a circle), with the
+// path to ``current`` (a list of node names, start first) marked.
+export function drawGraphScene(svg, scene, path) {
+  const graph = scene.graph;
+  const names = graph.nodes.map((n) => n.name);
+  const placed = graph.nodes.every((n) => n.x !== undefined && n.y !== undefined);
+  const xs = placed ? graph.nodes.map((n) => n.x) : names.map((_, i) => Math.cos((2 * Math.PI * i) / names.length));
+  const ys = placed ? graph.nodes.map((n) => n.y) : names.map((_, i) => Math.sin((2 * Math.PI * i) / names.length));
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const scale = 84 / Math.max(x1 - x0, y1 - y0, 1e-9);
+  const at = new Map(names.map((name, i) => [name, [8 + (xs[i] - x0) * scale + (84 - (x1 - x0) * scale) / 2, 8 + (ys[i] - y0) * scale + (84 - (y1 - y0) * scale) / 2]]));
+  const onPath = new Set();
+  for (let i = 1; i < path.length; i++) onPath.add(`${path[i - 1]}\u0000${path[i]}`).add(`${path[i]}\u0000${path[i - 1]}`);
+  svg.innerHTML = "";
+  graph.edges.forEach((e) => {
+    const [p, q] = [at.get(e.from), at.get(e.to)];
+    if (!p || !q) return;
+    svg.appendChild(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: onPath.has(`${e.from}\u0000${e.to}`) ? "edge on" : "edge" }));
+    if (names.length <= 30) {
+      const label = svgEl("text", { x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 - 0.8, class: "edge-cost" });
+      label.textContent = e.cost;
+      svg.appendChild(label);
+    }
+  });
+  const current = path[path.length - 1];
+  names.forEach((name) => {
+    const cls = ["node"];
+    if (path.includes(name)) cls.push("on");
+    if (name === current) cls.push("current");
+    if (name === graph.start) cls.push("start");
+    if (name === graph.goal) cls.push("goal");
+    const [x, y] = at.get(name);
+    const g = svgEl("g", { class: cls.join(" "), "data-node": name });
+    g.appendChild(svgEl("circle", { cx: x, cy: y, r: 2.4 }));
+    const label = svgEl("text", { x, y: y + 6, class: "node-name" });
+    label.textContent = name;
+    g.appendChild(label);
+    svg.appendChild(g);
+  });
 }
