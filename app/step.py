@@ -16,7 +16,7 @@ from engine.classic import graph
 from engine.domains import graph as graph_examples
 from engine.errors import PuzzleError
 from engine.params import choice, integer
-from engine.search.domain import domain_kind
+from engine.search.domain import domain_kind, domain_kinds
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
@@ -46,6 +46,9 @@ def step_problem(data: dict):
     """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
     kind = data.get("problem", "tiles")
     if kind not in ("tiles", "graph") or (kind == "graph" and "graph" in data):  # a domain's own JSON
+        if kind not in domain_kinds():
+            shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
+            raise PuzzleError(f"problem must be 'tiles' or one of {', '.join(map(repr, domain_kinds()))} (not {shown})")
         return domain_kind(kind).build(data), None
     if kind == "graph":
         g = graph.graph_from_request(data)
