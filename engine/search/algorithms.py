@@ -222,26 +222,38 @@ register(Algorithm("ids", "Iterative deepening", lambda problem, budget, trace, 
 ) + _DLS, frontier="stack", optimal=True, cutoff="depth"))
 
 
-def best_first_search(problem: Problem, priority: Callable[[int, int], int], solver: str,
+#: How often a best-first search reports progress (``watch.report``), in expansions.
+PROGRESS_EVERY = 10
+
+
+def best_first_search(problem: Problem, priority: Callable[[float, float], float], solver: str,
                       budget: Budget | None = None, trace: Trace | None = None,
-                      watch: Watch | None = None, optimal: bool = True) -> SolveResult:
+                      watch: Watch | None = None, optimal: bool = True,
+                      order: Callable[[float, float, int], tuple] | None = None) -> SolveResult:
     """Expand the frontier node with the least ``priority(g, h)``; the goal test is made when a node is expanded.
 
     A child is queued when it reaches its state with a smaller g than before (a stale queue entry is skipped when
     popped). Ties on priority prefer the larger g (deeper nodes reach the goal sooner), then insertion order.
     Uniform-cost search, greedy best-first search and A* are this with priority g, h and g + h; ``optimal`` is what
     the result claims about its path (the caller's record knows whether its priority guarantees it).
+
+    ``order(g, h, n)``, if given, is the whole sort key of the n-th node queued instead (Rectangle-out's weighted A*:
+    f, then the smaller h, then the newest). Every ``PROGRESS_EVERY`` expansions the search reports to ``watch``.
     """
     watch = watch or Watch(budget)
+    order = order or (lambda g, h, n: (priority(g, h), -g, n))
     start = problem.initial
     counter = itertools.count()
-    h0 = problem.h(start)
-    frontier = [(priority(0, h0), 0, next(counter), start, ())]
+    frontier = [(order(0, problem.h(start), next(counter)), 0, start, ())]
     best_g = {start: 0}
     expanded = generated = peak = 0
+    reported = -1
     while frontier:
-        _, negative_g, _, state, path = heapq.heappop(frontier)
-        g = -negative_g
+        if expanded % PROGRESS_EVERY == 0 and expanded != reported:
+            reported = expanded
+            watch.report(min(1.0, expanded / watch.budget.max_nodes),  # the share of the node budget used
+                         {"nodes": expanded, "text": f"{expanded:,} nodes expanded, {len(frontier):,} waiting"})
+        _, g, state, path = heapq.heappop(frontier)
         if g > best_g[state]:  # a cheaper path to this state was queued after this entry: drop it
             if trace:
                 trace("stale", {"state": state, "path": path, "expanded": expanded, "generated": generated,
@@ -266,7 +278,7 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
             h = problem.h(child)
             if child_g < best_g.get(child, math.inf):
                 best_g[child] = child_g
-                heapq.heappush(frontier, (priority(child_g, h), -child_g, next(counter), child, child_path))
+                heapq.heappush(frontier, (order(child_g, h, next(counter)), child_g, child, child_path))
                 event = "generate"
             if trace:
                 trace(event, {"state": child, "path": child_path, "h": h, "expanded": expanded,
