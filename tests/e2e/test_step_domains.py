@@ -36,12 +36,12 @@ def test_dragging_the_goal_on_a_grid_searches_again(page, live_server):
     page.mouse.move(*centre(14, 3), steps=4)
     page.mouse.move(*centre(13, 1), steps=4)
     page.mouse.up()
-    expect(page.locator('#grid-editor input[name="grid_goal_y"]')).to_have_value("1")
+    expect(page.locator('#grid-editor input[data-name="grid_goal_y"]')).to_have_value("1")
     expect(caption).to_contain_text("→ (13, 1))")  # the new answer ends at the cell the goal was dropped on
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
-    expect(page.locator('#grid-editor input[name="grid_goal_x"]')).to_have_value("13")
+    expect(page.locator('#grid-editor input[data-name="grid_goal_x"]')).to_have_value("13")
     # painting a wall across the way also searches again
-    page.select_option('#grid-editor select[name="grid_brush"]', "#")
+    page.select_option('#grid-editor select[data-name="grid_brush"]', "#")
     before = caption.text_content()
     page.mouse.move(*centre(11, 0))
     page.mouse.down()

@@ -22,10 +22,10 @@ export class GraphTableEditor {
     this.onChange = onChange;
     this.nodes = root.querySelector("[data-graph-nodes] tbody");
     this.edges = root.querySelector("[data-graph-edges] tbody");
-    this.start = root.querySelector('[name="graph_start"]');
-    this.goal = root.querySelector('[name="graph_goal"]');
-    this.directed = root.querySelector('[name="graph_directed"]');
-    this.text = root.querySelector('[name="graph_json"]');
+    this.start = root.querySelector('[data-name="graph_start"]');
+    this.goal = root.querySelector('[data-name="graph_goal"]');
+    this.directed = root.querySelector('[data-name="graph_directed"]');
+    this.text = root.querySelector('[data-name="graph_json"]');
     root.addEventListener("input", (event) => { if (event.target !== this.text) this.changed(); });
     root.addEventListener("change", (event) => event.stopPropagation());  // the input events above rerun the search
     root.querySelector("[data-add-node]").addEventListener("click", () => { this.addRow(this.nodes, NODE_FIELDS, {}, "node"); this.changed(); });

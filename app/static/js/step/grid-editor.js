@@ -24,16 +24,16 @@ export class GridPainter {
     this.svg.addEventListener("pointermove", (event) => this.move(event));
     window.addEventListener("pointerup", () => { this.dragging = null; this.painting = false; });
     root.addEventListener("change", (event) => {
-      const name = event.target.name;
+      const name = event.target.name || event.target.dataset.name;
       event.stopPropagation();
       if (name === "grid_width" || name === "grid_height") this.resize(+this.field("grid_width").value, +this.field("grid_height").value);
       if (name && name.startsWith("grid_start") || name && name.startsWith("grid_goal")) this.endsFromFields();
-      if (name === "grid_connect" || name === "grid_h") this.changed();
+      if (name === "grid_connect" || name === "heuristic") this.changed();
     });
     root.querySelector("[data-grid-clear]").addEventListener("click", () => { this.rows = emptyRows(this.width, this.height); this.changed(); });
   }
 
-  field(name) { return this.root.querySelector(`[name="${name}"]`); }
+  field(name) { return this.root.querySelector(`[data-name="${name}"]`); }
   get width() { return this.rows[0].length; }
   get height() { return this.rows.length; }
 
