@@ -43,16 +43,11 @@ class Graph:
     start: str
     goal: str
     directed: bool
+    given: tuple[tuple[str, str, float], ...] = ()  # the edges as given: (from, to, cost), in their order
 
     def edges(self) -> list[tuple[str, str, float]]:
-        """Each edge once (an undirected one in the direction it was given)."""
-        seen, listed = set(), []
-        for a in self.names:
-            for b, cost in self.out[a]:
-                if self.directed or (b, a) not in seen:
-                    seen.add((a, b))
-                    listed.append((a, b, cost))
-        return listed
+        """Each edge once, as it was given (an undirected one in the direction it was written)."""
+        return list(self.given)
 
     def reversed_out(self) -> dict[str, list[tuple[str, float]]]:
         into: dict[str, list[tuple[str, float]]] = {name: [] for name in self.names}
@@ -129,6 +124,7 @@ def parse_graph(data: object) -> Graph:
     directed = flag(data, "directed", False)
     known = set(names)
     out: dict[str, list[tuple[str, float]]] = {name: [] for name in names}
+    given: list[tuple[str, str, float]] = []
     for edge in edges:
         if not isinstance(edge, dict):
             raise PuzzleError('each edge must be an object such as {"from": "Arad", "to": "Zerind", "cost": 75}')
@@ -146,11 +142,13 @@ def parse_graph(data: object) -> Graph:
             if any(n == y for n, _ in out[x]):
                 raise PuzzleError(f"the edge {a} → {b} is given twice")
             out[x].append((y, cost))
+        given.append((a, b, cost))
     start, goal = (_name(data.get(end), f"the {end}") for end in ("start", "goal"))
     for end, node in (("start", start), ("goal", goal)):
         if node not in known:
             raise PuzzleError(f"the {end} {node!r} is not a node")
-    return Graph(tuple(names), {n: tuple(v) for n, v in out.items()}, coordinates, given_h, start, goal, directed)
+    return Graph(tuple(names), {n: tuple(v) for n, v in out.items()}, coordinates, given_h, start, goal, directed,
+                 tuple(given))
 
 
 def costs_to_goal(graph: Graph) -> dict[str, float]:

@@ -33,6 +33,8 @@ def test_romania_is_the_books_map():
     assert graph.given_h["Arad"] == 366 and graph.given_h["Bucharest"] == 0 and graph.given_h["Craiova"] == 160
     # the straight-line distances to Bucharest never overestimate a road distance, nor drop by more than a road
     assert verdict(graph, graph.heuristic("given")) == {"admissible": True, "consistent": True}
+    # what the page's tables are filled with: the graph as given, its edges in their order
+    assert graph.to_json() == {k: v for k, v in ROMANIA.items() if k != "_about"}
 
 
 @pytest.mark.parametrize("algorithm", ["ucs", "astar", "idastar"])
