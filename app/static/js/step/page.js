@@ -25,6 +25,7 @@ function searchView(root) {
   // The display options of the stage bar: "show h" (in the view's URL) and "large text" (this screen's own).
   const showH = document.getElementById("show-h");
   showH.checked = options.showH;
+  stage.classList.toggle("showing-h", options.showH);
   showH.addEventListener("change", () => setOption("showH", showH.checked));
   const large = document.getElementById("large-text");
   large.checked = window.localStorage.getItem("puzzle-playground-large-text") === "1";
@@ -35,6 +36,7 @@ function searchView(root) {
   function setOption(name, value) {
     options[name] = value;
     showH.checked = options.showH;
+    stage.classList.toggle("showing-h", options.showH);
     views.forEach((v) => v.render());
     changed();
   }
