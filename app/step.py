@@ -33,8 +33,10 @@ from app.lessons import BY_SLUG, LESSONS, NAMES, figures_at, neighbours, opening
 from app.race import bar_width, effective_branching_factor, uses_log_scale
 from app.subjects import Subject
 from engine.classic import graph
+from engine.domains import graph as graph_examples
 from engine.errors import PuzzleError
 from engine.params import choice, flag, integer, text
+from engine.search.domain import domain_kind, domain_kinds
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
@@ -63,8 +65,13 @@ def step_heuristics() -> dict[str, str]:
 
 
 def step_problem(data: dict):
-    """The problem named by a step-through request, and how to show its states."""
+    """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
     kind = data.get("problem", "tiles")
+    if kind not in ("tiles", "graph") or (kind == "graph" and "graph" in data):  # a domain's own JSON
+        if kind not in domain_kinds():
+            shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
+            raise PuzzleError(f"problem must be 'tiles' or one of {', '.join(map(repr, domain_kinds()))} (not {shown})")
+        return domain_kind(kind).build(data), None
     if kind == "graph":
         g = graph.graph_from_request(data)
         start, goal = data.get("start", 0), data.get("goal", g.size - 1)
@@ -72,10 +79,7 @@ def step_problem(data: dict):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
         straight_line = data.get("heuristic", "straight-line") != "zero"
-        return (GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), (lambda state: state),
-                g)
-    if kind != "tiles":
-        raise PuzzleError("problem must be 'tiles' or 'graph'")
+        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
     rows, cols = parse_size(str(data.get("size", "3x3")))
     if rows * cols > STEP_MAX_CELLS:
         raise PuzzleError(f"the step-through is offered for boards of at most {STEP_MAX_CELLS} cells "
@@ -91,7 +95,7 @@ def step_problem(data: dict):
     if not verdict.solvable:
         raise PuzzleError(f"this position cannot reach the goal. {verdict.explanation}")
     heuristic = choice(data, "heuristic", tuple(step_heuristics()), "manhattan")
-    return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
+    return SlidingTileProblem(board, goal, heuristic), None
 
 
 MAX_GRAPH_TEXT = 20_000  # a graph of graph.MAX_NODES nodes and their edges, as JSON, fits with room to spare
@@ -114,6 +118,17 @@ class View:
     graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
     start: int = 0
     end: int = 6
+    #: graph-data: a graph's JSON (CONTRACTS.md §3) or a built-in graph's name; grid: {"rows", "start", "goal",
+    #: "connect"}; None: the kind's example
+    data: dict | str | None = None
+
+
+MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
+#: the grid the step-through opens with: a wall to go round and three heavy cells under it
+DEFAULT_GRID = {"rows": ["." * 16] * 2 + ["." * 8 + "#" + "." * 7] * 5 + ["." * 8 + "#" + "." + "555" + "..."]
+                + ["." * 16] * 2, "start": [1, 5], "goal": [14, 5], "connect": 8}
+DOMAIN_HEURISTICS = {"graph-data": ("given", "straight-line", "zero"),
+                     "grid": ("manhattan", "octile", "euclidean", "zero")}
 
 
 def view_from_query(args) -> View:
@@ -129,7 +144,15 @@ def view_from_query(args) -> View:
             raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
     common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, 12),
               "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
-    problem = choice(args, "problem", ("tiles", "graph"), "tiles")
+    problem = choice(args, "problem", ("tiles", "graph", "graph-data", "grid"), "tiles")
+    if problem in DOMAIN_HEURISTICS:  # a domain's own JSON, or its example
+        data_text = text(args, "data", MAX_DATA_TEXT, "")
+        try:
+            data = json.loads(data_text) if data_text.startswith("{") else (data_text or None)
+        except json.JSONDecodeError as error:
+            raise PuzzleError(f"data must be the {problem} as JSON: {error.msg}") from None
+        return View(problem=problem, heuristic=choice(args, "heuristic", DOMAIN_HEURISTICS[problem], ""),
+                    data=data, **common)
     if problem == "graph":
         graph_text = text(args, "graph", MAX_GRAPH_TEXT, "")
         try:
@@ -152,7 +175,10 @@ def view_from_query(args) -> View:
 def query_for(view: View) -> str:
     """The query string of a view, fields in a fixed order and defaults left out where the page's own are meant."""
     fields: dict[str, object] = {"problem": view.problem}
-    if view.problem == "graph":
+    if view.problem in DOMAIN_HEURISTICS:
+        if view.data is not None:
+            fields["data"] = view.data if isinstance(view.data, str) else json.dumps(view.data, separators=(",", ":"))
+    elif view.problem == "graph":
         if view.graph is None:
             fields.update({"from": view.start, "to": view.end})
         else:
@@ -164,7 +190,9 @@ def query_for(view: View) -> str:
         else:
             fields["tiles"] = ",".join(map(str, view.tiles))
         fields["goal"] = view.goal
-    fields.update(algorithms=",".join(view.algorithms), heuristic=view.heuristic, depth_limit=view.depth_limit)
+    fields.update(algorithms=",".join(view.algorithms), depth_limit=view.depth_limit)
+    if view.heuristic:
+        fields["heuristic"] = view.heuristic
     if view.show_h:
         fields["show_h"] = 1
     fields["step"] = view.step
@@ -173,9 +201,14 @@ def query_for(view: View) -> str:
 
 def request_for(view: View) -> dict:
     """The ``/api/step`` request that records a view's searches."""
-    body = {"problem": view.problem, "algorithms": list(view.algorithms), "heuristic": view.heuristic,
-            "depth_limit": view.depth_limit}
-    if view.problem == "graph":
+    body = {"problem": view.problem, "algorithms": list(view.algorithms), "depth_limit": view.depth_limit}
+    if view.heuristic:
+        body["heuristic"] = view.heuristic
+    if view.problem == "graph-data":
+        body.update(problem="graph", graph=view.data if view.data is not None else "romania")
+    elif view.problem == "grid":
+        body["grid"] = view.data if view.data is not None else DEFAULT_GRID
+    elif view.problem == "graph":
         body.update(_graph_request(view.graph) if view.graph is not None else {"start": view.start, "goal": view.end})
     else:
         body.update(size=view.size, goal=view.goal)
@@ -235,6 +268,8 @@ def step_page():
     return render_template("step.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
                            max_nodes=graph.MAX_NODES, view=view,
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
+                           data_text=view.data if isinstance(view.data, str) else
+                           json.dumps(view.data, separators=(",", ":")) if view.data else "",
                            config={"step": view.step, "show_h": view.show_h} if request.args else None)
 
 
@@ -280,10 +315,16 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
     names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
         raise PuzzleError("algorithms must name one or two algorithms")
-    problem, encode, g = step_problem(data)
+    problem, g = step_problem(data)
     limit = integer(data, "depth_limit", 1, 40, 12)
-    return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], encode, depth_limit=limit)
+    return problem, g, [trace_search(_with_heuristic(problem, name), name.partition(":")[0], depth_limit=limit)
                         for name in names]
+
+
+@bp.get("/api/step/graphs/<name>")
+def example_graph(name: str):
+    """A built-in graph's JSON (CONTRACTS.md §3), for the step-through's graph editor to load."""
+    return jsonify(graph_examples.example(name))
 
 
 @bp.get("/api/step")
@@ -302,7 +343,9 @@ def step_api():
 
 def step_answer(data: dict, link=None):
     problem, g, traces = step_traces(data)
-    answer = {"problem": data.get("problem", "tiles"), "traces": traces}
+    kind = data.get("problem", "tiles")
+    # a graph given as data answers as "graph-data": the page draws it apart from the numbered graph
+    answer = {"problem": "graph-data" if kind == "graph" and "graph" in data else kind, "traces": traces}
     if link is not None:
         answer["view"] = link(problem)
     if "open_at" in data:
@@ -310,7 +353,7 @@ def step_answer(data: dict, link=None):
     if isinstance(problem, SlidingTileProblem):
         answer.update(rows=problem.initial.rows, cols=problem.initial.cols, start=list(problem.initial.cells),
                       goal=list(problem.goal.cells))
-    else:
+    elif g is not None:
         answer.update(adjacency=[list(a) for a in g.adjacency], positions=[list(p) for p in g.positions],
                       costs=[[a, b, g.cost(a, b)] for a, b in g.edges()], start=problem.initial, goal=problem.goal)
     return jsonify(answer)

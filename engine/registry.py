@@ -28,6 +28,8 @@ SUBJECT_MODULES = (
     "engine.learned.jobs",            # seed 002: training, evaluation and the M curve
     "engine.rectout.jobs",            # seed 003: the Rectangle-out search job
     "engine.classic.jobs",            # seed 004: the queens and knights counts
+    "engine.domains.graph",           # graphs given as data (the domain contract)
+    "engine.domains.grid",            # grid maps (the domain contract)
 )
 
 _loaded = False

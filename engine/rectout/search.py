@@ -1,4 +1,5 @@
-"""A* over feature points (seed 003), with the duplicate detection the paper could not do.
+"""A* over feature points (seed 003), with the duplicate detection the paper could not do: the shared best-first
+search of ``engine.search.algorithms`` on ``RectoutProblem``, a problem of the domain contract.
 
 g counts the paper's moves: a motion (one plate translating or turning, or two plates turning together) joins the
 move before it if it is of the same family (translation or turn) and moves no plate that move has moved already,
@@ -13,8 +14,6 @@ not searched again. With ``dedupe=False`` the search is the paper's tree search,
 
 from __future__ import annotations
 
-import heapq
-import itertools
 from dataclasses import dataclass, field
 
 from engine.errors import PuzzleError
@@ -22,9 +21,8 @@ from engine.rectout.motion import Motion, apply
 from engine.rectout.moves import motions
 from engine.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
 from engine.result import Budget, Watch
+from engine.search.algorithms import best_first_search
 from engine.status import Status
-
-PROGRESS_EVERY = 10  # expansions between progress reports (an expansion takes up to ~0.3 s)
 
 
 @dataclass
@@ -70,67 +68,87 @@ def joins(family: str | None, moved: frozenset | set, motion: Motion) -> bool:
 DEFAULT_QUANTUM = Quantum()
 
 
+class Plates:
+    """A state of the search: the plates' poses and the open move (its family and the plates it has moved, which
+    decide what the next motion costs). Two are the same state when their quantized keys and open moves agree; with
+    ``key`` None (the paper's tree search) no two are."""
+
+    __slots__ = ("poses", "family", "moved", "key")
+
+    def __init__(self, poses: State, family: str | None, moved: frozenset, key: object):
+        self.poses, self.family, self.moved = poses, family, moved
+        self.key = key if key is not None else object()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plates) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+class RectoutProblem:
+    """Rectangle-out as a problem of the domain contract (``engine.search.domain``): moves are motions
+    (``moves.motions``), a motion costs 0 when it joins the open move and 1 when it opens a new one, h is the
+    paper's, the goal is the target out."""
+
+    name = "rectout"
+    unit_costs = False
+    reversible = False
+    goal = None
+    heuristic_name = "plates in the way + 1"
+
+    def __init__(self, start: State, quantum: Quantum = DEFAULT_QUANTUM, dedupe: bool = True):
+        self.quantum, self.dedupe = quantum, dedupe
+        self.initial = self._plates(start, None, frozenset())
+
+    def _plates(self, poses: State, family: str | None, moved: frozenset) -> Plates:
+        return Plates(poses, family, moved, (self.quantum.key(poses), family, moved) if self.dedupe else None)
+
+    def actions(self, state: Plates) -> list[Motion]:
+        return motions(state.poses)
+
+    def result(self, state: Plates, action: Motion) -> Plates:
+        if joins(state.family, state.moved, action):
+            return self._plates(apply(state.poses, action), state.family, state.moved | set(action.pieces))
+        return self._plates(apply(state.poses, action), action.family, frozenset(action.pieces))
+
+    def cost(self, state: Plates, action: Motion) -> int:
+        return 0 if joins(state.family, state.moved, action) else 1
+
+    def h(self, state: Plates) -> int:
+        return heuristic(state.poses)
+
+    def is_goal(self, state: Plates) -> bool:
+        return is_out(state.poses)
+
+    def inverse(self, state: Plates, action: Motion) -> None:
+        return None
+
+    def format_path(self, path: tuple) -> str:
+        return " ".join(motion.label for motion in path)
+
+
 def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum: Quantum = DEFAULT_QUANTUM,
           weight: float = 1.0) -> RectoutResult:
-    """A* from ``start`` until the target is out; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades
-    the fewest moves for a faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts
-    plates, and one set move can clear several.) Among equal f the newest state goes first. ``watch`` holds the
-    budget (states expanded, seconds), the cancel and the progress report (by default 20,000 states, 120 s)."""
+    """A* from ``start`` until the target is out: the shared best-first search (``engine.search.algorithms``) on
+    ``RectoutProblem``; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades the fewest moves for a
+    faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts plates, and one set move
+    can clear several.) Among equal f the smaller h, then the newest state goes first. ``watch`` holds the budget
+    (states expanded, seconds), the cancel and the progress report (by default 20,000 states, 120 s)."""
     problems = overlap_report(start)
     if problems:
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))
     watch = watch or Watch(Budget(max_nodes=20_000, max_seconds=120))
-    result = RectoutResult(Status.BUDGET_EXHAUSTED, start, dedupe=dedupe)
-    order = itertools.count(0, -1)  # newest first among equal (f, h)
-    # nodes: (state, parent index, motion that led here, g, the open move's family and the plates it moved)
-    nodes: list[tuple[State, int, Motion | None, int, str | None, frozenset]] = [(start, -1, None, 0, None,
-                                                                                   frozenset())]
-    best_g = {(quantum.key(start), None, frozenset()): 0}
-    frontier = [(weight * heuristic(start), 0, next(order), 0)]
-    reported = -1  # the expansion count last reported (stale entries popped in between do not report again)
-    while frontier:
-        if result.expanded % PROGRESS_EVERY == 0 and result.expanded != reported:
-            reported = result.expanded
-            watch.report(min(1.0, result.expanded / watch.budget.max_nodes),
-                         {"nodes": result.expanded, "text": f"{result.expanded:,} states expanded, "
-                          f"{len(frontier):,} waiting, {result.duplicates:,} duplicates merged"})
-        if reason := watch.stop_reason(result.expanded):
-            result.status = reason
-            break
-        f, _, _, index = heapq.heappop(frontier)
-        state, _, _, g, family, moved = nodes[index]
-        if is_out(state):
-            result.status = Status.SOLVED
-            result.motions = _path(nodes, index)
-            break
-        if dedupe and best_g.get((quantum.key(state), family, moved), g) < g:
-            continue  # reached again more cheaply since it was queued
-        result.expanded += 1
-        for motion in motions(state):
-            child = apply(state, motion)
-            result.generated += 1
-            if joins(family, moved, motion):
-                child_g, child_family, child_moved = g, family, moved | set(motion.pieces)
-            else:
-                child_g, child_family, child_moved = g + 1, motion.family, frozenset(motion.pieces)
-            if dedupe:
-                key = (quantum.key(child), child_family, child_moved)
-                if key in best_g and best_g[key] <= child_g:
-                    result.duplicates += 1
-                    continue
-                best_g[key] = child_g
-            nodes.append((child, index, motion, child_g, child_family, child_moved))
-            h = heuristic(child)
-            heapq.heappush(frontier, (child_g + weight * h, h, next(order), len(nodes) - 1))
-    else:
-        result.status = Status.NOT_SOLVED
-    result.seconds = watch.elapsed
-    return result
+    seen = {"duplicates": 0, "path": ()}
 
+    def note(event: str, data: dict) -> None:
+        if event == "duplicate":
+            seen["duplicates"] += 1
+        elif event == "goal":
+            seen["path"] = data["path"]
 
-def _path(nodes, index: int) -> list[Motion]:
-    out = []
-    while nodes[index][1] >= 0:
-        out.append(nodes[index][2])
-        index = nodes[index][1]
-    return out[::-1]
+    searched = best_first_search(RectoutProblem(start, quantum, dedupe), lambda g, h: g + weight * h, "rectout",
+                                 trace=note, watch=watch, optimal=False, order=lambda g, h, n: (g + weight * h, h, -n))
+    status = Status.NOT_SOLVED if searched.status == Status.UNSOLVABLE else searched.status
+    return RectoutResult(status, start, list(seen["path"]), searched.nodes_expanded, searched.nodes_generated,
+                         seen["duplicates"], watch.elapsed, dedupe)

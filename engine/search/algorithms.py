@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections import deque
 from collections.abc import Callable, Hashable
 
+from engine.errors import PuzzleError
 from engine.result import Budget, SolveResult, Watch
-from engine.search.problem import Problem
+from engine.search.domain import Domain as Problem
 from engine.search.record import Algorithm, register
 from engine.status import Status
 
@@ -220,26 +222,38 @@ register(Algorithm("ids", "Iterative deepening", lambda problem, budget, trace, 
 ) + _DLS, frontier="stack", optimal=True, cutoff="depth"))
 
 
-def best_first_search(problem: Problem, priority: Callable[[int, int], int], solver: str,
+#: How often a best-first search reports progress (``watch.report``), in expansions.
+PROGRESS_EVERY = 10
+
+
+def best_first_search(problem: Problem, priority: Callable[[float, float], float], solver: str,
                       budget: Budget | None = None, trace: Trace | None = None,
-                      watch: Watch | None = None, optimal: bool = True) -> SolveResult:
+                      watch: Watch | None = None, optimal: bool = True,
+                      order: Callable[[float, float, int], tuple] | None = None) -> SolveResult:
     """Expand the frontier node with the least ``priority(g, h)``; the goal test is made when a node is expanded.
 
     A child is queued when it reaches its state with a smaller g than before (a stale queue entry is skipped when
     popped). Ties on priority prefer the larger g (deeper nodes reach the goal sooner), then insertion order.
     Uniform-cost search, greedy best-first search and A* are this with priority g, h and g + h; ``optimal`` is what
     the result claims about its path (the caller's record knows whether its priority guarantees it).
+
+    ``order(g, h, n)``, if given, is the whole sort key of the n-th node queued instead (Rectangle-out's weighted A*:
+    f, then the smaller h, then the newest). Every ``PROGRESS_EVERY`` expansions the search reports to ``watch``.
     """
     watch = watch or Watch(budget)
+    order = order or (lambda g, h, n: (priority(g, h), -g, n))
     start = problem.initial
     counter = itertools.count()
-    h0 = problem.h(start)
-    frontier = [(priority(0, h0), 0, next(counter), start, ())]
+    frontier = [(order(0, problem.h(start), next(counter)), 0, start, ())]
     best_g = {start: 0}
     expanded = generated = peak = 0
+    reported = -1
     while frontier:
-        _, negative_g, _, state, path = heapq.heappop(frontier)
-        g = -negative_g
+        if expanded % PROGRESS_EVERY == 0 and expanded != reported:
+            reported = expanded
+            watch.report(min(1.0, expanded / watch.budget.max_nodes),  # the share of the node budget used
+                         {"nodes": expanded, "text": f"{expanded:,} nodes expanded, {len(frontier):,} waiting"})
+        _, g, state, path = heapq.heappop(frontier)
         if g > best_g[state]:  # a cheaper path to this state was queued after this entry: drop it
             if trace:
                 trace("stale", {"state": state, "path": path, "expanded": expanded, "generated": generated,
@@ -262,9 +276,9 @@ def best_first_search(problem: Problem, priority: Callable[[int, int], int], sol
             generated += 1
             event = "duplicate"
             h = problem.h(child)
-            if child_g < best_g.get(child, 1 << 60):
+            if child_g < best_g.get(child, math.inf):
                 best_g[child] = child_g
-                heapq.heappush(frontier, (priority(child_g, h), -child_g, next(counter), child, child_path))
+                heapq.heappush(frontier, (order(child_g, h, next(counter)), child_g, child, child_path))
                 event = "generate"
             if trace:
                 trace(event, {"state": child, "path": child_path, "h": h, "expanded": expanded,
@@ -319,9 +333,12 @@ ASTAR = _best_first("astar", "A*", "f", True, astar_search)
 
 
 def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
-                   max_bound: int = 200, order_by: Callable[[Hashable, int], object] | None = None) -> SolveResult:
+                   max_bound: float = math.inf, order_by: Callable[[Hashable, int], object] | None = None
+                   ) -> SolveResult:
     """Iterative-deepening A*: depth-first search cut off where f = g + h exceeds a bound; the next bound is the
-    least f that was cut off. Never undoes the previous action (the only duplicate check).
+    least f that was cut off (g is the path's cost, so on a graph with decimal costs the bounds are decimals too).
+    Never undoes the previous action (the only duplicate check). When an iteration cuts nothing off, no path is
+    left to try: the goal is unreachable.
 
     ``order_by(child, h)``: a node generates all its children before it descends, into those inside the bound in
     increasing key (ties in action order), so the last iteration reaches the goal sooner; the others expand the
@@ -333,7 +350,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
         if trace:
             trace(event, {"state": state, "path": path, "h": h, "expanded": counts[0], "generated": counts[1]})
 
-    def search(state: Hashable, path: Path, g: int, h: int, bound: int, back) -> tuple[Path | None, int]:
+    def search(state: Hashable, path: Path, g: float, h: float, bound: float, back) -> tuple[Path | None, float]:
         """(path to a goal, or None; the least f above ``bound`` seen below this node)."""
         if problem.is_goal(state):
             note("goal", state, path, h)
@@ -342,7 +359,7 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             raise _Stop(reason)
         counts[0] += 1
         note("expand", state, path, h)
-        least = 1 << 30
+        least = math.inf
 
         def inside_bound():
             nonlocal least
@@ -380,6 +397,8 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             if found is not None:
                 return SolveResult(Status.SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
                                    watch.elapsed, "idastar")
+            if bound_next == math.inf:
+                return _unreachable(counts[0], counts[1], 0, watch, "idastar")
             bound, previous = bound_next, bound
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "idastar")
@@ -408,6 +427,9 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
     and the shortest joined path among its meetings is returned; that one is a shortest path.
     Trace events carry ``side`` ("forward" or "backward"); a backward path is written from the goal.
     """
+    if not getattr(problem, "reversible", True) or problem.goal is None:
+        raise PuzzleError("bidirectional search needs one goal state and moves that can be undone at the same cost "
+                          "(this problem has one-way moves)")
     watch = Watch(budget)
     start, goal = problem.initial, problem.goal
     if problem.is_goal(start):

@@ -1,48 +1,23 @@
-"""The search problem interface (after aima-python) and its sliding-tile instance."""
+"""The sliding-tile problem and the numbered graph the drawing page sends, as the searches read them (the domain
+contract, ``engine.search.domain``)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
-from typing import Protocol
 
+from engine.search.domain import Domain
 from engine.tiles.board import INVERSE, Board
 from engine.tiles.heuristics import heuristic_function
 
-
-class Problem(Protocol):
-    """What a search needs to know about a puzzle. ``cost(state, action)`` is what an action costs (a tile move: 1);
-    uniform-cost search, A*, greedy best-first and IDA* add it up as g, the breadth-first and depth-first families
-    count actions. ``unit_costs`` says whether every action costs 1 (then the two agree).
-
-    ``inverse(state, action)`` is the action that leads from ``result(state, action)`` back to ``state`` (None if
-    there is none): the depth-first family uses it never to undo the previous action, bidirectional search to turn
-    its backward walk into forward actions. ``format_path`` writes a tuple of actions as the result's move string.
-    """
-
-    initial: Hashable
-    goal: Hashable
-    unit_costs: bool
-
-    def actions(self, state: Hashable) -> Iterable[str]: ...
-
-    def result(self, state: Hashable, action: str) -> Hashable: ...
-
-    def is_goal(self, state: Hashable) -> bool: ...
-
-    def h(self, state: Hashable) -> int: ...
-
-    def cost(self, state: Hashable, action) -> int: ...
-
-    def inverse(self, state: Hashable, action) -> object | None: ...
-
-    def format_path(self, path: tuple) -> str: ...
+#: aima-python's name for what every search reads: the domain contract (``engine.search.domain``).
+Problem = Domain
 
 
 class SlidingTileProblem:
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
 
     unit_costs = True
+    reversible = True
 
     def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
         """``heuristic`` is a name in the registry (``engine.tiles.heuristics``); ``options`` are the solve's own
@@ -73,6 +48,15 @@ class SlidingTileProblem:
     def format_path(self, path: tuple) -> str:
         return "".join(path)
 
+    def encode(self, state: Board) -> list[int]:
+        return list(state.cells)
+
+    def scene(self) -> dict:
+        return {"rows": self.goal.rows, "cols": self.goal.cols, "goal": list(self.goal.cells)}
+
+    def picture(self, state: Board) -> dict:
+        return {"cells": list(state.cells)}
+
 
 class GraphProblem:
     """Path finding on an undirected graph with whole-number edge costs (1 unless ``costs`` says otherwise, keyed by
@@ -95,6 +79,7 @@ class GraphProblem:
         self.goal = goal
         self.costs = costs or {}
         self.unit_costs = all(c == 1 for c in self.costs.values())
+        self.reversible = True
         self.heuristic_name = "zero"
         self._h: list[int] = [0] * len(adjacency)
         drawn = [(self.cost(a, b), math.dist(positions[a], positions[b]))

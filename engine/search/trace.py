@@ -13,7 +13,7 @@ from collections.abc import Hashable
 
 from engine.errors import PuzzleError
 from engine.result import Budget
-from engine.search.problem import Problem
+from engine.search.domain import Domain, encode, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
 from engine.status import Status
 
@@ -21,8 +21,9 @@ MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says
 
 
 class _Recorder:
-    def __init__(self, encode, lines: dict[str, int], cost):
+    def __init__(self, encode, picture, lines: dict[str, int], cost):
         self.encode = encode
+        self.picture = picture  # the domain's picture of a state, or None
         self.lines = lines
         self.cost = cost  # problem.cost: a node's g is its parent's plus the action's cost
         self.states: list[Hashable] = []
@@ -30,8 +31,8 @@ class _Recorder:
         self.nodes: list[dict] = []
         self.steps: list[dict] = []
         self.cut = 0  # cut-offs since the last bound, for saying why the next bound is what it is
-        self.solution_length: int | None = None
-        self.solution_cost: int | None = None
+        self.goal_node: int | None = None
+        self.meets_node: int | None = None  # bidirectional search: the other side's node where the two met
 
     def node(self, side: str, path: tuple, state: Hashable, h: int | None) -> int:
         key = (side, path)
@@ -42,6 +43,8 @@ class _Recorder:
             self.nodes.append({"id": len(self.nodes), "parent": parent, "action": path[-1] if path else None,
                                "g": g, "depth": len(path), "h": h, "state": self.encode(state),
                                "side": side})
+            if self.picture:
+                self.nodes[-1]["picture"] = self.picture(state)
             self.states.append(state)
         node = self.nodes[self.ids[key]]
         if h is not None and node["h"] is None:
@@ -59,38 +62,62 @@ class _Recorder:
             step["node"] = self.node(side, data["path"], data["state"], data.get("h"))
             self.cut += event == "prune"
             if event == "goal":
-                self.solution_length = len(data["path"]) + len(data.get("other", ()))
-                self.solution_cost = self.nodes[step["node"]]["g"]
+                self.goal_node = step["node"]
                 if "other" in data:
                     other = "backward" if side == "forward" else "forward"
-                    step["meets"] = self.node(other, data["other"], data["state"], None)
-                    self.solution_cost += self.nodes[step["meets"]]["g"]
+                    step["meets"] = self.meets_node = self.node(other, data["other"], data["state"], None)
         self.steps.append(step)
 
+    def chain(self, node: int) -> tuple[list[Hashable], tuple]:
+        """The states and the actions from a node's root down to it."""
+        states, actions = [self.states[node]], []
+        while self.nodes[node]["parent"] is not None:
+            actions.append(self.nodes[node]["action"])
+            node = self.nodes[node]["parent"]
+            states.append(self.states[node])
+        return states[::-1], tuple(actions[::-1])
 
-def trace_search(problem: Problem, algorithm: str, encode=lambda state: state, depth_limit: int = 12,
+    def solution(self, problem: Domain) -> tuple | None:
+        """The moves of the path found, start to goal (a bidirectional search's two halves joined), or None."""
+        if self.goal_node is None:
+            return None
+        ends = [self.goal_node] + ([self.meets_node] if self.meets_node is not None else [])
+        halves = {self.nodes[n]["side"]: self.chain(n) for n in ends}
+        actions = halves["forward"][1]
+        if "backward" in halves:  # walked from the goal: undo those steps in reverse
+            states, back = halves["backward"]
+            actions += tuple(problem.inverse(s, a) for s, a in zip(states[::-1][1:], back[::-1], strict=True))
+        return actions
+
+
+def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
                  max_expansions: int = MAX_EXPANSIONS) -> dict:
-    """Run one algorithm on ``problem`` and record it. ``encode`` turns a state into JSON (a board into its cells)."""
+    """Run one algorithm on ``problem`` and record it: every node with its state (``encode``) and picture, every
+    step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""
     if algorithm not in ALGORITHMS:
         raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     spec = ALGORITHMS[algorithm]
     lines = spec.lines
-    record = _Recorder(encode, lines, problem.cost)
+    record = _Recorder(lambda state: encode(problem, state), getattr(problem, "picture", None), lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     result = spec.search(problem, budget, record, depth_limit)
     record.node("forward", (), problem.initial, problem.h(problem.initial))  # the root, even when it is the goal
     if spec.frontier == "two-queues":
         record.node("backward", (), problem.goal, problem.h(problem.goal))
     answer = result.to_dict()
-    if record.solution_length is not None:
-        answer["length"] = record.solution_length  # a graph's move string lists nodes, not one letter per move
-        answer["cost"] = record.solution_cost
+    actions = record.solution(problem)
+    if actions is not None:
+        states, cost = walk(problem, actions)
+        answer["length"] = len(actions)  # a graph's move string lists nodes, not one letter per move
+        answer["cost"] = cost
+        answer["path"] = [encode(problem, state) for state in states]
     if not problem.unit_costs:  # the fewest actions is not the cheapest path: only some searches promise that
         answer["optimal"] = answer["optimal"] and spec.cheapest
     return {"algorithm": algorithm, "title": spec.title, "frontier_kind": spec.frontier, "priority": spec.priority,
             "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal, "cheapest": spec.cheapest,
             "unit_costs": problem.unit_costs,
             "heuristic": getattr(problem, "heuristic_name", ""),
+            **({"scene": problem.scene()} if hasattr(problem, "scene") else {}),
             "pseudocode": [line for line, _ in spec.pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,
             "recording_stopped": result.status == Status.BUDGET_EXHAUSTED}

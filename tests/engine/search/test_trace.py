@@ -16,7 +16,7 @@ def cells(board):
 def test_the_step_through_answer_is_the_solvers_answer(algorithm):
     goal = goal_board(3, 3, "blank-last")
     start = goal.apply("UULDRDLU")
-    traced = trace_search(SlidingTileProblem(start, goal), algorithm, encode=cells)
+    traced = trace_search(SlidingTileProblem(start, goal), algorithm)
     optimal = solve(start, goal, "bfs")
     assert traced["result"]["status"] == "solved"
     assert traced["result"]["length"] == optimal.length == 8
@@ -30,7 +30,7 @@ def test_the_step_through_answer_is_the_solvers_answer(algorithm):
 def test_the_recorded_tree_replays_the_search():
     goal = goal_board(3, 3, "blank-last")
     start = goal.apply("UULD")
-    traced = trace_search(SlidingTileProblem(start, goal), "astar", encode=cells)
+    traced = trace_search(SlidingTileProblem(start, goal), "astar")
     nodes = traced["nodes"]
     expanded = [s["node"] for s in traced["steps"] if s["event"] == "expand"]
     assert len(expanded) == traced["result"]["nodes_expanded"]
@@ -48,7 +48,7 @@ def test_the_recorded_tree_replays_the_search():
 
 def test_ida_star_records_its_bounds_and_cut_offs():
     goal = goal_board(3, 3, "blank-last")
-    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), "idastar", encode=cells)
+    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), "idastar")
     events = [s["event"] for s in traced["steps"]]
     assert events.count("bound") >= 2 and "prune" in events
 
@@ -69,7 +69,7 @@ def test_the_graph_in_the_step_through():
     GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions),
 ], ids=["tiles", "graph"])
 def test_every_step_carries_the_engines_counts_and_a_pseudocode_line(algorithm, problem):
-    traced = trace_search(problem, algorithm, encode=cells if isinstance(problem, SlidingTileProblem) else int)
+    traced = trace_search(problem, algorithm)
     steps, result = traced["steps"], traced["result"]
     assert result["status"] == "solved"
     assert steps[-1]["expanded"] == result["nodes_expanded"]
@@ -85,7 +85,7 @@ def test_every_step_carries_the_engines_counts_and_a_pseudocode_line(algorithm, 
 @pytest.mark.parametrize("algorithm", ["ids", "idastar"])
 def test_iterations_are_steps_that_say_why_the_bound_is_what_it_is(algorithm):
     goal = goal_board(3, 3, "blank-last")
-    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), algorithm, encode=cells)
+    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), algorithm)
     bounds = [s for s in traced["steps"] if s["event"] == "bound"]
     assert bounds[0]["previous"] is None and len(bounds) >= 2
     for before, after in zip(bounds, bounds[1:], strict=False):
@@ -97,7 +97,7 @@ def test_iterations_are_steps_that_say_why_the_bound_is_what_it_is(algorithm):
 
 def test_bidirectional_grows_a_tree_from_each_end_and_meets():
     goal = goal_board(3, 3, "blank-last")
-    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), "bidirectional", encode=cells)
+    traced = trace_search(SlidingTileProblem(goal.apply("UULDRDLU"), goal), "bidirectional")
     sides = {n["side"] for n in traced["nodes"]}
     assert sides == {"forward", "backward"}
     last = traced["steps"][-1]
@@ -110,7 +110,7 @@ def test_bidirectional_grows_a_tree_from_each_end_and_meets():
 def test_recording_stops_at_its_budget():
     goal = goal_board(3, 3, "blank-last")
     hard = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
-    traced = trace_search(SlidingTileProblem(hard, goal), "bfs", encode=cells, max_expansions=300)
+    traced = trace_search(SlidingTileProblem(hard, goal), "bfs", max_expansions=300)
     assert traced["recording_stopped"] and traced["result"]["status"] == "budget_exhausted"
 
 
@@ -130,7 +130,7 @@ def _live_frontier_sizes(traced):
 def test_the_frontier_a_view_replays_is_the_engines_frontier(algorithm):
     # seed 2's 16-move scramble: A* queues a state twice and drops the out-of-date entry when it pops it
     goal = goal_board(3, 3, "blank-last")
-    traced = trace_search(SlidingTileProblem(scramble(goal, 16, 2)[0], goal), algorithm, encode=cells,
+    traced = trace_search(SlidingTileProblem(scramble(goal, 16, 2)[0], goal), algorithm,
                           max_expansions=400)
     sizes = list(_live_frontier_sizes(traced))
     assert sizes and all(listed == counted for listed, counted in sizes)
@@ -163,7 +163,7 @@ def test_depth_first_on_boards_returns_a_path_without_repeated_boards():
     goal = goal_board(3, 3, "blank-last")
     for seed in range(4):
         start = scramble(goal, 8, seed)[0]
-        result = trace_search(SlidingTileProblem(start, goal), "dfs", encode=cells, depth_limit=10,
+        result = trace_search(SlidingTileProblem(start, goal), "dfs", depth_limit=10,
                               max_expansions=50_000)["result"]
         assert result["status"] == "solved"
         boards, board = [start.cells], start
@@ -195,7 +195,7 @@ def test_every_event_a_search_emits_has_a_pseudocode_line_and_optimality_comes_f
     goal = goal_board(3, 3, "blank-last")
     problem = SlidingTileProblem(scramble(goal, 16, 2)[0], goal)
     for name, spec in ALGORITHMS.items():
-        traced = trace_search(problem, name, encode=cells, max_expansions=300)
+        traced = trace_search(problem, name, max_expansions=300)
         assert all(step["line"] is not None for step in traced["steps"]), name
         if traced["result"]["status"] == "solved":
             assert traced["result"]["optimal"] == spec.optimal, name

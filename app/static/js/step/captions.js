@@ -33,7 +33,7 @@ export class Words {
     if (r.status === "solved") {
       const path = this.domain.solutionText(this.problem, r);  // the result's own moves: bidirectional joins its halves
       if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
-        return `Done: ${plural(r.length, "edge")} costing ${r.cost} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
+        return `Done: ${plural(r.length, "edge")} costing ${+r.cost.toFixed(6)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
           (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
             : " Not necessarily the cheapest path.");
       }

@@ -1,7 +1,8 @@
 // The graph domain's part of the step-through: a state is a node, a tree node is named by its graph node, and the
 // picture is the graph with the path to the current node marked.
-import { svgEl } from "../common.js";
+import { fetchJSON, showError, svgEl } from "../common.js";
 import { GRAPH_KEY, GraphArranger, GraphView, circle } from "../graph-view.js";
+import { GraphTableEditor, drawGraphScene, verdictText } from "./graph-editor.js";
 
 // A drawing (graph-view.js: nodes by number) as a graph in JSON (CONTRACTS.md 3), for the view's query.
 function asJson(drawing, start, goal) {
@@ -65,6 +66,61 @@ export const graph = {
     const svg = svgEl("svg", { viewBox: "0 0 100 100", class: "graph small", role: "img", "aria-label": `the graph, at node ${current}` });
     GraphView.drawInto(svg, problem.positions, problem.adjacency,
       { path: chain.map((n) => n.state), current, start: problem.start, goal: problem.goal }, problem.costs);
+    svg.dataset.node = current;
+    return svg;
+  },
+};
+
+// A graph typed as data (CONTRACTS.md 3): a state is a node's name; the form holds the graph (its hidden "data"
+// field, the view's query) and the tables that edit it; every edit searches again at once.
+export const typedGraph = {
+  kind: "graph-data",
+  stepWord: "edge",
+  problem(data) { return { kind: "graph-data", scene: data.traces[0].scene }; },
+  label(node) { return String(node.state); },
+  pathText(chain) { return chain.map((n) => n.state).join(" → "); },
+  solutionText(problem, result) { return result.path.join(" → "); },
+  summary() {
+    const typed = JSON.parse(document.querySelector('#graph-editor input[name="data"]').value || "null");
+    return typed && typed.start ? `graph, ${typed.start} to ${typed.goal}` : "graph, Arad to Bucharest";
+  },
+  optionsLabel: null,
+
+  bindForm(form, rerun) {
+    const root = document.getElementById("graph-editor");
+    if (!root) return {};
+    const field = root.querySelector('input[name="data"]');
+    const verdict = document.getElementById("graph-verdict");
+    const error = document.getElementById("step-error");
+    let waiting = null;
+    const editor = new GraphTableEditor(root, (typed, problem) => {
+      if (problem) { showError(error, problem); return; }
+      field.value = JSON.stringify(typed);
+      window.clearTimeout(waiting);
+      waiting = window.setTimeout(() => rerun({ atEnd: true }), 80);
+    });
+    root.querySelectorAll("[data-load-example]").forEach((button) => button.addEventListener("click", async () => {
+      try {
+        editor.load(await fetchJSON(`/api/step/graphs/${button.dataset.loadExample}`));
+        editor.changed();
+      } catch (e) { showError(error, e); }
+    }));
+    return {
+      loaded(data, rearranged) {
+        if (data.problem !== "graph-data") return;
+        verdict.textContent = verdictText(data.traces[0].scene, data.traces[0].heuristic);
+        if (rearranged) return;
+        editor.load(data.traces[0].scene.graph);
+        field.value = JSON.stringify(editor.json());
+      },
+    };
+  },
+
+  picture(problem, chain) {
+    const path = chain.map((n) => n.state);
+    const current = path[path.length - 1];
+    const svg = svgEl("svg", { viewBox: "0 0 100 100", class: "graph small named", role: "img", "aria-label": `the graph, at ${current}` });
+    drawGraphScene(svg, problem.scene, chain[0].side === "backward" ? [] : path);
     svg.dataset.node = current;
     return svg;
   },

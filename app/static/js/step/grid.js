@@ -1,0 +1,49 @@
+// The grid domain's part of the step-through: a state is a cell [x, y], a tree node is named by its move (N, NE, …),
+// and the picture is the map with the path to the current node marked. The form holds the map (its hidden "data"
+// field, the view's query): paint, drag S or G, and the search runs again at once.
+import { svgEl } from "../common.js";
+import { GridPainter, drawGrid } from "./grid-editor.js";
+
+const cell = ([x, y]) => `(${x}, ${y})`;
+
+export const grid = {
+  kind: "grid",
+  stepWord: "move",
+  problem(data) { return { kind: "grid", scene: data.traces[0].scene }; },
+  label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action); },
+  pathText(chain, fromGoal) { return chain.slice(1).map((n) => n.action).join(" ") || (fromGoal ? "goal" : "start"); },
+  solutionText(problem, result) { return result.path.map(cell).join(" → "); },
+  summary(f) {
+    const map = JSON.parse(document.querySelector('#grid-editor input[name="data"]').value || "null");
+    return map ? `grid, ${cell(map.start)} to ${cell(map.goal)}` : "grid";
+  },
+  optionsLabel: null,
+
+  bindForm(form, rerun) {
+    const root = document.getElementById("grid-editor");
+    if (!root) return {};
+    const field = root.querySelector('input[name="data"]');
+    let waiting = null;
+    const painter = new GridPainter(root, (map) => {
+      field.value = JSON.stringify(map);
+      window.clearTimeout(waiting);
+      waiting = window.setTimeout(() => rerun({ atEnd: true }), 60);
+    });
+    return {
+      loaded(data, rearranged) {
+        if (data.problem !== "grid" || rearranged) return;
+        painter.load(data.traces[0].scene);
+        field.value = JSON.stringify(painter.json());
+      },
+    };
+  },
+
+  picture(problem, chain) {
+    const path = chain.map((n) => n.state);
+    const current = path[path.length - 1];
+    const svg = svgEl("svg", { class: "grid-map small", role: "img", "aria-label": `the grid, at ${cell(current)}` });
+    drawGrid(svg, problem.scene, { path, current });
+    svg.dataset.cell = current.join(",");
+    return svg;
+  },
+};

@@ -1,0 +1,71 @@
+"""A graph given as data, as a problem of the domain contract (``engine.search.domain``).
+
+States are node names; a move is the name of the neighbour to go to, in the order the edges were given. A move's
+inverse is the way back, when the graph has it (always, undirected). The scene is the graph as drawn and the
+verdict on its h; a state's picture is its node's name.
+"""
+
+from __future__ import annotations
+
+from engine.domains.graph.model import Graph, parse_graph, verdict
+from engine.errors import PuzzleError
+
+
+class GraphDomain:
+    name = "graph"
+
+    def __init__(self, graph: Graph, heuristic: str | None = None):
+        """``heuristic``: "given", "straight-line" or "zero" (``Graph.heuristics``); None picks the first of them."""
+        offered = graph.heuristics()
+        heuristic = heuristic or offered[0]
+        if heuristic not in offered:
+            raise PuzzleError(f"this graph offers the heuristics {', '.join(offered)} (not {heuristic!r}): "
+                              "straight-line needs every node's x and y, given needs every node's h")
+        self.graph = graph
+        self.initial, self.goal = graph.start, graph.goal
+        self.heuristic_name = heuristic
+        self._h = graph.heuristic(heuristic)
+        self._out = {a: dict(moves) for a, moves in graph.out.items()}
+        self.unit_costs = all(cost == 1 for _, _, cost in graph.edges())
+        self.reversible = not graph.directed
+
+    def actions(self, state: str) -> tuple[str, ...]:
+        return tuple(self._out[state])
+
+    def result(self, state: str, action: str) -> str:
+        return action
+
+    def is_goal(self, state: str) -> bool:
+        return state == self.goal
+
+    def h(self, state: str) -> float:
+        return self._h[state]
+
+    def cost(self, state: str, action: str) -> float:
+        return self._out[state][action]
+
+    def inverse(self, state: str, action: str) -> str | None:
+        return state if state in self._out[action] else None
+
+    def format_path(self, path: tuple) -> str:
+        return " ".join(path)
+
+    def encode(self, state: str) -> str:
+        return state
+
+    def picture(self, state: str) -> dict:
+        return {"node": state}
+
+    def scene(self) -> dict:
+        return {"graph": self.graph.to_json(), "h": self._h, "heuristics": list(self.graph.heuristics()),
+                "verdict": verdict(self.graph, self._h)}
+
+
+def graph_problem(data: dict) -> GraphDomain:
+    """The problem a request names: ``{"graph": G, "heuristic": name}``, G a graph's JSON or the name of a built-in
+    example ("romania"); the heuristic is optional."""
+    from engine.domains.graph import example
+
+    heuristic, graph = data.get("heuristic"), data.get("graph")
+    return GraphDomain(parse_graph(example(graph) if isinstance(graph, str) else graph),
+                       heuristic if isinstance(heuristic, str) and heuristic else None)

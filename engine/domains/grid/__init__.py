@@ -1,0 +1,13 @@
+"""Grid maps: walls and weighted cells, 4- or 8-connected, and Moving AI's benchmark formats.
+
+``model``: cells, moves, costs, heuristics and the file formats; ``problem``: a path on a grid as a problem of the
+domain contract; ``compiled``: its hooks for the compiled best-first search (imported when a search runs).
+"""
+
+from engine.domains.grid.model import Grid, grid_from_rows, read_map, read_scenarios
+from engine.domains.grid.problem import GridDomain, grid_problem
+from engine.search.domain import DomainKind, register_domain
+
+KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, ("manhattan", "octile", "euclidean", "zero")))
+
+__all__ = ["KIND", "Grid", "GridDomain", "grid_from_rows", "grid_problem", "read_map", "read_scenarios"]

@@ -1,0 +1,203 @@
+"""A*, compiled by numba for any domain that gives its hooks (``engine.search.domain.CompiledDomain``).
+
+``best_first_kernel(children, h)`` builds, from a domain's two hooks, a kernel that is the readable ``astar_search``
+(``engine.search.algorithms``) over numbered states: a binary heap ordered by f = g + h, then the larger g, then
+insertion order; a child is pushed when it reaches its state with a smaller g (a dense array of g and of parents, one
+entry per state); a popped entry whose g is above its state's best is stale and dropped; the goal test is made when a
+node is taken from the heap. So the expanded and generated counts, the peak frontier and the path are the readable
+search's, which ``tests/engine/search/test_compiled.py`` and each domain's tests check.
+
+The kernel is resumable: its whole state lives in the arrays it is given; it returns after ``quota`` expansions
+(``PAUSED``: the driver checks the budget and cancel, reports progress, and calls again) or when its heap might
+overflow (``FULL``: the driver doubles the heap while the memory bound allows). ``compiled_astar`` is that driver.
+"""
+
+from __future__ import annotations
+
+from types import FunctionType
+
+import numpy as np
+from numba import njit
+
+from engine.errors import PuzzleError
+from engine.result import Budget, SolveResult, Watch
+from engine.search.domain import Domain, actions_between, encode
+from engine.status import Status
+
+FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
+# The fields of the scalar array ``st`` a kernel reads on entry and writes on return.
+FRONTIER, COUNTER, EXPANDED, GENERATED, PEAK = range(5)
+U = np.uint64  # an index known not to be negative: numba then skips its negative-index wraparound
+SLICE = 200_000  # expansions between returns to Python: well under a second on any domain here
+MAX_BYTES = 1 << 30  # the default memory bound: g and parent per state, the heap's entries
+_STATE_BYTES, _ENTRY_BYTES = 16, 32
+
+#: a hook's decorator: numba inlines hooks into the kernel
+hook = njit(inline="always", nogil=True)
+
+#: What ``_run`` calls; every kernel ``best_first_kernel`` makes binds its domain's hooks in their place.
+children = h = None
+
+
+F, G, ORDER, STATE = range(4)  # the columns of a heap entry (ORDER: when it was pushed)
+
+
+@hook
+def _before(heap, a, b):
+    """Whether heap entry a leaves before entry b: the lesser f, then the greater g, then the earlier push."""
+    return heap[U(a), F] < heap[U(b), F] or (heap[U(a), F] == heap[U(b), F] and (
+        heap[U(a), G] > heap[U(b), G] or (heap[U(a), G] == heap[U(b), G] and heap[U(a), ORDER] < heap[U(b), ORDER])))
+
+
+@hook
+def _copy(heap, to, row):
+    for column in range(4):
+        heap[U(to), column] = heap[U(row), column]
+
+
+def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
+    """The body of every kernel ``best_first_kernel`` makes. ``heap`` holds one entry per row (f, g, order, state);
+    its last row is scratch for the entry being placed. Order and state are whole numbers below 2^53, exact as
+    floats."""
+    size = st[FRONTIER]
+    counter = st[COUNTER]
+    expanded = st[EXPANDED]
+    generated = st[GENERATED]
+    peak = st[PEAK]
+    stop_at = expanded + quota
+    scratch = heap.shape[0] - 1
+    widest = child_states.shape[0]
+    outcome = EMPTY
+    while size > 0:
+        state = np.int64(heap[0, STATE])
+        state_g = heap[0, G]
+        if state_g <= g[U(state)]:
+            if state == goal:
+                outcome = FOUND
+                break
+            if expanded >= stop_at:
+                outcome = PAUSED
+                break
+            if size - 1 + widest > scratch:
+                outcome = FULL
+                break
+        # pop the least entry: sift the last one down from the root
+        size -= 1
+        _copy(heap, scratch, size)
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and _before(heap, child + 1, child):
+                child += 1
+            if not _before(heap, child, scratch):
+                break
+            _copy(heap, i, child)
+            i = child
+        _copy(heap, i, scratch)
+        if state_g > g[U(state)]:  # a cheaper path to this state was pushed after this entry
+            continue
+        expanded += 1
+        count = children(aux, state, child_states, child_costs)
+        for k in range(count):
+            successor = child_states[k]
+            successor_g = state_g + child_costs[k]
+            generated += 1
+            if successor_g < g[U(successor)]:
+                g[U(successor)] = successor_g
+                parent[U(successor)] = state
+                heap[U(scratch), F] = successor_g + h(aux, successor)
+                heap[U(scratch), G] = successor_g
+                heap[U(scratch), ORDER] = counter
+                heap[U(scratch), STATE] = successor
+                counter += 1
+                # push, sifting up
+                i = size
+                size += 1
+                while i > 0:
+                    up = (i - 1) >> 1
+                    if not _before(heap, scratch, up):
+                        break
+                    _copy(heap, i, up)
+                    i = up
+                _copy(heap, i, scratch)
+        if size > peak:
+            peak = size
+    st[FRONTIER] = size
+    st[COUNTER] = counter
+    st[EXPANDED] = expanded
+    st[GENERATED] = generated
+    st[PEAK] = peak
+    return outcome
+
+
+def best_first_kernel(children_hook, h_hook):
+    """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
+    # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure and
+    # would compile again in every process (as in ``engine.tiles.ida_kernels.ida_kernel``).
+    run = FunctionType(_run.__code__, {**globals(), "children": children_hook, "h": h_hook}, "run")
+    # one cache index per kernel name, so loading one kernel never unpickles another's signatures
+    run.__qualname__ = (f"best_first_kernel[{children_hook.__module__}.{children_hook.__qualname__},"
+                        f"{h_hook.__qualname__}]")
+    return njit(cache=True, nogil=True, _nrt=False)(run)
+
+
+def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch | None = None,
+                   max_bytes: int = MAX_BYTES) -> SolveResult:
+    """A* by the problem's compiled hooks; the result's ``extra`` holds the ``path`` (states, start to goal, as JSON)
+    and its ``cost``. Stops at the budget (nodes, seconds), at cancel, and at ``max_bytes`` of memory."""
+    watch = watch or Watch(budget)
+    compiled = problem.compiled()
+    if compiled is None:
+        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    n = compiled.states
+    if n * _STATE_BYTES > max_bytes:
+        raise PuzzleError(f"this problem has {n:,} states; the compiled search keeps {_STATE_BYTES} bytes per state, "
+                          f"more than its memory bound of {max_bytes:,} bytes")
+    g = np.full(n, np.inf)
+    parent = np.empty(n, dtype=np.int64)  # read only along the path found, where every entry was written
+    capacity = max(64, 2 * compiled.max_children)
+    heap = np.zeros((capacity + 1, 4))
+    g[compiled.start] = 0.0
+    heap[0] = (0.0 + problem.h(problem.initial), 0.0, 0, compiled.start)
+    st = np.zeros(5, dtype=np.int64)
+    st[FRONTIER], st[COUNTER] = 1, 1
+    child_states = np.zeros(compiled.max_children, dtype=np.int64)
+    child_costs = np.zeros(compiled.max_children)
+    if reason := watch.stop_reason(0):  # cancelled, or out of time, before the first slice
+        return _stopped(problem, reason, (0, 0, 1), watch.stop_message(reason, 0), watch)
+    while True:
+        quota = min(SLICE, watch.budget.max_nodes - int(st[EXPANDED]))
+        outcome = compiled.kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
+                                  max(quota, 0))
+        counts = (int(st[EXPANDED]), int(st[GENERATED]), int(st[PEAK]))
+        if outcome == FOUND:
+            return _found(problem, compiled, parent, g, counts, watch)
+        if outcome == EMPTY:
+            return _stopped(problem, Status.UNSOLVABLE, counts, "the goal is not reachable", watch)
+        if outcome == FULL:
+            capacity *= 2
+            if n * _STATE_BYTES + capacity * _ENTRY_BYTES > max_bytes:
+                return _stopped(problem, Status.BUDGET_EXHAUSTED, counts, f"stopped after {counts[0]:,} nodes: "
+                                f"the frontier would pass the memory bound of {max_bytes:,} bytes", watch)
+            heap = np.concatenate([heap[:-1], np.zeros((capacity - heap.shape[0] + 2, 4))])
+            continue
+        if reason := watch.stop_reason(counts[0]):
+            return _stopped(problem, reason, counts, watch.stop_message(reason, counts[0]), watch)
+        watch.report(None, {"nodes": counts[0], "text": f"{counts[0]:,} nodes expanded"})
+
+
+def _stopped(problem: Domain, status: str, counts: tuple, message: str, watch: Watch) -> SolveResult:
+    return SolveResult(status, "", False, *counts, watch.elapsed, "astar-compiled", problem.heuristic_name, message)
+
+
+def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts: tuple, watch: Watch) -> SolveResult:
+    numbers = [compiled.goal]
+    while numbers[-1] != compiled.start:
+        numbers.append(int(parent[numbers[-1]]))
+    seconds = watch.elapsed
+    states = [compiled.decode(number) for number in reversed(numbers)]
+    return SolveResult(Status.SOLVED, problem.format_path(actions_between(problem, states)), True, *counts, seconds,
+                       "astar-compiled", problem.heuristic_name,
+                       extra={"path": [encode(problem, s) for s in states], "cost": float(g[compiled.goal])})

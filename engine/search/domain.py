@@ -1,0 +1,162 @@
+"""The domain contract: what a search problem provides so that every search in the project runs on it.
+
+A *domain* is a kind of problem (sliding tiles, a graph given as data, a grid map, the pancake puzzle); a *problem*
+is one instance of it (a start, a goal, the map). A domain lives in one folder, ``engine/domains/<name>/``, and
+its problems are objects with the members below. The readable searches (``engine.search.algorithms``), the
+step-through (``engine.search.trace``, ``/api/step``) and the compiled best-first search
+(``engine.search.compiled``) read nothing else, so a new domain written to this contract gets all of them
+(ARCHITECTURE.md, "A new domain", is the checklist; ``tests/engine/search/test_new_domain.py`` adds one in a test).
+
+States and moves
+    ``initial``: the start state. ``goal``: the one goal state when there is exactly one, else None
+    (bidirectional search and the compiled search need it). States are hashable and compared with ``==``.
+    ``actions(state)``: the moves from ``state``, in a fixed order (searches generate children in this order, so
+    node counts are reproducible). ``result(state, action)``: the state a move leads to.
+    ``is_goal(state)``: the goal test.
+
+Costs
+    ``cost(state, action)``: what the move costs, a positive finite number (an int or a float). Uniform-cost
+    search, greedy best-first search, A* and IDA* add costs up as g (the path cost, never the depth); the
+    breadth-first and depth-first families count moves. ``unit_costs``: True when every move costs 1 (then the two
+    agree, and "fewest moves" means "cheapest").
+
+Inverse moves
+    ``inverse(state, action)``: the move that leads from ``result(state, action)`` back to ``state``, or None when
+    there is none (a one-way edge). The depth-first family uses it never to undo the move just made; bidirectional
+    search walks backward from the goal with ``actions`` and turns each backward step into a forward move with it,
+    so it needs ``reversible`` = True (every move has an inverse costing the same) and is refused otherwise.
+
+Heuristics
+    ``h(state)``: an estimate of the cost still to pay, never negative; ``heuristic_name`` names it. A* and IDA*
+    return cheapest paths when h is admissible (never above the true cost), A* without reopening states when it is
+    also consistent (h(s) ≤ cost(s, a) + h(result(s, a)) for every move). A domain says which heuristics it offers
+    (``DomainKind.heuristics``) and picks one by name when a problem is built.
+
+Drawing (what a page needs)
+    ``encode(state)``: the state as JSON: its name in an answer's ``path`` (a graph's node name, a grid's [x, y],
+    a board's cells) and in the trace's nodes. ``scene()``: what every picture of this problem shares, as JSON (a
+    graph's nodes and edges, a grid's cells, a board's size), sent once per trace. ``picture(state)``: what is drawn
+    for one state on top of the scene, as JSON; the trace gives each node its picture, and the page's module for the
+    domain (``app/static/js/step/<domain>.js``) draws scene and picture without knowing any other domain.
+    ``format_path(actions)``: a path of moves as the result's move string.
+
+Compiled search (optional)
+    ``compiled()``: None, or a ``CompiledDomain``: the problem's states numbered 0 … ``states`` − 1 and two numba
+    hooks (its children with their costs, its h) from which ``engine.search.compiled.best_first_kernel`` builds a
+    compiled A*. The numbering must follow ``actions``' order and the hooks must compute exactly what ``cost`` and
+    ``h`` compute, so the compiled A* expands the same nodes as the readable one (a test per domain holds them equal).
+
+Kinds
+    A domain registers a ``DomainKind`` (its name, title, heuristics and the function that builds a problem from a
+    request's JSON, raising ``PuzzleError`` with a sentence on bad input); ``/api/step`` and the CLI look kinds up
+    here. ``engine.registry`` imports the domain packages, so the lookups see every kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.errors import PuzzleError
+
+
+class Domain(Protocol):
+    """One problem of a domain, as every search reads it (the module docstring is the contract)."""
+
+    initial: Hashable
+    goal: Hashable | None
+    unit_costs: bool
+    heuristic_name: str
+
+    def actions(self, state: Hashable) -> Iterable: ...
+
+    def result(self, state: Hashable, action) -> Hashable: ...
+
+    def is_goal(self, state: Hashable) -> bool: ...
+
+    def h(self, state: Hashable) -> float: ...
+
+    def cost(self, state: Hashable, action) -> float: ...
+
+    def inverse(self, state: Hashable, action) -> object | None: ...
+
+    def format_path(self, path: tuple) -> str: ...
+
+
+@dataclass(frozen=True)
+class CompiledDomain:
+    """A problem as the compiled best-first search reads it.
+
+    ``kernel`` is ``best_first_kernel(children, h)`` for the domain's hooks (built once per domain and heuristic):
+    ``children(aux, state, out_states, out_costs) -> count`` writes a state's children and their move costs in
+    ``actions`` order; ``h(aux, state) -> float``. ``aux`` is a tuple of arrays the hooks read; ``states`` how many
+    states there are (the search keeps one g and one parent per state); ``max_children`` the most children a state
+    has; ``decode(number)`` the domain's state of a number.
+    """
+
+    kernel: Callable
+    aux: tuple
+    states: int
+    start: int
+    goal: int
+    max_children: int
+    decode: Callable[[int], Hashable]
+
+
+def encode(problem: Domain, state: Hashable):
+    """The state as JSON, by the problem's own ``encode`` (a state already JSON, as a node name, is itself)."""
+    own = getattr(problem, "encode", None)
+    return own(state) if own else state
+
+
+def walk(problem: Domain, actions: Iterable) -> tuple[list[Hashable], float]:
+    """The states a path of moves visits from the start (start included) and what the moves cost altogether."""
+    state, states, cost = problem.initial, [problem.initial], 0
+    for action in actions:
+        cost += problem.cost(state, action)
+        state = problem.result(state, action)
+        states.append(state)
+    return states, cost
+
+
+def actions_between(problem: Domain, states: list[Hashable]) -> tuple:
+    """The moves that take a path of states from one to the next (for a search that returns states)."""
+    moves = []
+    for state, following in zip(states, states[1:], strict=False):
+        moves.append(next(a for a in problem.actions(state) if problem.result(state, a) == following))
+    return tuple(moves)
+
+
+@dataclass(frozen=True)
+class DomainKind:
+    """A domain as the app and the CLI know it: ``build(data)`` makes a problem from a request's JSON."""
+
+    name: str
+    title: str
+    build: Callable[[dict], Domain]
+    heuristics: tuple[str, ...]
+
+
+_KINDS: dict[str, DomainKind] = {}
+
+
+def register_domain(kind: DomainKind) -> DomainKind:
+    if kind.name in _KINDS and _KINDS[kind.name] != kind:
+        raise ValueError(f"domain {kind.name!r} is registered twice")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def domain_kinds() -> dict[str, DomainKind]:
+    from engine import registry
+
+    registry.load_all()
+    return dict(_KINDS)
+
+
+def domain_kind(name: object) -> DomainKind:
+    kinds = domain_kinds()
+    if name not in kinds:
+        raise PuzzleError(f"unknown problem {name!r}; choose one of {', '.join(sorted(kinds))}")
+    return kinds[name]

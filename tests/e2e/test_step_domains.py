@@ -1,0 +1,67 @@
+"""The step-through on a graph typed as data and on a grid drawn with the mouse: an edit searches again at once."""
+
+import pytest
+from playwright.sync_api import expect
+
+from engine.domains.graph import example
+
+pytestmark = pytest.mark.e2e
+
+
+def open_view(page, live_server, problem):
+    page.set_viewport_size({"width": 1280, "height": 1200})  # the whole map on screen while the mouse drags
+    page.goto(f"{live_server}/step?problem={problem}")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.select_option('#step-form select[name="first"]', "astar")
+    page.select_option('#step-form select[name="second"]', "")
+    expect(page.locator(".step-panel")).to_have_count(1)
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.click('#step-stepper [data-act="end"]')
+
+
+def test_dragging_the_goal_on_a_grid_searches_again(page, live_server):
+    open_view(page, live_server, "grid")
+    caption = page.locator(".step-panel .caption")
+    expect(caption).to_contain_text("(14, 5)")  # the default map's goal
+    grid = page.locator("#grid-map")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    cell = (box["width"] / 16, box["height"] / 10)  # the default map is 16 × 10
+
+    def centre(x, y):
+        return box["x"] + (x + 0.5) * cell[0], box["y"] + (y + 0.5) * cell[1]
+
+    page.mouse.move(*centre(14, 5))
+    page.mouse.down()
+    page.mouse.move(*centre(14, 3), steps=4)
+    page.mouse.move(*centre(13, 1), steps=4)
+    page.mouse.up()
+    expect(page.locator('#grid-editor input[data-name="grid_goal_y"]')).to_have_value("1")
+    expect(caption).to_contain_text("→ (13, 1))")  # the new answer ends at the cell the goal was dropped on
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    expect(page.locator('#grid-editor input[data-name="grid_goal_x"]')).to_have_value("13")
+    # painting a wall across the way also searches again
+    page.select_option('#grid-editor select[data-name="grid_brush"]', "#")
+    before = caption.text_content()
+    page.mouse.move(*centre(11, 0))
+    page.mouse.down()
+    for y in range(0, 10):
+        page.mouse.move(*centre(11, y), steps=2)
+    page.mouse.up()
+    expect(caption).to_contain_text("No solution")
+    assert caption.text_content() != before
+
+
+def test_editing_a_typed_graph_searches_again(page, live_server):
+    open_view(page, live_server, "graph-data")
+    caption = page.locator(".step-panel .caption")
+    expect(caption).to_contain_text("costing 418 (Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest)")
+    expect(page.locator("#graph-verdict")).to_contain_text("admissible and consistent")
+    edges = example("romania")["edges"]
+    road = next(i for i, e in enumerate(edges) if {e["from"], e["to"]} == {"Pitesti", "Bucharest"})
+    page.fill(f'#graph-editor input[aria-label="edge {road + 1} cost"]', "300")
+    # Pitesti–Bucharest at 300 makes the way through it 617: Fagaras's 450 is now the cheapest (a hand check)
+    expect(caption).to_contain_text("costing 450 (Arad → Sibiu → Fagaras → Bucharest)")
+    # an h above a true cost is called out
+    page.fill('#graph-editor input[aria-label="node 1 h"]', "500")  # Arad: the cheapest way costs 450
+    expect(page.locator("#graph-verdict")).to_contain_text("not admissible: h(Arad) = 500")

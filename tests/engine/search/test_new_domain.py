@@ -1,0 +1,69 @@
+"""A new domain in two files (``pancake.py`` and this test), registered at test time: every step-through algorithm
+and the compiled A* run on it, and their answers are checked against breadth-first distances over all its states and
+the published pancake number P(6) = 7 (the most flips any stack of 6 needs; OEIS A058986)."""
+
+from collections import deque
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from engine.search import domain
+from engine.search.compiled import compiled_astar
+from engine.search.domain import domain_kind, walk
+from engine.search.record import ALGORITHMS
+from engine.search.trace import trace_search
+from tests.engine.search.pancake import PancakeProblem, rank, register, unrank
+
+N = 6
+
+
+@pytest.fixture(scope="module")
+def flips() -> dict[tuple, int]:
+    """The fewest flips from every stack of N to the sorted one: breadth-first from the goal (a flip undoes
+    itself), written here apart from the searches under test."""
+    goal = tuple(range(N))
+    distance, queue = {goal: 0}, deque([goal])
+    while queue:
+        stack = queue.popleft()
+        for k in range(2, N + 1):
+            child = stack[:k][::-1] + stack[k:]
+            if child not in distance:
+                distance[child] = distance[stack] + 1
+                queue.append(child)
+    return distance
+
+
+def test_the_breadth_first_distances_give_the_published_pancake_number(flips):
+    assert len(flips) == 720 and max(flips.values()) == 7
+    assert all(rank(unrank(n, N)) == n for n in range(720))
+
+
+def test_every_step_through_algorithm_and_the_compiled_astar_solve_the_registered_domain(flips, monkeypatch):
+    monkeypatch.setattr(domain, "_KINDS", domain.domain_kinds())  # what this test registers is forgotten after it
+    kind = register()
+    assert domain_kind("pancake") is kind
+    stacks = [s for s in permutations(range(N)) if flips[s] == 7][:2] + [tuple(np.random.default_rng(3).permutation(N))]
+    for stack in stacks:
+        problem = kind.build({"stack": list(stack)})
+        for algorithm, spec in ALGORITHMS.items():
+            result = trace_search(problem, algorithm, depth_limit=8, max_expansions=20_000)["result"]
+            assert result["status"] == "solved", (algorithm, stack)
+            states, cost = walk(problem, tuple(int(k) for k in result["moves"].split()))
+            assert [list(s) for s in states] == result["path"] and states[-1] == tuple(range(N))
+            assert cost == result["cost"] >= flips[stack]
+            if spec.optimal:
+                assert result["cost"] == flips[stack], (algorithm, stack)
+        compiled = compiled_astar(problem)
+        assert compiled.extra["cost"] == flips[stack] and compiled.extra["path"][-1] == list(range(N))
+
+
+def test_the_compiled_astar_expands_what_the_readable_one_does(flips):
+    from engine.search.algorithms import astar_search
+
+    for stack in list(permutations(range(N)))[::37]:
+        problem = PancakeProblem(stack)
+        readable, compiled = astar_search(problem), compiled_astar(problem)
+        assert (compiled.moves, compiled.nodes_expanded, compiled.nodes_generated, compiled.peak_frontier) == (
+            readable.moves, readable.nodes_expanded, readable.nodes_generated, readable.peak_frontier)
+        assert len(compiled.moves.split()) == flips[stack]
