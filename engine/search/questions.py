@@ -42,6 +42,7 @@ class Question:
     answer: int  # the index of the right choice
     reason: str
     step: int
+    node: int | None = None  # the trace node the question is about (f of which node), for drawing it
 
     def to_dict(self, reveal: bool = True) -> dict:
         """The question as JSON; without ``reveal`` (what students get before the answer is shown) no answer."""
@@ -231,7 +232,7 @@ def _f(trace: dict, n: int, rng: random.Random, problem) -> Question:
               f"{node_label(trace, node_id)} ({g}), h the {trace['heuristic'] or 'heuristic'} estimate of what is "
               f"left from there ({h}).")
     return Question("f", f"What is f of the node {node_label(trace, node_id)}?", tuple(map(str, choices)), answer,
-                    reason, n)
+                    reason, n, node_id)
 
 
 def _off_frontier(replay: Replay) -> list[int]:
@@ -282,12 +283,15 @@ def _optimal(trace: dict, n: int, rng: random.Random, problem: Problem) -> Quest
     if best is None:
         return None
     optimal = found == best
-    measure = "moves" if trace["unit_costs"] else "cost"
-    reason = (f"{trace['title']}'s path has {measure} {found}; uniform-cost search, which always finds a cheapest "
-              f"path, finds {measure} {best}. ")
-    reason += ("So this path is optimal." if optimal else f"So this path is {found - best} more than it need be: "
-               "not optimal.")
+
+    def amount(value: int) -> str:
+        return f"{value} move{'s' if value != 1 else ''}" if trace["unit_costs"] else f"cost {value}"
+
+    title = trace["title"]
+    reason = (f"{title}'s path takes {amount(found)}; uniform-cost search, which always finds a cheapest path, "
+              f"finds one of {amount(best)}. ")
+    reason += "So this path is optimal." if optimal else f"So this path is {found - best} more than it need be."
     if optimal and not (trace["cheapest"] if not trace["unit_costs"] else trace["optimal"]):
-        reason += f" {trace['title']} does not promise that; here it happened to find one."
-    return Question("optimal", f"{trace['title']} found a path of {measure} {found}. Is it optimal?",
-                    ("Yes", "No"), 0 if optimal else 1, reason, n)
+        reason += f" {title} does not promise that; here it happened to find one."
+    return Question("optimal", f"{title} found a path of {amount(found)}. Is it optimal?", ("Yes", "No"),
+                    0 if optimal else 1, reason, n)
