@@ -13,7 +13,8 @@ measures the propagation a class of 100 sees.
 Classes live in the web process (a lock-protected dict of at most ``MAX_CLASSES``): a restart ends every class, and
 a class ends when its lecturer has not touched it for ``IDLE_SECONDS``. A code is 8 letters from a 31-letter
 alphabet (8.5 × 10^11 codes); a network address may miss ``MISSES_PER_MINUTE`` codes a minute (then every lookup from
-it is refused for the minute), so finding one of 200 live classes by guessing takes an address about 130 years. Following a class starts no job, so it never counts against a job quota.
+it is refused for the minute), so finding one of 200 live classes by guessing takes an address about 130 years.
+Following a class starts no job, so it never counts against a job quota.
 """
 
 from __future__ import annotations

@@ -74,7 +74,8 @@ def test_a_class_follows_only_this_sites_teaching_pages(app, view):
 def test_codes_cannot_be_guessed_within_the_rate_limit(app):
     _, code = start(app)
     guesser = app.test_client()
-    statuses = [guesser.get(f"/class/AAAAA{n:03d}/state").status_code for n in range(classroom.MISSES_PER_MINUTE + 3)]
+    statuses = [guesser.get(f"/class/AAAAA{n:03d}/state").status_code
+                for n in range(classroom.MISSES_PER_MINUTE + 3)]
     assert statuses[:classroom.MISSES_PER_MINUTE] == [404] * classroom.MISSES_PER_MINUTE
     assert set(statuses[classroom.MISSES_PER_MINUTE:]) == {429}
     assert guesser.get(f"/class/{code}/state").status_code == 429  # even the right code, once guessing
