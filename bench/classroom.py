@@ -397,6 +397,7 @@ def scenario(port: int) -> None:
             hog.call(f"/api/jobs/{job['id']}/cancel", {})
 
 
+JOIN_SECONDS = 5  # students open the link over this many seconds (scanning a QR code, typing the code)
 FOLLOW_VIEW = "/step?problem=tiles&size=3x3&scramble=8&seed=5&algorithms=astar&step={}"
 
 
@@ -414,7 +415,7 @@ def follow(port: int, args) -> None:
                for i in range(args.students)]
     for thread in threads:
         thread.start()
-    time.sleep(2)  # every student has joined and polled once
+    time.sleep(JOIN_SECONDS + 1)  # every student has joined and polled
     step = 0
     while time.monotonic() < stop_at - 3:
         step += 1
@@ -432,7 +433,10 @@ def follow(port: int, args) -> None:
     ms = [d * 1000 for d in delays]
     print(f"propagation (lecturer's request → student's poll with the new view): p50 {percentile(ms, 0.5):.0f} ms, "
           f"p95 {percentile(ms, 0.95):.0f} ms, p99 {percentile(ms, 0.99):.0f} ms, max {max(ms, default=0):.0f} ms")
-    report(results, [])
+    rows = [[kind, len(values), *(f"{percentile([t * 1000 for t in values], q):.1f}" for q in (0.5, 0.95, 0.99))]
+            for kind, values in sorted(results.times.items())]
+    print(table(["request", "count", "p50 ms", "p95 ms", "p99 ms"], rows))
+    print(f"errors (5xx, no answer, 429): {len(results.errors)} {results.errors[:5]}")
     console = lecturer.json(f"/class/{code}/console")
     print(f"the lecturer's console at the end: {console.get('students')} students, {console.get('following')} "
           "following")
@@ -440,11 +444,11 @@ def follow(port: int, args) -> None:
 
 def follower(port: int, code: str, number: int, stop_at: float, results: Results, seen: list) -> None:
     me = Client(port, student_address(number))
+    time.sleep(random.uniform(0, JOIN_SECONDS))
     for kind, path in (("GET /class/<code>", f"/class/{code}"), ("GET /step", FOLLOW_VIEW.format(0))):
         took, status, payload = me.call(path)
         results.honest(kind, took, status, payload)
     student_id, etag, version, poll = f"student{number:04d}", "", 0, 0.7
-    time.sleep(random.uniform(0, poll))  # phones open the page at different moments
     while time.monotonic() < stop_at:
         began = time.monotonic()
         took, status, payload = me.call(f"/class/{code}/state?student={student_id}&following=1",

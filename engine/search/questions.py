@@ -210,7 +210,7 @@ def _next(trace: dict, n: int, rng: random.Random, problem) -> Question:
     ids, answer = _shuffled(rng, chosen, others[:MAX_CHOICES - 1])
     labels = [node_label(trace, i) + (f" ({_numbers(trace, i)})" if trace["frontier_kind"] == "priority" else "")
               for i in ids]
-    return Question("next", KINDS["next"], tuple(labels), answer, reason, n)
+    return Question("next", f"Which node does {trace['title']} expand next?", tuple(labels), answer, reason, n)
 
 
 def _f_candidates(replay: Replay) -> list[int]:
@@ -231,7 +231,7 @@ def _f(trace: dict, n: int, rng: random.Random, problem) -> Question:
     reason = (f"f = g + h = {g} + {h} = {f}: g is the {measure} of the path from the start to "
               f"{node_label(trace, node_id)} ({g}), h the {trace['heuristic'] or 'heuristic'} estimate of what is "
               f"left from there ({h}).")
-    return Question("f", f"What is f of the node {node_label(trace, node_id)}?", tuple(map(str, choices)), answer,
+    return Question("f", f"What is f of the node {node_label(trace, node_id)} ({trace['title']})?", tuple(map(str, choices)), answer,
                     reason, n, node_id)
 
 
@@ -250,7 +250,8 @@ def _frontier(trace: dict, n: int, rng: random.Random, problem) -> Question:
            "stale": "was dropped: a cheaper path to its state replaced it"}
     reason = f"{node_label(trace, right)} has been generated and is waiting to be expanded. " + " ".join(
         f"{node_label(trace, i)} {why[replay.status[i]]}." for i in wrong)
-    return Question("frontier", KINDS["frontier"], tuple(node_label(trace, i) for i in ids), answer, reason, n)
+    return Question("frontier", f"Which of these is on {trace['title']}'s frontier?",
+                    tuple(node_label(trace, i) for i in ids), answer, reason, n)
 
 
 def _bound(trace: dict, n: int, rng: random.Random, problem) -> Question:
@@ -268,7 +269,8 @@ def _bound(trace: dict, n: int, rng: random.Random, problem) -> Question:
               f"{bound}. The least of their f values is {least} (for example {node_label(trace, example)}: "
               f"{_numbers(trace, example)}), so the next iteration searches up to f = {least}: no node with a "
               "smaller f was left unexplored.")
-    return Question("bound", KINDS["bound"], tuple(map(str, choices)), answer, reason, n)
+    return Question("bound", f"What will IDA*'s next bound be? (This iteration's bound is {bound}.)",
+                    tuple(map(str, choices)), answer, reason, n)
 
 
 def cheapest_cost(problem: Problem) -> int | None:

@@ -232,6 +232,7 @@ class Bar {
 
   setFollowing(on) {
     this.following = on;
+    if (this.view.setFollowing) this.view.setFollowing(on);  // the page then leaves a student who stepped alone
     this.followButton.hidden = on;
     this.status.textContent = on ? `Class ${this.me.code}: following the lecturer` : `Class ${this.me.code}: on your own`;
     this.el.dataset.following = on ? "1" : "0";
@@ -259,6 +260,7 @@ class Bar {
 
   async poll() {
     const url = `/class/${this.me.code}/state?student=${this.me.student}&following=${this.following ? 1 : 0}`;
+    const began = performance.now();
     let wait = this.state ? this.state.poll : 700;
     try {
       const response = await fetch(url, { cache: "no-store", headers: this.etag ? { "If-None-Match": this.etag } : {} });
@@ -270,7 +272,7 @@ class Bar {
         wait = 10000;
       }
     } catch { /* offline for a moment: the next poll catches up */ }
-    this.timer = setTimeout(() => this.poll(), wait);
+    this.timer = setTimeout(() => this.poll(), Math.max(0, wait - (performance.now() - began)));
   }
 
   update(state) {
