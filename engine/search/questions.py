@@ -227,8 +227,8 @@ def _f(trace: dict, n: int, rng: random.Random, problem) -> Question:
     f = g + h
     wrong = [v for v in dict.fromkeys([g, h, f + 1, f - 1, f + 2, f - 2]) if v != f and v >= 0][:3]
     choices, answer = _shuffled(rng, f, wrong)
-    measure = "moves" if trace["unit_costs"] else "cost"
-    reason = (f"f = g + h = {g} + {h} = {f}: g is the {measure} of the path from the start to "
+    measure = "number of moves" if trace["unit_costs"] else "cost"
+    reason = (f"f = g + h = {g} + {h} = {f}: g is the {measure} on the path from the start to "
               f"{node_label(trace, node_id)} ({g}), h the {trace['heuristic'] or 'heuristic'} estimate of what is "
               f"left from there ({h}).")
     return Question("f", f"What is f of the node {node_label(trace, node_id)} ({trace['title']})?", tuple(map(str, choices)), answer,

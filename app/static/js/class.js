@@ -51,6 +51,7 @@ function questionBlock(q, { onChoose, chosen, tally } = {}) {
       li.appendChild(bar);
     }
     if (right) li.appendChild(html("strong", "class-right", " ✓ right answer"));
+    if (chosen === i) li.appendChild(html("span", "class-mine", right || q.answer === undefined ? " your answer" : " ✗ your answer"));
     list.appendChild(li);
   });
   box.appendChild(list);
@@ -132,6 +133,7 @@ class Dock {
     try {
       const state = await post(`/class/${this.code}/ask`, { kind: this.kind.value });
       this.fail(null);
+      this.showJoin(false);  // the room has joined by now: the answers need the space
       if (state.view !== this.view.currentViewUrl()) { this.sentUrl = state.view; this.view.showView(state.view); }
       this.render(state);
     } catch (e) { this.fail(e); }
