@@ -231,8 +231,8 @@ def _f(trace: dict, n: int, rng: random.Random, problem) -> Question:
     reason = (f"f = g + h = {g} + {h} = {f}: g is the {measure} on the path from the start to "
               f"{node_label(trace, node_id)} ({g}), h the {trace['heuristic'] or 'heuristic'} estimate of what is "
               f"left from there ({h}).")
-    return Question("f", f"What is f of the node {node_label(trace, node_id)} ({trace['title']})?", tuple(map(str, choices)), answer,
-                    reason, n, node_id)
+    return Question("f", f"What is f of the node {node_label(trace, node_id)} ({trace['title']})?",
+                    tuple(map(str, choices)), answer, reason, n, node_id)
 
 
 def _off_frontier(replay: Replay) -> list[int]:
