@@ -6,6 +6,7 @@ import re
 import pytest
 
 from app import classroom, create_app
+from app.lessons import BY_SLUG
 from app.step import step_traces
 
 VIEW = "/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=0"
@@ -159,3 +160,13 @@ def test_practice_grades_exactly_one_choice_right_and_keeps_the_score(app, seed)
     right = [v for v in verdicts if b"Right." in v.data]
     assert len(right) == 1 and b"Score: 3 of 4" in right[0].data
     assert all(b"Score: 2 of 4" in v.data and b"class-reason" in v.data for v in verdicts if v not in right)
+
+
+def test_on_a_lesson_slide_ida_stars_next_bound_is_the_one_it_then_uses(app):
+    lecturer, code = start(app, "/lessons/idastar/2?step=1")
+    state = lecturer.post(f"/class/{code}/ask", json={"kind": "bound"}).json
+    question, step = state["question"], int(state["view"].rpartition("step=")[2])
+    assert state["view"].startswith("/lessons/idastar/2?")
+    _, _, (trace,) = step_traces(BY_SLUG["idastar"].slides[1].request)
+    assert trace["steps"][step]["event"] == "bound"  # the class moved on to the end of the first iteration
+    assert int(question["choices"][question["answer"]]) == trace["steps"][step]["bound"]
