@@ -24,9 +24,14 @@ state as the page does (``If-None-Match``, every ``poll`` ms the server names, o
 how long each step took to reach each student (from the lecturer's request to the student's answer with the new
 view), the poll and page request times, and the errors.
 
+``--sse-probe`` measures the alternative transport, server-sent events, on waitress as ``app/serve.py`` sets it up
+(one process, ``THREADS`` request threads): it opens N streams that each send an event a second, then times one page
+request. A stream keeps its request thread for as long as it lasts, so the pages stop once the streams outnumber the
+threads; a poll answered with a 304 holds a thread for a millisecond.
+
 Targets: GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 150 ms, no 5xx, longest honest wait ≤ 2 s, SIGTERM ends the server
 within 10 s; a following class of 100: propagation p95 ≤ 1 s, page p95 ≤ 100 ms, no errors.
-Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario | --follow]
+Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario | --follow | --sse-probe]
 """
 
 from __future__ import annotations
@@ -191,7 +196,12 @@ def main() -> None:
     parser.add_argument("--no-abusers", action="store_true")
     parser.add_argument("--scenario", action="store_true", help="the issue's 'what it must show' scenario only")
     parser.add_argument("--follow", action="store_true", help="a class following a lecturer's step-through")
+    parser.add_argument("--sse-probe", action="store_true", help="how many event streams waitress holds")
     args = parser.parse_args()
+    if args.sse_probe:
+        header("server-sent events on waitress: streams held open against a page request")
+        sse_probe()
+        return
     what = "the issue's scenario" if args.scenario else f"a class of {args.students} following a lecturer for " \
         f"{args.seconds:.0f} s" if args.follow else (
         f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs"
@@ -395,6 +405,41 @@ def scenario(port: int) -> None:
     for hog in hogs:
         for job in hog.json("/api/jobs").get("jobs", []):
             hog.call(f"/api/jobs/{job['id']}/cancel", {})
+
+
+def sse_probe(counts=(16, 31, 40, 100)) -> None:
+    from waitress import create_server
+
+    def events(environ, start_response):
+        if environ["PATH_INFO"] == "/events":
+            start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+            return (f"data: {i}\n\n".encode() for i in range(30) if time.sleep(1 if i else 0) is None)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"a page"]
+
+    import logging
+
+    logging.getLogger("waitress").setLevel(logging.ERROR)  # its queue-depth warnings are the expected outcome
+    threads = int(os.environ.get("THREADS", "32"))
+    server = create_server(events, host="127.0.0.1", port=0, threads=threads)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    for count in counts:
+        streams = []
+        for _ in range(count):
+            stream = socket.create_connection(("127.0.0.1", port))
+            stream.sendall(b"GET /events HTTP/1.1\r\nHost: probe\r\n\r\n")
+            streams.append(stream)
+        time.sleep(1.5)  # every stream has reached the server
+        page = Client(port)
+        page.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        took, status, _ = page.call("/", method="GET")
+        verdict = f"{took * 1000:.0f} ms ({status})" if status else "no answer within 10 s"
+        print(f"{count:>4} streams open, {threads} threads: a page request → {verdict}")
+        for stream in streams:
+            stream.close()
+        time.sleep(2)  # the threads come back as the closed streams fail to write
+    server.close()
 
 
 JOIN_SECONDS = 5  # students open the link over this many seconds (scanning a QR code, typing the code)
