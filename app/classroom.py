@@ -26,7 +26,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import segno
 from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, url_for
@@ -182,9 +182,10 @@ def view_step(url: str) -> int:
 
 
 def with_step(url: str, step: int) -> str:
+    """The view at another step, the rest of its address as the page wrote it (the page compares addresses)."""
     parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "step"] + [("step", str(step))]
-    return urlunsplit(("", "", parts.path, urlencode(query), ""))
+    fields = [field for field in parts.query.split("&") if field and not field.startswith("step=")]
+    return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
 
 
 def view_traces(url: str) -> tuple[object, list[dict]]:

@@ -205,8 +205,13 @@ class Bar {
     this.view = view;
     this.following = true;
     this.etag = null;
-    this.applied = view.currentViewUrl();  // the lecturer's view last applied here: any other change is the student's own
+    // the lecturer's view last applied here (at first the address the page opened at, before the page has loaded
+    // what it shows): a change to any other view is the student's own
+    this.applied = location.pathname + location.search;
     this.state = null;
+    this.queued = null;
+    this.applying = false;
+    this.inFlight = new Set();  // lecturer's views handed to the page whose change it has not announced yet
     this.chosen = new Map();
     this.el = html("aside", "class-bar");
     this.el.setAttribute("aria-label", `Class ${me.code}`);
@@ -226,7 +231,11 @@ class Bar {
     document.body.appendChild(this.el);
     document.body.classList.add("class-following");
     document.addEventListener("stepview:change", (e) => {
-      if (this.following && e.detail.url !== this.applied) this.setFollowing(false);
+      if (!this.following) return;
+      // a lecturer's view, however it came (the page's first load counts as its own user's; a view applied before
+      // the latest may finish after it): still following
+      if (e.detail.url === this.applied || this.inFlight.delete(e.detail.url)) this.view.setFollowing?.(true);
+      else this.setFollowing(false);
     });
     this.setFollowing(true);
     this.poll();
@@ -242,13 +251,29 @@ class Bar {
 
   follow() {
     this.setFollowing(true);
-    if (this.state) this.apply(this.state.view);
+    if (this.state) this.apply(this.state.view, true);
   }
 
-  apply(url) {
-    if (url === this.applied && url === this.view.currentViewUrl()) return;
+  // One view applied at a time: while the page loads one, a newer lecturer's view waits and replaces any older one.
+  apply(url, again = false) {
+    if (url === this.applied && !again) return;
     this.applied = url;
-    if (url !== this.view.currentViewUrl()) this.view.showView(url);
+    this.queued = url;
+    if (!this.applying) this.drain();
+  }
+
+  async drain() {
+    this.applying = true;
+    while (this.queued) {
+      const url = this.queued;
+      this.queued = null;
+      if (url !== this.view.currentViewUrl()) {
+        this.inFlight.add(url);
+        try { await this.view.showView(url); } catch { /* the next poll's view is tried afresh */ }
+        if (this.inFlight.size > 8) this.inFlight.clear();  // views the page never announced
+      }
+    }
+    this.applying = false;
   }
 
   leave(message) {
