@@ -79,7 +79,16 @@ class Dock {
     this.toggle.type = "button";
     this.toggle.setAttribute("aria-expanded", "false");
     this.toggle.addEventListener("click", () => this.showJoin(this.join.hidden));
-    head.append(html("span", "muted", "Class "), this.codeEl, this.countEl, this.toggle);
+    this.fold = html("button", "", "−");
+    this.fold.type = "button";
+    this.fold.setAttribute("aria-label", "Fold the class panel");
+    this.fold.setAttribute("aria-expanded", "true");
+    this.fold.addEventListener("click", () => {
+      const folded = this.el.classList.toggle("folded");  // one line: the tree behind it in view
+      this.fold.setAttribute("aria-expanded", String(!folded));
+      this.fold.textContent = folded ? "+" : "−";
+    });
+    head.append(html("span", "muted", "Class "), this.codeEl, this.countEl, this.toggle, this.fold);
     this.join = html("div", "class-join-box");
     this.join.hidden = true;
     const img = html("img", "class-qr");
@@ -230,6 +239,8 @@ class Bar {
     this.el.append(row, this.questionBox);
     document.body.appendChild(this.el);
     document.body.classList.add("class-following");
+    const stage = document.getElementById("step-stage");
+    if (stage) stage.scrollIntoView({ block: "start" });
     document.addEventListener("stepview:change", (e) => {
       if (!this.following) return;
       // a lecturer's view, however it came (the page's first load counts as its own user's; a view applied before
