@@ -67,7 +67,8 @@ def test_eight_phones_follow_the_lecturer_and_answer_which_node_is_next(browser,
         expect(right).to_have_count(1)
         expect(lecturer.locator(".class-dock .class-reason")).to_contain_text("first-in, first-out")
         for student in students:
-            expect(student.locator(".class-bar .class-choices li.right .class-choice")).to_have_text(right.text_content())
+            shown_right = student.locator(".class-bar .class-choices li.right .class-choice")
+            expect(shown_right).to_have_text(right.text_content())
         # the lecturer's view moved to where the question is decided; the students' with it
         shown = step_count(lecturer)
         wait_until(lambda: all(step_count(s) == shown for s in students), timeout=2, what="the class at the question")
