@@ -3,18 +3,36 @@
 Pages: ``/step`` (pick a problem and one or two algorithms) and ``/lessons/`` (slides, each opening the step-through
 on a fixed request). The browser fetches the recorded searches from ``/api/step`` (``engine.search.trace``) and replays
 them; what it shows about each algorithm comes from the algorithm's own record (``engine.search.record``).
+
+A view of ``/step`` is its query string, so any step has a link. ``view_from_query`` reads one (the only reader) and
+``query_for`` writes one (the only writer); the page keeps its address equal to ``query_for`` of what it shows. Fields:
+
+* ``problem``: ``tiles`` (the default) or ``graph``;
+* tiles: ``size`` (``3x3``, ``2x4``, …), ``tiles`` (the start, ``8,1,3,4,0,2,7,6,5``; without it a no-revisit
+  scramble of ``scramble`` moves with random seed ``seed``, which the formatter writes as the tiles it gives),
+  ``goal`` (``blank-last`` or ``blank-first``), ``heuristic`` (a registered heuristic's name);
+* graph: ``graph``, the graph as JSON (``{"nodes": [{"name", "x", "y"}], "edges": [{"from", "to", "cost"}],
+  "start", "goal"}``); without it the seed's graph from node ``from`` to node ``to``; ``heuristic`` is
+  ``straight-line`` or ``zero``;
+* ``algorithms``: one or two algorithm names, comma-separated; ``astar:misplaced`` runs A* with its own heuristic
+  (a form may send them as ``first`` and ``second`` instead);
+* ``depth_limit``: depth-first search's limit; ``step``: the step shown; ``show_h``: 1 to draw h on the board.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template
+import json
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, jsonify, render_template, request
 
 from app.api import json_body
 from app.lessons import BY_SLUG, LESSONS, opening_step
 from app.subjects import Subject
 from engine.classic import graph
 from engine.errors import PuzzleError
-from engine.params import choice, integer
+from engine.params import choice, flag, integer, text
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
@@ -72,6 +90,123 @@ def step_problem(data: dict):
     return SlidingTileProblem(board, goal, heuristic), (lambda s: list(s.cells)), None
 
 
+MAX_GRAPH_TEXT = 20_000  # a graph of graph.MAX_NODES nodes and their edges, as JSON, fits with room to spare
+
+
+@dataclass(frozen=True)
+class View:
+    """What ``/step`` shows: the problem, the algorithms and the step (the module's docstring names the fields)."""
+    problem: str = "tiles"
+    algorithms: tuple[str, ...] = ("bfs", "astar")
+    heuristic: str = "manhattan"
+    depth_limit: int = 12
+    step: int = 0
+    show_h: bool = False
+    size: str = "3x3"
+    tiles: tuple[int, ...] | None = None
+    scramble: int = 4
+    seed: int = 1
+    goal: str = "blank-last"
+    graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
+    start: int = 0
+    end: int = 6
+
+
+def view_from_query(args) -> View:
+    """The view a query string names (``request.args``, or any mapping of field to text); missing fields take the
+    defaults the page opens with, bad ones raise ``PuzzleError`` naming the field."""
+    names = [name for name in text(args, "algorithms", 200, "").split(",") if name]
+    names = names or [name for name in (args.get("first"), args.get("second")) if name] or list(View.algorithms)
+    if len(names) > 2:
+        raise PuzzleError("algorithms must name one or two algorithms")
+    for name in names:
+        algorithm, _, heuristic = name.partition(":")
+        if algorithm not in ALGORITHMS or (heuristic and heuristic not in step_heuristics()):
+            raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
+    common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, 12),
+              "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
+    problem = choice(args, "problem", ("tiles", "graph"), "tiles")
+    if problem == "graph":
+        graph_text = text(args, "graph", MAX_GRAPH_TEXT, "")
+        try:
+            drawn = json.loads(graph_text) if graph_text else None
+        except json.JSONDecodeError as error:
+            raise PuzzleError(f"graph must be a graph as JSON: {error.msg}") from None
+        if drawn is not None and not isinstance(drawn, dict):
+            raise PuzzleError("graph must be a JSON object with nodes and edges")
+        return View(problem="graph", heuristic=choice(args, "heuristic", ("straight-line", "zero"), "straight-line"),
+                    graph=drawn, start=integer(args, "from", 0, graph.MAX_NODES - 1, 0),
+                    end=integer(args, "to", 0, graph.MAX_NODES - 1, 6), **common)
+    size = text(args, "size", 10, "3x3")
+    tiles = text(args, "tiles", 400, "").strip()
+    return View(problem="tiles", heuristic=choice(args, "heuristic", tuple(step_heuristics()), "manhattan"),
+                size=size, tiles=tuple(parse_tiles(tiles, *parse_size(size))) if tiles else None,
+                scramble=integer(args, "scramble", 0, 30, 4), seed=integer(args, "seed", 0, 2**31 - 1, 1),
+                goal=choice(args, "goal", ("blank-last", "blank-first"), "blank-last"), **common)
+
+
+def query_for(view: View) -> str:
+    """The query string of a view, fields in a fixed order and defaults left out where the page's own are meant."""
+    fields: dict[str, object] = {"problem": view.problem}
+    if view.problem == "graph":
+        if view.graph is None:
+            fields.update({"from": view.start, "to": view.end})
+        else:
+            fields["graph"] = json.dumps(view.graph, separators=(",", ":"))
+    else:
+        fields["size"] = view.size
+        if view.tiles is None:
+            fields.update(scramble=view.scramble, seed=view.seed)
+        else:
+            fields["tiles"] = ",".join(map(str, view.tiles))
+        fields["goal"] = view.goal
+    fields.update(algorithms=",".join(view.algorithms), heuristic=view.heuristic, depth_limit=view.depth_limit)
+    if view.show_h:
+        fields["show_h"] = 1
+    fields["step"] = view.step
+    return urlencode(fields, safe=",:")
+
+
+def request_for(view: View) -> dict:
+    """The ``/api/step`` request that records a view's searches."""
+    body = {"problem": view.problem, "algorithms": list(view.algorithms), "heuristic": view.heuristic,
+            "depth_limit": view.depth_limit}
+    if view.problem == "graph":
+        body.update(_graph_request(view.graph) if view.graph is not None else {"start": view.start, "goal": view.end})
+    else:
+        body.update(size=view.size, goal=view.goal)
+        body.update({"tiles": list(view.tiles)} if view.tiles is not None else {"scramble": view.scramble,
+                                                                               "seed": view.seed})
+    return body
+
+
+def _graph_request(drawn: dict) -> dict:
+    """A graph as JSON (names, positions, costs) in the request form ``engine.classic.graph`` reads: nodes by their
+    place in the list."""
+    nodes, edges = drawn.get("nodes"), drawn.get("edges")
+    if not isinstance(nodes, list) or not isinstance(edges, list) or not all(isinstance(n, dict) for n in nodes) \
+            or not all(isinstance(e, dict) for e in edges):
+        raise PuzzleError("graph must have a list of nodes and a list of edges, each an object")
+    index = {str(node.get("name")): i for i, node in enumerate(nodes)}
+
+    def place(name: object, what: str) -> int:
+        if str(name) not in index:
+            raise PuzzleError(f"the graph's {what} {name!r} is not one of its nodes")
+        return index[str(name)]
+
+    return {"nodes": len(nodes), "positions": [[node.get("x", 50), node.get("y", 50)] for node in nodes],
+            "edges": [[place(e.get("from"), "edge end"), place(e.get("to"), "edge end")] for e in edges],
+            "costs": [e.get("cost", 1) for e in edges],
+            "start": place(drawn.get("start"), "start"), "goal": place(drawn.get("goal"), "goal")}
+
+
+def _resolved(view: View, problem) -> View:
+    """The view with its scramble replaced by the position it gives, so its link shows that board for good."""
+    if isinstance(problem, SlidingTileProblem) and view.tiles is None:
+        return replace(view, tiles=tuple(problem.initial.cells))
+    return view
+
+
 def _with_heuristic(problem, name: str):
     """"astar:misplaced" runs A* with its own h, so two panels can compare heuristics on one position."""
     heuristic = name.partition(":")[2]
@@ -84,8 +219,19 @@ def _with_heuristic(problem, name: str):
 
 @bp.get("/step")
 def step_page():
-    return render_template("step.html", algorithms={name: spec.title for name, spec in ALGORITHMS.items()},
-                           boards=STEP_BOARDS, heuristics=step_heuristics(), max_nodes=graph.MAX_NODES)
+    view = view_from_query(request.args)
+    if view.graph is not None:  # the form's ends are the drawn graph's, by their place in its list
+        ends = _graph_request(view.graph)
+        view = replace(view, start=ends["start"], end=ends["goal"])
+    algorithms = {name: spec.title for name, spec in ALGORITHMS.items()}
+    for name in view.algorithms:  # a link may pair A* with a heuristic of its own ("astar:misplaced")
+        algorithm, _, heuristic = name.partition(":")
+        if heuristic:
+            algorithms.setdefault(name, f"{ALGORITHMS[algorithm].title} · h = {step_heuristics()[heuristic]}")
+    return render_template("step.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
+                           max_nodes=graph.MAX_NODES, view=view,
+                           graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
+                           config={"step": view.step, "show_h": view.show_h} if request.args else None)
 
 
 @bp.get("/lessons/")
@@ -98,7 +244,9 @@ def lesson_slide(slug: str, number: int):
     lesson = BY_SLUG.get(slug)
     if lesson is None or not 1 <= number <= len(lesson.slides):
         abort(404)
-    return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number)
+    at = integer(request.args, "step", 0, 1_000_000, None)  # a link to one step of the slide
+    return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
+                           show_h=flag(request.args, "show_h", False))
 
 
 def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
@@ -112,12 +260,25 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
                         for name in names]
 
 
+@bp.get("/api/step")
+def step_view_api():
+    """The recorded searches of a view given as ``/step``'s query, and that view's own query (``view``: its link,
+    with a scramble written as the tiles it gives)."""
+    view = view_from_query(request.args)
+    return step_answer(request_for(view), lambda problem: query_for(_resolved(view, problem)))
+
+
 @bp.post("/api/step")
 def step_api():
     """The recorded searches; with ``open_at`` (a lesson slide's opening), also the step the player opens at."""
-    data = json_body()
+    return step_answer(json_body())
+
+
+def step_answer(data: dict, link=None):
     problem, g, traces = step_traces(data)
     answer = {"problem": data.get("problem", "tiles"), "traces": traces}
+    if link is not None:
+        answer["view"] = link(problem)
     if "open_at" in data:
         answer["open_step"] = opening_step(data["open_at"], traces)
     if isinstance(problem, SlidingTileProblem):

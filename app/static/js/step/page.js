@@ -1,0 +1,203 @@
+// The step-through page and the lesson slides: the player, one panel per algorithm, the form that chooses the
+// problem (on /step) and the keys of a clicker. The address always holds the view (view.js, app/step.py's query):
+// on /step the form's fields are that query, on a slide it is the slide plus ?step=N.
+import { Stepper } from "../stepper.js";
+import { fetchJSON, onReady, showError } from "../common.js";
+import { blurAfterChoosing, keyAction } from "./clicker.js";
+import { DOMAINS } from "./domains.js";
+import { SearchPanel } from "./panel.js";
+import { registerView, viewChanged } from "./view.js";
+
+function searchView(root) {
+  const stepper = new Stepper(root);
+  const stage = document.getElementById("step-stage");
+  const form = document.getElementById("step-form");
+  const panels = document.getElementById("step-panels");
+  const error = document.getElementById("step-error");
+  const announcer = document.getElementById("announcer");
+  const config = root.dataset.config ? JSON.parse(root.dataset.config) : {};
+  const lesson = config.request ? config : null;
+  const options = { showH: Boolean(config.show_h), onOption: setOption };
+  let views = [];
+  let canonical = null;  // the loaded view's query from the server (a scramble written as its tiles)
+  let byUser = true;  // whether the change being shown came from this page's user (not from showView)
+
+  function setOption(name, value) {
+    options[name] = value;
+    views.forEach((v) => { if (v.showH) v.showH.checked = value; v.render(); });
+    changed();
+  }
+
+  // The view's query as the form states it: its enabled fields, the algorithms as one list.
+  function formQuery() {
+    const params = new URLSearchParams();
+    new FormData(form).forEach((value, name) => { if (String(value).trim() !== "") params.set(name, String(value).trim()); });
+    params.set("algorithms", [params.get("first"), params.get("second")].filter(Boolean).join(","));
+    params.delete("first");
+    params.delete("second");
+    return params;
+  }
+
+  function viewUrl() {
+    if (lesson) {
+      const params = new URLSearchParams({ step: String(stepper.step) });
+      if (options.showH) params.set("show_h", "1");
+      return `${window.location.pathname}?${params}`;
+    }
+    const params = new URLSearchParams(canonical || formQuery());
+    params.delete("show_h");
+    params.delete("step");
+    if (options.showH) params.set("show_h", "1");
+    params.set("step", String(stepper.step));
+    return `${window.location.pathname}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
+  }
+
+  function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
+
+  const showControls = () => {
+    const kind = form.elements.problem.value;
+    form.querySelectorAll("[data-for]").forEach((el) => { el.hidden = el.dataset.for !== kind; el.disabled = el.hidden; });
+  };
+
+  // One line saying what is loaded, shown while the form is folded away.
+  function summary() {
+    const f = form.elements;
+    const chosen = (select) => select.options[select.selectedIndex].text;
+    return `${DOMAINS[f.problem.value].summary(f)} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
+  }
+
+  function fold(folded) {
+    if (!form) return;
+    form.hidden = folded;
+    document.getElementById("setup-bar").hidden = !folded;
+    document.getElementById("setup-toggle").setAttribute("aria-expanded", String(!folded));
+    if (folded) document.getElementById("setup-summary").textContent = summary();
+    stage.classList.toggle("presenting", folded);
+  }
+
+  // Bring the whole stage on screen when it does not fit below what is above it (the page header, the intro).
+  function frame(always) {
+    if (!window.matchMedia("(min-width: 700px)").matches) return;  // a phone scrolls the page as usual
+    const box = stage.getBoundingClientRect();
+    if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
+  }
+
+  function announce(step) {
+    if (!announcer || !views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
+    announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
+  }
+
+  const formHooks = form ? Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {})) : [];
+
+  let latest = 0;
+  // Load the searches the form (or the slide) names; at: the step to show, atEnd: show the end (a rearranged graph).
+  async function load({ present = false, at = null, atEnd = false } = {}) {
+    const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
+    root.dataset.ready = "0";
+    let data;
+    try {
+      data = lesson ? await fetchJSON(root.dataset.url, { ...lesson.request, open_at: lesson.step })
+        : await fetchJSON(`${root.dataset.url}?${formQuery()}`);
+      showError(error, null);
+    } catch (e) { showError(error, e); fold(false); return; }
+    if (mine !== latest) return;
+    canonical = data.view ? new URLSearchParams(data.view) : null;
+    panels.innerHTML = "";
+    if (present) fold(true);
+    const domain = DOMAINS[data.problem];
+    const problem = domain.problem(data);
+    views = data.traces.map((trace) => new SearchPanel(panels, trace, problem, domain, options));
+    panels.classList.toggle("two", views.length === 2);
+    stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
+    formHooks.forEach((hook) => hook.loaded && hook.loaded(data, atEnd));
+    if (lesson) {
+      const named = document.getElementById("slide-step");
+      if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
+    }
+    stepper.goTo(at !== null ? at : atEnd ? stepper.total : lesson ? data.open_step : 0);
+    root.dataset.ready = "1";
+    changed();
+    if (present || lesson) frame(present);
+    if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
+  }
+
+  // Another script shows a view: the same slide or /step moves to its step (and its options) without a reload.
+  registerView({
+    url: viewUrl,
+    accepts: (url) => url.pathname === window.location.pathname && (lesson || form),
+    async apply(url) {
+      byUser = false;
+      try {
+        const params = url.searchParams;
+        const step = +(params.get("step") || 0);
+        if (options.showH !== (params.get("show_h") === "1")) setOption("showH", params.get("show_h") === "1");
+        const query = new URLSearchParams(params);
+        query.delete("step");
+        query.delete("show_h");
+        const current = canonical ? new URLSearchParams(canonical) : null;
+        if (lesson || (current && query.toString() === current.toString())) { stepper.goTo(step); return; }
+        fillForm(query);
+        await load({ at: step });
+      } finally { byUser = true; }
+    },
+  });
+
+  // Put a view's query into the form: the problem first (it decides which fields are in use), then every field.
+  function fillForm(query) {
+    const f = form.elements;
+    f.problem.value = query.get("problem") || "tiles";
+    showControls();
+    const [first, second] = (query.get("algorithms") || "").split(",");
+    [...f].forEach((el) => {
+      if (!el.name || el.disabled || el.name === "problem") return;
+      if (el.name === "first" || el.name === "second") {
+        const value = (el.name === "first" ? first : second) || "";
+        if (![...el.options].some((o) => o.value === value)) el.add(new Option(value, value));
+        el.value = value;
+      } else if (query.has(el.name)) el.value = query.get(el.name);
+      else if (el.type !== "number" && el.tagName !== "SELECT") el.value = "";
+    });
+  }
+
+  stepper.listeners.push(announce);
+  stepper.listeners.push(() => changed());
+  document.addEventListener("keydown", (event) => {
+    const act = keyAction(event);
+    if (!act || root.dataset.ready !== "1") return;
+    event.preventDefault();
+    if (lesson && act === "forward" && stepper.step >= stepper.total) {
+      const next = document.querySelector('a[rel="next"]');
+      if (next) window.location.href = next.href;
+    } else if (lesson && act === "back" && stepper.step <= 0) {
+      const prev = document.querySelector('a[rel="prev"]');
+      if (prev) window.location.href = prev.href;
+    } else {
+      stepper[act]();
+    }
+  });
+  blurAfterChoosing(document);
+
+  if (form) {
+    showControls();
+    form.addEventListener("change", (event) => {  // every change shows at once; Load also folds the form away
+      if (event.target === form.elements.problem) showControls();
+      if (event.target.name) load();
+    });
+    form.addEventListener("submit", (event) => { event.preventDefault(); load({ present: true }); });
+    document.getElementById("setup-toggle").addEventListener("click", () => {
+      fold(false);
+      form.elements.problem.focus();
+    });
+  }
+  const copy = document.getElementById("copy-link");
+  if (copy) {
+    copy.addEventListener("click", async () => {
+      const url = new URL(viewUrl(), window.location.href).href;
+      const status = document.getElementById("copy-status");
+      try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
+    });
+  }
+  load({ at: lesson ? config.at ?? null : config.step ?? null });
+}
+
+onReady(() => document.querySelectorAll('.stepper[data-kind="search"]').forEach(searchView));

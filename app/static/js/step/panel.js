@@ -1,0 +1,245 @@
+// One algorithm's panel of the step-through: the current node's picture, the counters and the caption, the
+// pseudocode with the line being run marked and the variables it reads, the frontier, and the search tree with a
+// clicked node's explanation. It draws a replay (replay.js) with the words of captions.js.
+import { html, svgEl } from "../common.js";
+import { Words } from "./captions.js";
+import { Replay, STATUS } from "./replay.js";
+import { SearchTree } from "./tree.js";
+
+const FRONTIER_SHOWN = 10;
+const FRONTIER_TITLES = { queue: "Frontier: FIFO queue, front first", stack: "Stack: the path from the current node back to the root",
+  "two-queues": "Frontiers: the two queues, front first" };
+
+// a box that scrolls inside the panel on a projector: focusable, so the keyboard can scroll it too
+function region(el, name) {
+  el.tabIndex = 0;
+  el.setAttribute("role", "region");
+  el.setAttribute("aria-label", name);
+  return el;
+}
+
+export class SearchPanel {
+  constructor(container, trace, problem, domain, options) {
+    this.trace = trace;
+    this.problem = problem;
+    this.domain = domain;
+    this.options = options;  // shared by the page's panels: {showH, onOption(name, value)}
+    this.replay = new Replay(trace);
+    this.words = new Words(this.replay, domain, problem);
+    this.build(container);
+  }
+
+  build(container) {
+    const t = this.trace;
+    this.el = html("section", "panel step-panel");
+    this.el.dataset.algorithm = t.algorithm;
+    this.el.setAttribute("aria-label", t.title);
+    this.el.appendChild(html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")));
+    const main = html("div", "step-main");
+    const treeColumn = html("div", "step-tree");
+    const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
+    const top = html("div", "step-top");
+    this.current = html("div", "current-node");
+    this.stats = html("dl", "stats");
+    top.append(this.current, this.stats);
+    head.appendChild(top);
+    main.appendChild(head);
+    if (this.domain.optionsLabel) {
+      const show = html("label", "inline");
+      this.showH = html("input");
+      this.showH.type = "checkbox";
+      this.showH.name = "show_h";
+      this.showH.checked = this.options.showH;
+      this.showH.addEventListener("change", () => this.options.onOption("showH", this.showH.checked));
+      show.append(this.showH, document.createTextNode(this.domain.optionsLabel));
+      this.hSummary = html("div", "h-summary muted");
+      head.append(show, this.hSummary);
+    }
+    this.caption = html("p", "caption");
+    head.appendChild(this.caption);
+
+    const code = html("div", "step-code");
+    const left = region(html("div", ""), "Pseudocode");
+    left.appendChild(html("h3", "", "Pseudocode"));
+    this.code = html("ol", "pseudocode");
+    this.code.setAttribute("aria-label", "Pseudocode");
+    t.pseudocode.forEach((line) => {
+      const li = html("li", "", line.trimStart());
+      li.style.paddingLeft = `${(line.length - line.trimStart().length) * 0.45}em`;
+      this.code.appendChild(li);
+    });
+    left.appendChild(this.code);
+    const right = region(html("div", ""), "Variables");
+    right.appendChild(html("h3", "", "Variables"));
+    this.vars = html("dl", "vars");
+    right.appendChild(this.vars);
+    code.append(left, right);
+    main.appendChild(code);
+
+    const waiting = region(html("div", "step-frontier"), "Frontier");
+    waiting.appendChild(html("h3", "", FRONTIER_TITLES[t.frontier_kind] || `Frontier: priority queue, least ${t.priority} first`));
+    this.frontier = html("ol", "frontier");
+    this.frontierMore = html("p", "muted frontier-more");
+    waiting.append(this.frontier, this.frontierMore);
+    main.appendChild(waiting);
+    this.el.append(main, treeColumn);
+    this.buildTree(treeColumn, container);
+    container.appendChild(this.el);
+  }
+
+  buildTree(column, container) {
+    column.appendChild(html("h3", "", "Search tree"));
+    const tools = html("div", "tree-tools");
+    const button = (label, name, act) => {
+      const b = html("button", "", label);
+      b.type = "button";
+      b.setAttribute("aria-label", name);
+      b.addEventListener("click", act);
+      tools.appendChild(b);
+      return b;
+    };
+    const scroller = region(html("div", "tree-scroll"), "Search tree: drag or scroll to pan; click a node for its details");
+    this.tree = new SearchTree(scroller, this.replay, this.words, this.domain, (id) => this.select(id));
+    button("−", "Zoom out", () => { this.setOverview(false); this.tree.zoomBy(1 / 1.25); });
+    button("+", "Zoom in", () => { this.setOverview(false); this.tree.zoomBy(1.25); });
+    this.fitButton = button("Fit", "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
+      () => this.setOverview(!this.tree.overview));
+    this.fitButton.setAttribute("aria-pressed", "false");
+    const follow = html("label", "follow");
+    const followBox = html("input");
+    followBox.type = "checkbox";
+    followBox.checked = true;
+    followBox.addEventListener("change", () => { this.tree.follow = followBox.checked; this.tree.draw(); });
+    this.tree.onFollowChange = (on) => { followBox.checked = on; };
+    follow.append(followBox, document.createTextNode(" follow the current node"));
+    tools.appendChild(follow);
+    column.appendChild(tools);
+
+    const legendBox = html("details", "tree-legend-box");
+    legendBox.open = !container.closest(".presenting");  // on a projector the tree needs the room; one click opens it
+    legendBox.appendChild(html("summary", "", "Legend"));
+    const legend = html("ul", "tree-legend");
+    legend.setAttribute("aria-label", "Legend");
+    Object.entries(STATUS).forEach(([k, text]) => {
+      const li = html("li", "");
+      const key = svgEl("svg", { width: 22, height: 22, class: "tree", "aria-hidden": "true" });
+      const mark = svgEl("g", { class: `t-${k === "current" ? "expanded t-current" : k === "goal" ? "goal t-path" : k}` });
+      mark.appendChild(svgEl("circle", { cx: 11, cy: 11, r: 7 }));
+      key.appendChild(mark);
+      li.append(key, document.createTextNode(text));
+      legend.appendChild(li);
+    });
+    legend.appendChild(html("li", "fold-count", "“+n” beside a node: n nodes under it are folded away (dropped, cut off, " +
+      "finished or, in Fit, deeper than the levels shown); click the node to open it"));
+    legendBox.appendChild(legend);
+    column.appendChild(legendBox);
+    column.appendChild(scroller);
+    // Fit keeps fitting when the box changes size (the legend opens, the window turns)
+    new ResizeObserver(() => { if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
+    this.details = html("div", "node-details idle");
+    this.details.setAttribute("aria-live", "polite");
+    this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
+    column.appendChild(this.details);
+  }
+
+  setOverview(on) { this.fitButton.setAttribute("aria-pressed", String(on)); if (on !== this.tree.overview) this.tree.setOverview(on); }
+
+  // Scroll the boxes of this panel that hold el (never the page) so that el is inside them: on a projector the code
+  // box is shorter than the code, and the marked line must stay on screen.
+  reveal(el) {
+    for (let box = el.parentElement; box && box !== this.el.parentElement; box = box.parentElement) {
+      if (box.scrollHeight <= box.clientHeight + 1) continue;
+      const outer = box.getBoundingClientRect(), inner = el.getBoundingClientRect();
+      if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top + 4;
+      else if (inner.bottom > outer.bottom) box.scrollTop += Math.min(inner.top - outer.top, inner.bottom - outer.bottom + 4);
+    }
+  }
+
+  // Playback can apply several steps between two frames: draw the tree once per frame, not once per step.
+  scheduleTree() {
+    if (this.pending) return;
+    this.pending = true;
+    window.requestAnimationFrame(() => {
+      this.pending = false;
+      this.drawTree();
+      const marked = this.code.querySelector('[aria-current="step"]');
+      if (marked) this.reveal(marked);  // again once the page has laid out (a slide's text can move the panels)
+    });
+  }
+
+  drawTree() {
+    this.tree.draw();
+    this.el.dataset.treeWidth = this.tree.size.width;
+    this.el.dataset.treeHeight = this.tree.size.height;
+  }
+
+  goTo(k) {
+    this.replay.goTo(k);
+    this.render();
+  }
+
+  select(id) {
+    this.tree.toggleOpen(id);
+    this.tree.selected = id;
+    const n = this.replay.nodes[id];
+    this.details.innerHTML = "";
+    this.details.classList.remove("idle");
+    this.details.appendChild(html("h4", "", this.words.path(id)));
+    const dl = html("dl", "stats");
+    const rows = [["depth", n.depth], ["g", n.g]];
+    if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
+    rows.push(["status", this.words.statusText(id)]);
+    rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
+    this.details.append(dl, html("p", "", this.words.why(id)));
+    this.drawTree();
+    this.details.scrollIntoView({ block: "nearest" });
+  }
+
+  render() {
+    const t = this.trace, replay = this.replay;
+    const shownId = replay.currentId === null ? replay.roots[0] : replay.currentId;
+    const n = replay.nodes[shownId];
+    this.current.innerHTML = "";
+    this.current.appendChild(this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary }));
+    this.current.appendChild(html("div", "muted", this.words.numbers(shownId)));
+
+    const frontierIds = replay.frontierIds();
+    const counts = replay.shownCounts();
+    const stack = t.frontier_kind === "stack";
+    const stats = [["expanded", counts.expanded], ["generated", counts.generated],
+      stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
+    if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    this.stats.innerHTML = "";
+    stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
+    this.el.dataset.expanded = counts.expanded;
+    this.el.dataset.generated = counts.generated;
+
+    const e = replay.lastEvent;
+    const line = e ? e.line : t.start_line;
+    [...this.code.children].forEach((li, i) => {
+      if (i === line) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+    this.el.dataset.line = line;
+    if (this.code.children[line]) this.reveal(this.code.children[line]);
+
+    this.vars.innerHTML = "";
+    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", n.g]];
+    if (t.uses_h) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
+    if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);
+    vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
+    vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
+
+    this.caption.textContent = this.words.caption();
+    this.el.dataset.done = replay.solved ? "1" : "0";
+
+    this.frontier.innerHTML = "";
+    frontierIds.slice(0, FRONTIER_SHOWN).forEach((id) => {
+      const side = t.frontier_kind === "two-queues" ? `${replay.nodes[id].side}: ` : "";
+      this.frontier.appendChild(html("li", "", `${side}${this.words.path(id)} · ${this.words.numbers(id)}`));
+    });
+    const more = frontierIds.length - FRONTIER_SHOWN;
+    this.frontierMore.textContent = more > 0 ? `… and ${more} more` : frontierIds.length ? "" : "(empty)";
+    this.scheduleTree();
+  }
+}

@@ -1,0 +1,50 @@
+// The sliding-tile domain's part of the step-through: a state is a board (its cells), a tree node is named by the
+// move that made it (the blank's direction), and the board can carry each tile's h (the "show h" switch).
+import { html } from "../common.js";
+import { breakdown, decorate } from "../heuristics.js";
+
+export const tiles = {
+  kind: "tiles",
+  stepWord: "move",
+  problem(data) { return { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal, start: data.start }; },
+  label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action); },
+  pathText(chain, fromGoal) { return chain.slice(1).map((n) => n.action).join("") || (fromGoal ? "goal" : "start"); },
+  solutionText(problem, result) { return result.moves || "already at the goal"; },
+  summary(f) {
+    const board = f.size.options[f.size.selectedIndex].text;
+    return `${board}, ${f.tiles.value.trim() ? `tiles ${f.tiles.value.trim()}` : `${f.scramble.value} scramble moves, random seed ${f.seed.value}`}`;
+  },
+  // "New scramble": a new random seed for the same number of moves.
+  bindForm(form, rerun) {
+    const button = document.getElementById("new-scramble");
+    if (!button) return {};
+    button.addEventListener("click", () => {
+      form.elements.seed.value = Math.floor(Math.random() * 1e6);
+      form.elements.tiles.value = "";
+      rerun({});
+    });
+    return {};
+  },
+  optionsLabel: " show h on the board: each tile's distance home, conflicts outlined",
+
+  // The current node's board; with showH, each tile's Manhattan distance and its linear conflicts from the engine.
+  picture(problem, chain, options) {
+    const cells = chain[chain.length - 1].state;
+    const grid = html("div", "node-board");
+    grid.style.gridTemplateColumns = `repeat(${problem.cols}, 1fr)`;
+    cells.forEach((tile) => grid.appendChild(html("span", tile ? "" : "blank", tile ? String(tile) : "")));
+    grid.dataset.cells = cells.join(",");
+    grid.setAttribute("role", "img");
+    const rows = [];
+    for (let r = 0; r < problem.rows; r++) rows.push(cells.slice(r * problem.cols, (r + 1) * problem.cols).map((v) => v || "blank").join(" "));
+    grid.setAttribute("aria-label", `the current node's board: ${rows.join(", ")}`);
+    if (options.showH) {
+      breakdown(`${problem.rows}x${problem.cols}`, problem.goal.join(","), cells).then((data) => {
+        if (!grid.isConnected) return;  // the view moved on to another node meanwhile
+        const spans = [...grid.children];
+        decorate(cells, data, (t) => spans[cells.indexOf(t)], options.summary);
+      }).catch(() => {});
+    } else if (options.summary) options.summary.innerHTML = "";
+    return grid;
+  },
+};
