@@ -35,6 +35,8 @@ from werkzeug.exceptions import HTTPException
 
 from app import refuse
 from app.api import json_body
+from app.lessons import BY_SLUG
+from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.search import questions
@@ -190,9 +192,6 @@ def with_step(url: str, step: int) -> str:
 
 def view_traces(url: str) -> tuple[object, list[dict]]:
     """The problem a view shows and its recorded searches (what a question is made from)."""
-    from app.lessons import BY_SLUG
-    from app.step import step_traces
-
     parts = urlsplit(url)
     if parts.path.startswith("/lessons/"):
         slug, _, number = parts.path.removeprefix("/lessons/").partition("/")
@@ -201,20 +200,11 @@ def view_traces(url: str) -> tuple[object, list[dict]]:
             raise PuzzleError("this lesson slide does not exist")
         data = lesson.slides[int(number) - 1].request
     elif parts.path == "/step":
-        data = _step_request(dict(parse_qsl(parts.query)))
+        data = request_for(view_from_query(dict(parse_qsl(parts.query))))
     else:
         raise PuzzleError("questions are made from the step-through and lesson slides")
     problem, _, traces = step_traces(data)
     return problem, traces
-
-
-def _step_request(args: dict) -> dict:
-    data = {k: v for k, v in args.items() if k in ("problem", "size", "tiles", "goal", "heuristic")}
-    data["algorithms"] = [a for a in args.get("algorithms", args.get("algorithm", "bfs")).split(",") if a][:2]
-    for name in ("scramble", "seed", "depth_limit"):
-        if args.get(name, "").isdigit():
-            data[name] = int(args[name])
-    return data
 
 
 # ---- pages --------------------------------------------------------------------------------------------------------
@@ -449,8 +439,6 @@ def practice_question(seed: int) -> Practice:
     """The question a practice seed stands for: a random kind, search and problem (an 8-puzzle scramble, or a path
     on the seed's graph), at a random step where the question has an answer. The same seed gives the same question,
     so grading needs nothing stored."""
-    from app.step import step_traces
-
     rng = random.Random(seed)
     for _ in range(PRACTICE_TRIES):
         kind = rng.choice(sorted(PRACTICE_PLAN))
