@@ -236,6 +236,13 @@ class Bar {
     leave.addEventListener("click", () => this.leave("You left the class."));
     row.append(this.status, this.followButton, leave);
     this.questionBox = html("div", "class-bar-question");
+    const nameLabel = html("label", "inline class-name", "Your name, if you want the lecturer to see it ");
+    this.nameInput = html("input");
+    this.nameInput.maxLength = 30;
+    this.nameInput.autocomplete = "nickname";
+    this.nameInput.value = me.name || "";
+    nameLabel.appendChild(this.nameInput);
+    this.nameBox = nameLabel;
     this.el.append(row, this.questionBox);
     document.body.appendChild(this.el);
     document.body.classList.add("class-following");
@@ -325,6 +332,7 @@ class Bar {
     if (!q) return;
     const chosen = this.chosen.get(q.number);
     this.questionBox.appendChild(questionBlock(q, { chosen, onChoose: (i) => this.answer(q, i) }));
+    if (q.answer === undefined) this.questionBox.appendChild(this.nameBox);
     if (q.answer !== undefined && chosen !== undefined) {
       this.questionBox.appendChild(html("p", chosen === q.answer ? "class-verdict ok" : "class-verdict",
         chosen === q.answer ? "You were right." : "Not this time: see the reason above."));
@@ -335,7 +343,11 @@ class Bar {
 
   async answer(q, choice) {
     try {
-      await post(`/class/${this.me.code}/answer`, { student: this.me.student, question: q.number, choice });
+      const name = this.nameInput.value.trim();
+      this.me.name = name;
+      sessionStorage.setItem(FOLLOW, JSON.stringify(this.me));
+      await post(`/class/${this.me.code}/answer`, { student: this.me.student, question: q.number, choice,
+        ...(name ? { name } : {}) });
       this.chosen.set(q.number, choice);
       this.renderQuestion();
     } catch (e) { this.status.textContent = e.message; }
