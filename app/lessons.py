@@ -1,7 +1,9 @@
 """The guided lessons: short slides that each drive the live step-through with a fixed request.
 
 A slide's ``request`` is what the step-through page would send to ``/api/step``; ``step`` is where the player
-stands when the slide opens (``opening_step``), and ``shows`` names that step in words, on the slide. The positions
+stands when the slide opens (``opening_step``), and ``shows`` names that step in words, on the slide; ``walk`` is how
+many steps past it a clicker's PageDown walks before it opens the next slide (so a slide that opens mid-search is a
+handful of presses long, not the rest of the search). The positions
 are fixed scrambles (seeded). Every number and comparison the text makes is also written in ``claims``, which the
 tests check against the engine's own trace (``tests/app/test_lessons.py``), so a slide cannot say what its board
 does not show:
@@ -30,6 +32,8 @@ class Slide:
     step: object = 0
     shows: str = ""
     claims: dict = field(default_factory=dict)
+    #: the steps the slide is about: a clicker walks this many steps past the opening one, then opens the next slide
+    walk: int = 10
 
     def __post_init__(self):
         if isinstance(self.text, str):  # one paragraph written without the tuple's trailing comma
@@ -57,7 +61,7 @@ LESSONS = (
                       "node at depth 1 before any at depth 2, so the tree grows one full level at a time.",
                       "Step forward and watch the highlighted pseudocode line and the queue under it."),
                      {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, 0,
-                     shows="the start, before the first step", claims={"step": 0}),
+                     shows="the start, before the first step", claims={"step": 0}, walk=19),
                Slide("The first path found is a shortest one",
                      ("Here BFS has finished on the graph: 0 → 2 → 4 → 6, 3 edges. Because it never looks at a "
                       "longer path before every shorter one, the first time it generates the goal it has a path with "
@@ -178,6 +182,14 @@ LESSONS = (
 )
 
 BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
+
+
+def neighbours(slug: str, number: int) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+    """The slides before and after one, across lessons: the last slide of a lesson leads to the next lesson's first,
+    the first to the previous lesson's last (None at the ends of the course)."""
+    order = [(lesson.slug, n) for lesson in LESSONS for n in range(1, len(lesson.slides) + 1)]
+    at = order.index((slug, number))
+    return (order[at - 1] if at > 0 else None), (order[at + 1] if at + 1 < len(order) else None)
 
 
 def opening_step(spec: object, traces: list[dict]) -> int:

@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from app.api import json_body
-from app.lessons import BY_SLUG, LESSONS, opening_step
+from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
 from app.subjects import Subject
 from engine.classic import graph
 from engine.errors import PuzzleError
@@ -245,8 +245,10 @@ def lesson_slide(slug: str, number: int):
     if lesson is None or not 1 <= number <= len(lesson.slides):
         abort(404)
     at = integer(request.args, "step", 0, 1_000_000, None)  # a link to one step of the slide
+    before, after = neighbours(slug, number)
     return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
-                           show_h=flag(request.args, "show_h", False))
+                           show_h=flag(request.args, "show_h", False), before=before, after=after,
+                           titles={lesson.slug: lesson.title for lesson in LESSONS})
 
 
 def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:

@@ -22,9 +22,20 @@ function searchView(root) {
   let canonical = null;  // the loaded view's query from the server (a scramble written as its tiles)
   let byUser = true;  // whether the change being shown came from this page's user (not from showView)
 
+  // The display options of the stage bar: "show h" (in the view's URL) and "large text" (this screen's own).
+  const showH = document.getElementById("show-h");
+  showH.checked = options.showH;
+  showH.addEventListener("change", () => setOption("showH", showH.checked));
+  const large = document.getElementById("large-text");
+  large.checked = window.localStorage.getItem("puzzle-playground-large-text") === "1";
+  const sizeText = () => { stage.classList.toggle("large-text", large.checked); views.forEach((v) => v.scheduleTree()); };
+  large.addEventListener("change", () => { window.localStorage.setItem("puzzle-playground-large-text", large.checked ? "1" : "0"); sizeText(); });
+  sizeText();
+
   function setOption(name, value) {
     options[name] = value;
-    views.forEach((v) => { if (v.showH) v.showH.checked = value; v.render(); });
+    showH.checked = options.showH;
+    views.forEach((v) => v.render());
     changed();
   }
 
@@ -90,6 +101,7 @@ function searchView(root) {
   const formHooks = form ? Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {})) : [];
 
   let latest = 0;
+  let opened = 0;  // a slide's opening step
   // Load the searches the form (or the slide) names; at: the step to show, atEnd: show the end (a rearranged graph).
   async function load({ present = false, at = null, atEnd = false } = {}) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
@@ -106,6 +118,7 @@ function searchView(root) {
     if (present) fold(true);
     const domain = DOMAINS[data.problem];
     const problem = domain.problem(data);
+    showH.closest("label").hidden = !domain.optionsLabel;
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem, domain, options));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
@@ -113,6 +126,7 @@ function searchView(root) {
     if (lesson) {
       const named = document.getElementById("slide-step");
       if (named) named.textContent = `step ${data.open_step} of ${stepper.total}`;
+      opened = data.open_step;
     }
     stepper.goTo(at !== null ? at : atEnd ? stepper.total : lesson ? data.open_step : 0);
     root.dataset.ready = "1";
@@ -165,10 +179,11 @@ function searchView(root) {
     const act = keyAction(event);
     if (!act || root.dataset.ready !== "1") return;
     event.preventDefault();
-    if (lesson && act === "forward" && stepper.step >= stepper.total) {
+    // a slide is about its opening step and the few after it (its walk): past them the clicker turns the slide
+    if (lesson && act === "forward" && stepper.step >= Math.min(stepper.total, opened + lesson.walk)) {
       const next = document.querySelector('a[rel="next"]');
       if (next) window.location.href = next.href;
-    } else if (lesson && act === "back" && stepper.step <= 0) {
+    } else if (lesson && act === "back" && stepper.step <= Math.min(opened, stepper.total)) {
       const prev = document.querySelector('a[rel="prev"]');
       if (prev) window.location.href = prev.href;
     } else {

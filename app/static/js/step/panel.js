@@ -45,15 +45,8 @@ export class SearchPanel {
     head.appendChild(top);
     main.appendChild(head);
     if (this.domain.optionsLabel) {
-      const show = html("label", "inline");
-      this.showH = html("input");
-      this.showH.type = "checkbox";
-      this.showH.name = "show_h";
-      this.showH.checked = this.options.showH;
-      this.showH.addEventListener("change", () => this.options.onOption("showH", this.showH.checked));
-      show.append(this.showH, document.createTextNode(this.domain.optionsLabel));
       this.hSummary = html("div", "h-summary muted");
-      head.append(show, this.hSummary);
+      head.append(this.hSummary);
     }
     this.caption = html("p", "caption");
     head.appendChild(this.caption);
@@ -77,7 +70,10 @@ export class SearchPanel {
     main.appendChild(code);
 
     const waiting = region(html("div", "step-frontier"), "Frontier");
-    waiting.appendChild(html("h3", "", FRONTIER_TITLES[t.frontier_kind] || `Frontier: priority queue, least ${t.priority} first`));
+    const [name, kind] = (FRONTIER_TITLES[t.frontier_kind] || `Frontier: priority queue, least ${t.priority} first`).split(":");
+    const heading = html("h3", "", name);
+    heading.appendChild(html("span", "long", `:${kind}`));  // a projector keeps the name only
+    waiting.appendChild(heading);
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
     waiting.append(this.frontier, this.frontierMore);
@@ -111,7 +107,7 @@ export class SearchPanel {
     followBox.checked = true;
     followBox.addEventListener("change", () => { this.tree.follow = followBox.checked; this.tree.draw(); });
     this.tree.onFollowChange = (on) => { followBox.checked = on; };
-    follow.append(followBox, document.createTextNode(" follow the current node"));
+    follow.append(followBox, document.createTextNode(" follow"), html("span", "follow-words", " the current node"));
     tools.appendChild(follow);
     column.appendChild(tools);
 

@@ -25,7 +25,8 @@ export const tiles = {
     });
     return {};
   },
-  optionsLabel: " show h on the board: each tile's distance home, conflicts outlined",
+  optionsLabel: " show h on the board",
+  optionsTitle: "each tile's distance home, linear conflicts outlined",
 
   // The current node's board; with showH, each tile's Manhattan distance and its linear conflicts from the engine.
   picture(problem, chain, options) {

@@ -1,0 +1,57 @@
+"""A view of /step is its query: one reader and one writer (app/step.py), a link that reopens the same searches."""
+
+import pytest
+
+from app.lessons import LESSONS, neighbours
+from app.step import View, query_for, view_from_query
+from engine.search import SlidingTileProblem, breadth_first_search
+from engine.tiles import Board
+
+LINK = ("problem=tiles&size=3x3&tiles=1,2,3,4,0,6,7,5,8&goal=blank-last&algorithms=bfs,astar:misplaced"
+        "&heuristic=manhattan&depth_limit=12&show_h=1&step=7")
+
+
+def test_the_writer_gives_back_the_query_the_reader_read():
+    view = view_from_query(dict(pair.split("=") for pair in LINK.split("&")))
+    assert view == View(algorithms=("bfs", "astar:misplaced"), tiles=(1, 2, 3, 4, 0, 6, 7, 5, 8), show_h=True, step=7)
+    assert query_for(view) == LINK
+
+
+def test_a_graph_link_carries_the_graph_and_the_seed_graph_its_ends():
+    drawn = ('{"nodes":[{"name":"a","x":10,"y":10},{"name":"b","x":90,"y":90}],'
+             '"edges":[{"from":"a","to":"b","cost":3}],"start":"a","goal":"b"}')
+    view = view_from_query({"problem": "graph", "graph": drawn, "algorithms": "ucs", "heuristic": "zero"})
+    assert view.graph["edges"][0]["cost"] == 3
+    assert view_from_query(dict(pair.split("=") for pair in query_for(view).split("&") if not pair.startswith("graph"))
+                           ).graph is None
+    assert "from=0&to=5" in query_for(view_from_query({"problem": "graph", "to": "5"}))
+
+
+def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(client):
+    answer = client.get("/api/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=4").get_json()
+    view = view_from_query(dict(pair.split("=") for pair in answer["view"].split("&")))
+    assert view.tiles == tuple(answer["start"]) and view.step == 4
+    # the tiles alone give the same search, which BFS run here finds just as short
+    again = client.get(f"/api/step?{answer['view']}").get_json()
+    assert again["traces"][0]["steps"] == answer["traces"][0]["steps"]
+    problem = SlidingTileProblem(Board(3, 3, view.tiles), Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0)))
+    assert answer["traces"][0]["result"]["length"] == len(breadth_first_search(problem).moves)
+
+
+@pytest.mark.parametrize("query,word", [("algorithms=bfs,dfs,ids", "one or two"), ("algorithms=quick", "unknown"),
+                                        ("size=4x4", "at most 12 cells"), ("problem=graph&graph=[1", "JSON"),
+                                        ("step=-1", "step")])
+def test_a_bad_link_is_a_clear_400(client, query, word):
+    for url in ([f"/api/step?{query}"] + ([f"/step?{query}"] if "size" not in query else [])):  # the page reads the
+        # link; the board's size is refused when the searches are asked for
+        response = client.get(url)
+        assert response.status_code == 400 and word in response.get_data(as_text=True), url
+
+
+def test_the_slides_run_in_one_line_across_lessons():
+    slides = [(lesson.slug, n) for lesson in LESSONS for n in range(1, len(lesson.slides) + 1)]
+    assert neighbours(*slides[0]) == (None, slides[1])
+    assert neighbours(*slides[-1]) == (slides[-2], None)
+    last_of_first = (LESSONS[0].slug, len(LESSONS[0].slides))
+    assert neighbours(*last_of_first)[1] == (LESSONS[1].slug, 1)
+    assert all(slide.walk <= 25 for lesson in LESSONS for slide in lesson.slides)

@@ -1,0 +1,118 @@
+"""A lecture from the projector (1280×720 at 150 %: 853×480 CSS px) with a clicker: every slide shows the numbers its
+words state, a few presses reach the next slide and lesson, and any step of /step has a link that reopens it."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from app.lessons import LESSONS
+
+pytestmark = pytest.mark.e2e
+
+PROJECTOR = {"width": 853, "height": 480}
+NAMES = {0, 1, 2, 8, 15}  # the puzzles' names and "limits 0, 1, 2, …", as tests/app/test_lessons.py reads them
+ORDER = [(lesson.slug, number, slide) for lesson in LESSONS for number, slide in enumerate(lesson.slides, 1)]
+
+# Whether some text on the stage (not the slide's own words) shows the number whole, inside the window and not
+# hidden by the box around it: the element at the middle of its line is that text's element.
+SHOWN = """([number]) => {
+  const walker = document.createTreeWalker(document.getElementById('step-panels'), NodeFilter.SHOW_TEXT);
+  const pattern = new RegExp(`(^|[^0-9])${number}([^0-9]|$)`);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!pattern.test(node.textContent)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      if (r.width === 0 || x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
+      const top = document.elementFromPoint(x, y), holder = node.parentElement;
+      if (top && (top === holder || holder.contains(top) || top.contains(holder))) return true;
+    }
+  }
+  return false;
+}"""
+
+
+@pytest.fixture(scope="module")
+def projector(browser):
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def ready(page):
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+
+
+def path_of(page):
+    return page.url.split("://", 1)[1].split("/", 1)[1].split("?")[0]
+
+
+@pytest.mark.parametrize("at", range(len(ORDER)), ids=[f"{slug}/{n}" for slug, n, _ in ORDER])
+def test_each_slide_shows_its_numbers_and_the_clicker_reaches_the_next_slide(projector, live_server, at):
+    page = projector
+    slug, number, slide = ORDER[at]
+    page.goto(f"{live_server}/lessons/{slug}/{number}")
+    ready(page)
+    numbers = {int(n) for paragraph in slide.text for n in re.findall(r"\d+", paragraph)} - NAMES
+    hidden = [n for n in sorted(numbers) if not page.evaluate(SHOWN, [n])]
+    assert not hidden, f"{slug}/{number}: not on screen at 853×480: {hidden}"
+    board = page.locator(".step-panel .current-node > :first-child").first.bounding_box()
+    assert board and 0 <= board["y"] and board["y"] + board["height"] <= PROJECTOR["height"] + 0.5, board
+    if at + 1 == len(ORDER):
+        return
+    next_slug, next_number, _ = ORDER[at + 1]
+    for _ in range(25):
+        page.keyboard.press("PageDown")
+        if path_of(page) != f"lessons/{slug}/{number}":
+            break
+    page.wait_for_url(f"**/lessons/{next_slug}/{next_number}*")  # a lesson's last slide opens the next lesson
+
+
+def test_after_a_checkbox_is_clicked_the_clicker_still_steps(projector, live_server):
+    page = projector
+    page.goto(f"{live_server}/lessons/astar/2")
+    ready(page)
+    step = int(page.locator("#step-stepper").get_attribute("data-step"))
+    for box in ("#show-h", "#large-text", ".step-panel .tree-tools input[type=checkbox]"):
+        page.locator(box).first.click()
+        page.keyboard.press("PageDown")
+        step += 1
+        expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
+    page.keyboard.press("PageUp")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step - 1))
+    page.locator("#large-text").click()  # this screen's own choice: put it back for the other tests
+    page.evaluate("localStorage.clear()")
+
+
+def test_a_step_s_link_reopens_that_step_in_a_new_browser(browser, projector, live_server):
+    page = projector
+    page.goto(f"{live_server}/step")
+    ready(page)
+    page.select_option('#step-form select[name="first"]', "astar")
+    page.select_option('#step-form select[name="second"]', "ucs")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    for _ in range(12):
+        page.keyboard.press("PageDown")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-step", "12")
+    link = page.url
+    assert "step=12" in link and "tiles=" in link  # the scramble is written as its tiles
+    captions = page.locator(".step-panel .caption").all_text_contents()
+    fresh = browser.new_context(viewport=PROJECTOR)
+    try:
+        other = fresh.new_page()
+        other.goto(link)
+        ready(other)
+        expect(other.locator("#step-stepper")).to_have_attribute("data-step", "12")
+        assert other.locator(".step-panel .caption").all_text_contents() == captions
+        assert other.url == link
+    finally:
+        fresh.close()
