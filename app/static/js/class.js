@@ -88,7 +88,7 @@ class Dock {
       this.fold.setAttribute("aria-expanded", String(!folded));
       this.fold.textContent = folded ? "+" : "−";
     });
-    head.append(html("span", "muted", "Class "), this.codeEl, this.countEl, this.toggle, this.fold);
+    head.append(this.codeEl, this.countEl, this.toggle, this.fold);
     this.join = html("div", "class-join-box");
     this.join.hidden = true;
     const img = html("img", "class-qr");
