@@ -58,11 +58,11 @@ def create_app(config: dict | None = None) -> Flask:
 
 def register_blueprints(app: Flask) -> None:
     """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
-    from app import api, classic, jobs, learned, main, meta, play, rectout, research, step
+    from app import api, classic, classroom, jobs, learned, main, meta, play, rectout, research, step
     from app.subjects import current
 
     subjects = []
-    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic):
+    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic, classroom):
         app.register_blueprint(module.bp)
         subjects.extend(getattr(module, "SUBJECTS", ()))
     app.extensions["subjects"] = subjects

@@ -18,9 +18,20 @@ longest time an honest student waited for a solve (the request's time for an ans
 ``--scenario`` runs the issue's "what it must show" instead: two students run the slow solves, a third floods with 80
 fresh cookies, and two others each ask for 8-puzzle solves and a 2×3 BFS job.
 
-Targets (issue 26): GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 150 ms, no 5xx, longest honest wait ≤ 2 s, SIGTERM ends
-the server within 10 s.
-Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario]
+``--follow`` runs a class that follows a lecturer instead (``app/classroom.py``): the lecturer starts a class on the
+step-through and steps every 1.5-2.5 s; each student opens the class's page and the view, then polls the class's
+state as the page does (``If-None-Match``, every ``poll`` ms the server names, on its kept-alive connection). Printed:
+how long each step took to reach each student (from the lecturer's request to the student's answer with the new
+view), the poll and page request times, and the errors.
+
+``--sse-probe`` measures the alternative transport, server-sent events, on waitress as ``app/serve.py`` sets it up
+(one process, ``THREADS`` request threads): it opens N streams that each send an event a second, then times one page
+request. A stream keeps its request thread for as long as it lasts, so the pages stop once the streams outnumber the
+threads; a poll answered with a 304 holds a thread for a millisecond.
+
+Targets: GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 150 ms, no 5xx, longest honest wait ≤ 2 s, SIGTERM ends the server
+within 10 s; a following class of 100: propagation p95 ≤ 1 s, page p95 ≤ 100 ms, no errors.
+Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario | --follow | --sse-probe]
 """
 
 from __future__ import annotations
@@ -59,10 +70,12 @@ class Client:
     def __init__(self, port: int, address: str = "127.0.0.1", keep_cookie: bool = True):
         self.port, self.address, self.keep_cookie = port, address, keep_cookie
         self.cookie = ""
+        self.cookies: dict[str, str] = {}
         self.connection: http.client.HTTPConnection | None = None
 
-    def call(self, path: str, body: dict | None = None, method: str | None = None) -> tuple[float, int, bytes]:
-        headers = {"Content-Type": "application/json"}
+    def call(self, path: str, body: dict | None = None, method: str | None = None,
+             extra: dict | None = None) -> tuple[float, int, bytes]:
+        headers = {"Content-Type": "application/json", **(extra or {})}
         if self.cookie:
             headers["Cookie"] = self.cookie
         data = None if body is None else json.dumps(body).encode()
@@ -75,9 +88,12 @@ class Client:
                 self.connection.request(method or ("GET" if body is None else "POST"), path, data, headers)
                 response = self.connection.getresponse()
                 payload = response.read()
-                cookie = response.getheader("Set-Cookie")
-                if cookie and self.keep_cookie:
-                    self.cookie = cookie.split(";", 1)[0]
+                self.last_headers = response.msg
+                if self.keep_cookie:
+                    for cookie in response.msg.get_all("Set-Cookie") or ():
+                        name, _, value = cookie.split(";", 1)[0].partition("=")
+                        self.cookies[name] = value
+                    self.cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
                 return time.perf_counter() - start, response.status, payload
             except (OSError, http.client.HTTPException):
                 self.close()
@@ -179,8 +195,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--no-abusers", action="store_true")
     parser.add_argument("--scenario", action="store_true", help="the issue's 'what it must show' scenario only")
+    parser.add_argument("--follow", action="store_true", help="a class following a lecturer's step-through")
+    parser.add_argument("--sse-probe", action="store_true", help="how many event streams waitress holds")
     args = parser.parse_args()
-    what = "the issue's scenario" if args.scenario else (
+    if args.sse_probe:
+        header("server-sent events on waitress: streams held open against a page request")
+        sse_probe()
+        return
+    what = "the issue's scenario" if args.scenario else f"a class of {args.students} following a lecturer for " \
+        f"{args.seconds:.0f} s" if args.follow else (
         f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs"
         + ("" if args.no_abusers else ", two lane hogs, a cookie-rotating flood and a cancel storm"))
     header(what)
@@ -192,6 +215,8 @@ def main() -> None:
         wait_for_server(port, server, folder)
         if args.scenario:
             scenario(port)
+        elif args.follow:
+            follow(port, args)
         else:
             run_bench(port, server.pid, args)
     except Exception as error:  # the figures so far are still worth printing; a traceback is not
@@ -380,6 +405,109 @@ def scenario(port: int) -> None:
     for hog in hogs:
         for job in hog.json("/api/jobs").get("jobs", []):
             hog.call(f"/api/jobs/{job['id']}/cancel", {})
+
+
+def sse_probe(counts=(16, 31, 40, 100)) -> None:
+    from waitress import create_server
+
+    def events(environ, start_response):
+        if environ["PATH_INFO"] == "/events":
+            start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+            return (f"data: {i}\n\n".encode() for i in range(30) if time.sleep(1 if i else 0) is None)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"a page"]
+
+    import logging
+
+    logging.getLogger("waitress").setLevel(logging.ERROR)  # its queue-depth warnings are the expected outcome
+    threads = int(os.environ.get("THREADS", "32"))
+    server = create_server(events, host="127.0.0.1", port=0, threads=threads)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    for count in counts:
+        streams = []
+        for _ in range(count):
+            stream = socket.create_connection(("127.0.0.1", port))
+            stream.sendall(b"GET /events HTTP/1.1\r\nHost: probe\r\n\r\n")
+            streams.append(stream)
+        time.sleep(1.5)  # every stream has reached the server
+        page = Client(port)
+        page.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        took, status, _ = page.call("/", method="GET")
+        verdict = f"{took * 1000:.0f} ms ({status})" if status else "no answer within 10 s"
+        print(f"{count:>4} streams open, {threads} threads: a page request → {verdict}")
+        for stream in streams:
+            stream.close()
+        time.sleep(2)  # the threads come back as the closed streams fail to write
+    server.close()
+
+
+JOIN_SECONDS = 5  # students open the link over this many seconds (scanning a QR code, typing the code)
+FOLLOW_VIEW = "/step?problem=tiles&size=3x3&scramble=8&seed=5&algorithms=astar&step={}"
+
+
+def follow(port: int, args) -> None:
+    """A lecturer steps; every student's poll must bring each step within a second."""
+    lecturer = Client(port, "127.0.0.2")
+    lecturer.call("/")
+    started = lecturer.json("/class/", {"view": FOLLOW_VIEW.format(0)})
+    code = started["code"]
+    sent: dict[int, float] = {}  # version → when the lecturer's request that made it was sent
+    seen: list[tuple[int, float]] = []  # (version, when a student's poll brought it)
+    results = Results()
+    stop_at = time.monotonic() + args.seconds
+    threads = [threading.Thread(target=follower, args=(port, code, i, stop_at, results, seen), daemon=True)
+               for i in range(args.students)]
+    for thread in threads:
+        thread.start()
+    time.sleep(JOIN_SECONDS + 1)  # every student has joined and polled
+    step = 0
+    while time.monotonic() < stop_at - 3:
+        step += 1
+        began = time.monotonic()
+        took, status, payload = lecturer.call(f"/class/{code}/view", {"view": FOLLOW_VIEW.format(step)})
+        results.honest("lecturer POST /class/<code>/view", took, status, payload)
+        if status == 200:
+            sent[json.loads(payload)["version"]] = began
+        time.sleep(random.uniform(1.5, 2.5))
+    for thread in threads:
+        thread.join(timeout=30)
+    delays = [at - sent[version] for version, at in seen if version in sent]
+    expected = len(sent) * args.students
+    print(f"steps sent: {len(sent)}; arrivals measured: {len(delays)} of {expected}")
+    ms = [d * 1000 for d in delays]
+    print(f"propagation (lecturer's request → student's poll with the new view): p50 {percentile(ms, 0.5):.0f} ms, "
+          f"p95 {percentile(ms, 0.95):.0f} ms, p99 {percentile(ms, 0.99):.0f} ms, max {max(ms, default=0):.0f} ms")
+    rows = [[kind, len(values), *(f"{percentile([t * 1000 for t in values], q):.1f}" for q in (0.5, 0.95, 0.99))]
+            for kind, values in sorted(results.times.items())]
+    print(table(["request", "count", "p50 ms", "p95 ms", "p99 ms"], rows))
+    print(f"errors (5xx, no answer, 429): {len(results.errors)} {results.errors[:5]}")
+    console = lecturer.json(f"/class/{code}/console")
+    print(f"the lecturer's console at the end: {console.get('students')} students, {console.get('following')} "
+          "following")
+
+
+def follower(port: int, code: str, number: int, stop_at: float, results: Results, seen: list) -> None:
+    me = Client(port, student_address(number))
+    time.sleep(random.uniform(0, JOIN_SECONDS))
+    for kind, path in (("GET /class/<code>", f"/class/{code}"), ("GET /step", FOLLOW_VIEW.format(0))):
+        took, status, payload = me.call(path)
+        results.honest(kind, took, status, payload)
+    student_id, etag, version, poll = f"student{number:04d}", "", 0, 0.7
+    while time.monotonic() < stop_at:
+        began = time.monotonic()
+        took, status, payload = me.call(f"/class/{code}/state?student={student_id}&following=1",
+                                        extra={"If-None-Match": etag} if etag else None)
+        results.honest("poll GET /class/<code>/state", took, status, payload)
+        if status == 200:
+            state = json.loads(payload)
+            etag, poll = me.last_headers.get("ETag", ""), state["poll"] / 1000
+            if state["version"] != version:
+                version = state["version"]
+                with results.lock:
+                    seen.append((version, time.monotonic()))
+        time.sleep(max(0.0, poll - (time.monotonic() - began)))
+    me.close()
 
 
 if __name__ == "__main__":

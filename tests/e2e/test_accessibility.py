@@ -12,7 +12,8 @@ AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text()
 PAGES = ["/", "/play?size=3x3&random=1&seed=2", "/compare?size=3x3&random=1&seed=2", "/research/", "/meta/",
          "/learned/", "/rectout/", "/step", "/step?problem=graph", "/step?problem=graph-data", "/step?problem=grid",
          "/classic/", "/classic/queens",
-         "/classic/knights", "/classic/graph", "/lessons/", "/lessons/astar/2"]
+         "/classic/knights", "/classic/graph", "/lessons/", "/lessons/astar/2", "/class/",
+         "/class/practice?seed=4"]
 
 
 @pytest.fixture(scope="module")
