@@ -89,7 +89,7 @@ def test_node_budget_stops_the_search():
     result = solve(KORF_1, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
     assert result.status == "budget_exhausted"
     assert 3_000_000 <= result.nodes_expanded < 6_000_000
-    assert "budget" in result.message
+    assert "node budget" in result.message and result.extra["budget"] == "nodes"
 
 
 @pytest.mark.parametrize("solver", ["astar", "idastar"])
@@ -100,8 +100,21 @@ def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, sol
     monkeypatch.setattr(engine.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
     result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
                    progress=lambda fraction, info: reports.append(info["nodes"]))
-    assert result.status == "budget_exhausted" and "0.5 s" in result.message
+    assert result.status == "budget_exhausted" and "0.5 s" in result.message and result.extra["budget"] == "seconds"
     assert len(reports) == 3 and 0 < reports[0] < reports[1] < reports[2] <= result.nodes_expanded
+
+
+@pytest.mark.parametrize("solver, board, goal", [
+    ("astar", KORF_1, goal_board(4, 4, "blank-first")),  # the compiled A*: its arrays
+    ("astar", random_solvable(goal_board(5, 5), 1), goal_board(5, 5)),  # the readable one
+    ("bfs", random_solvable(goal_board(3, 4), 1), goal_board(3, 4)),  # a byte per position: 479 MB
+])
+def test_memory_budget_stops_the_search_and_says_so(solver, board, goal):
+    budget = Budget(max_seconds=600, max_bytes=8 * 2**20)
+    result = solve(board, goal, solver, "manhattan", budget)
+    assert result.status == "budget_exhausted" and result.extra["budget"] == "memory"
+    assert "memory budget (8 MB)" in result.message
+    assert result.extra.get("table_megabytes", 0) <= 8
 
 
 @pytest.mark.parametrize("solver", ["astar", "idastar"])
