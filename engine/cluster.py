@@ -57,6 +57,11 @@ class NoWorker(PuzzleError):
     """No worker serves the job's lane: the app answers 503 with how to start one."""
 
 
+def anonymous_owner(address: str) -> str:
+    """The client every cookieless request from ``address`` is, whatever cookie each response sets."""
+    return f"ip:{address}"
+
+
 @dataclass(frozen=True)
 class Limits:
     per_owner: int = 4  # queued + running jobs one browser may have
@@ -101,6 +106,10 @@ class Job:
     cancel_asked: bool = False
     memory_failed: bool = False
     ended: threading.Event = field(default_factory=threading.Event)
+    client: str = ""  # who takes turns and counts for the per-browser limit (``submit``); the owner unless set
+
+    def __post_init__(self):
+        self.client = self.client or self.owner
 
     def same_request(self, owner: str, kind: str, params: dict) -> bool:
         return (self.owner, self.kind, canonical(self.params)) == (owner, kind, canonical(params))
@@ -152,7 +161,10 @@ class JobRunner:
         queued or running is returned instead of a duplicate. Raises PuzzleError (400) for bad parameters,
         QuotaExceeded (429) past the limits and NoWorker (503) when no worker serves its lane. ``address`` is the
         client's network address; ``anonymous``: the request carried no cookie (a script: it may cancel the jobs its
-        address started so)."""
+        address started so). Every cookieless request from one address is one client (``anonymous_owner``): counted
+        by the per-browser limit and taking one turn, so a script's hundred jobs never queue ahead of a browser
+        behind the same address; the cookie its response sets still owns the job."""
+        client = anonymous_owner(address) if anonymous and address else owner
         job_kind, params = checked(kind, params)
         placement = job_kind.place(params)
         self._require_lane(placement.lane)
@@ -160,8 +172,9 @@ class JobRunner:
             for job in self._jobs.values():
                 if job.same_request(owner, kind, params):
                     return job.id, True
-            self._admit(owner, address, placement.lane)
-            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note)
+            self._admit(client, address, placement.lane)
+            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note,
+                      client=client)
             self.store.create(job.id, kind, params, owner, placement.lane, address, anonymous,
                               {"text": job.note} if job.note else None)
             self._jobs[job.id] = job
@@ -169,10 +182,10 @@ class JobRunner:
         self._dispatch()
         return job.id, False
 
-    def _admit(self, owner: str, address: str, lane: str) -> None:
+    def _admit(self, client: str, address: str, lane: str) -> None:
         """Raise QuotaExceeded past a limit. A browser with nothing running always gets its interactive job: the
         limits of its address and of the whole server stop the many, never the one."""
-        mine = [job for job in self._jobs.values() if job.owner == owner]
+        mine = [job for job in self._jobs.values() if job.client == client]
         if lane == INTERACTIVE and not mine:
             return
         limits = self.limits

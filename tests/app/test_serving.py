@@ -233,6 +233,25 @@ def test_a_client_without_cookies_can_cancel_what_its_address_started(app):
     assert curl.post(f"/api/jobs/{job}/cancel").get_json()["status"] in ("cancelled", "running")
 
 
+def test_cookieless_jobs_from_one_address_count_as_one_client_and_a_browser_there_is_not_starved(app):
+    curl = app.test_client(use_cookies=False)
+    korf_88 = [15, 2, 12, 11, 14, 13, 9, 5, 1, 3, 8, 7, 0, 10, 6, 4]  # billions of nodes: still running at the end
+    answers = [curl.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": korf_88, "mode": "job",
+                                             "solver": "idastar", "max_seconds": 100, "max_nodes": 10**10 + i})
+               for i in range(100)]
+    accepted = [job_id(answer) for answer in answers if answer.status_code == 202]
+    refused = [answer for answer in answers if answer.status_code == 429]
+    assert len(accepted) == 4 and len(refused) == 96 and "cancel one" in refused[0].get_json()["error"]
+    browser = visitor(app)  # the same address (the test client's)
+    response = browser.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "idastar", "mode": "job"})
+    solved = app.extensions["jobs"].wait(job_id(response), timeout=60)
+    assert solved["status"] == "done" and solved["result"]["length"] == 31
+    # it did not wait its turn behind theirs: they are all still there, at most one of them on each lane
+    assert {status(curl, job) for job in accepted} <= {"queued", "running"}
+    for job in accepted:
+        assert curl.post(f"/api/jobs/{job}/cancel").status_code == 200
+
+
 def test_per_address_limits_say_how_to_raise_them(app):
     from engine.cluster import Limits
 
