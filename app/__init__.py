@@ -9,8 +9,10 @@ the start-up table build. The serve command calls both; a test or a script that 
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from flask import Flask, g, jsonify, render_template, request
@@ -19,8 +21,10 @@ from werkzeug.exceptions import HTTPException
 from engine import registry, store
 from engine.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
 from engine.errors import PuzzleError
+from engine.jobs import StorageFull
 from engine.lanes import LocalWorkers
 
+app_log = logging.getLogger(__name__)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 OWNER_COOKIE = "pp_owner"
@@ -82,7 +86,23 @@ def init_jobs(app: Flask) -> JobRunner:
     atexit.register(runner.shutdown)
     if config["BUILD_TABLES"]:
         build_missing_tables(runner)
+        threading.Thread(target=keep_tables_built, args=(runner,), daemon=True, name="keep-tables-built").start()
     return runner
+
+
+#: Seconds between looks for a table gone missing (a worker deletes one that fails its checksum).
+TABLES_CHECK_EVERY = 60.0
+
+
+def keep_tables_built(runner: JobRunner) -> None:
+    """Queue the build of tables that have gone missing since start-up (refused for a bad checksum, deleted by
+    hand), unless a build is already queued or running."""
+    while not runner.stopped.wait(TABLES_CHECK_EVERY):
+        try:
+            if tables_job(runner) is None:
+                build_missing_tables(runner)
+        except Exception:  # a full disk, a cluster restarting: the next look tries again
+            app_log.warning("queueing the build of missing tables failed", exc_info=True)
 
 
 def build_missing_tables(runner: JobRunner) -> None:
@@ -159,6 +179,10 @@ def install_error_handlers(app: Flask) -> None:
     @app.errorhandler(QuotaExceeded)
     def too_many(error: QuotaExceeded):
         return refuse(429, str(error))
+
+    @app.errorhandler(StorageFull)
+    def storage_full(error: StorageFull):
+        return refuse(507, str(error))
 
     @app.errorhandler(NoWorker)
     def no_worker(error: NoWorker):

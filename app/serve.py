@@ -125,11 +125,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from app import create_app, init_jobs
     from app.solving import warm_quick_solves
+    from engine.jobs import StorageFull
 
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's routine chatter stays out of the log
 
     app = create_app({"SCHEDULER": args.scheduler})
-    runner = init_jobs(app)
+    try:
+        runner = init_jobs(app)
+    except StorageFull as error:  # a new job database on a full disk: nothing can be recorded
+        print(f"puzzle-playground: {error}. The job database: {app.config['DATABASE']}", file=sys.stderr)
+        return 2
     threading.Thread(target=warm_quick_solves, daemon=True, name="warm-quick-solves").start()
     server = make_server(app, args.host, args.port, args.threads, args.connection_limit)
     stopping = threading.Event()

@@ -6,6 +6,8 @@ A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); 
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
+
 from engine.errors import PuzzleError
 from engine.jobs import Placement, job_kind
 from engine.params import integer, number, text
@@ -59,7 +61,10 @@ def check_solve(params: dict) -> dict:
     if options is not None and not isinstance(options, dict):
         raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
     if info.check_options is not None:
-        info.check_options(options or {})
+        known = info.check_options(options or {})
+        # only the options the solver reads are kept (the rest would be stored as sent)
+        names = {field.name for field in fields(known)} if is_dataclass(known) else set()
+        options = {name: value for name, value in (options or {}).items() if name in names}
     budget = budget_from(params, Budget(2_000_000_000, 120.0))
     clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
              "heuristic": heuristic, **_budget_params(params, budget)}
