@@ -44,6 +44,8 @@ def create_app(config: dict | None = None) -> Flask:
         JOB_LIMITS=Limits.from_environment(),
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
+        # reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (PUZZLE_TRUSTED_PROXIES; 0: none)
+        TRUSTED_PROXIES=int(os.environ.get("PUZZLE_TRUSTED_PROXIES", "0") or 0),
     )
     if config:
         app.config.update(config)
@@ -54,7 +56,7 @@ def create_app(config: dict | None = None) -> Flask:
     store.set_data_dir(data_dir)
     registry.load_all()
     register_blueprints(app)
-
+    trust_proxies(app, app.config["TRUSTED_PROXIES"])
     install_request_guards(app)
     install_error_handlers(app)
     return app
@@ -143,8 +145,26 @@ def install_request_guards(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         if g.get("new_owner"):
-            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax")
+            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+                                secure=reached_over_https())
         return response
+
+
+def reached_over_https() -> bool:
+    """Whether the browser reached us over HTTPS: directly, or through a reverse proxy that says so
+    (``X-Forwarded-Proto``). The header is believed for this alone without configuring the proxy: a client that
+    forges it only makes its own cookie one its browser keeps for HTTPS. Addresses from a proxy's
+    ``X-Forwarded-For`` are believed only with ``PUZZLE_TRUSTED_PROXIES`` (``trust_proxies``)."""
+    return request.is_secure or request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip() == "https"
+
+
+def trust_proxies(app: Flask, count: int) -> None:
+    """Behind ``count`` reverse proxies, read the client's address, scheme and host from their ``X-Forwarded-*``
+    headers (the per-address limits then count the real clients, not the proxy)."""
+    if count > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
 
 
 def same_origin() -> bool:

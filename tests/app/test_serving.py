@@ -281,3 +281,16 @@ def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_st
     assert client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004}).get_json()["length"] == 31
     refused = client.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 8}})
     assert refused.status_code == 503 and "init_jobs" in refused.get_json()["error"]
+
+
+def test_the_cookie_is_secure_behind_https_and_job_answers_hide_the_workers_address(app):
+    plain = app.test_client().get("/")
+    assert "Secure" not in plain.headers["Set-Cookie"]
+    proxied = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in proxied.headers["Set-Cookie"] and "HttpOnly" in proxied.headers["Set-Cookie"]
+    assert "Secure" in app.test_client().get("/", base_url="https://localhost").headers["Set-Cookie"]
+    student = visitor(app)
+    job = job_id(student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}}))
+    assert app.extensions["jobs"].wait(job, timeout=60)["worker"].startswith("tcp://")  # the runner knows it
+    for answer in (student.get(f"/api/jobs/{job}"), student.get(f"/jobs/{job}"), student.get("/api/jobs")):
+        assert "tcp://" not in answer.get_data(as_text=True) and '"worker"' not in answer.get_data(as_text=True)
