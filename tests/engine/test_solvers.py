@@ -199,3 +199,18 @@ def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
     result = solve(board, goal, "fast", None)
     assert result.optimal and board.apply(result.moves) == goal and result.length <= 6
     assert reduction_moves(goal.apply("L"), goal, Watch()) == "R"  # placed lines are left alone
+
+
+def test_loading_the_fast_solvers_kernels_goes_through_its_line_placing_search(monkeypatch):
+    # what a solve loads before its clock starts must be what it runs: the fast solver places lines by a compiled
+    # search, which a position close to the goal would otherwise never reach (its compilation counted as search)
+    from engine import solvers as registry_of_solvers
+    from engine.tiles import reduction
+
+    calls = []
+    place_group = reduction.place_group
+    monkeypatch.setattr(reduction, "place_group", lambda *args: calls.append(1) or place_group(*args))
+    monkeypatch.setattr(registry_of_solvers, "_loaded", set())
+    info = solvers()["fast"]
+    registry_of_solvers.load_kernels(info, "", goal_board(4, 4), {})
+    assert calls
