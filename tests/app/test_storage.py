@@ -134,3 +134,39 @@ def test_the_biggest_search_is_the_operators_and_checks_the_free_space(client, m
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(2**40, 2**40 - 2**30, 2**30))  # 1 GB free
     full = client.post("/api/jobs", json={"kind": "research-bfs", "params": {"rows": 2, "cols": 7}})
     assert full.status_code == 507 and "10.9 GB more" in full.get_json()["error"]  # 14 files × 13!/2 × 2 bits
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 256 KB file system of its own (tmpfs; root only, as CI runs)."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)]).returncode != 0:
+        pytest.skip("this machine cannot mount a tmpfs")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_the_job_rows_on_a_full_256_kb_file_system_refuse_clearly_and_recover(tiny_disk):
+    import os
+
+    from engine.jobs import StorageFull
+
+    rows = JobStore(str(tiny_disk / "jobs.sqlite"))
+    rows.create("before", "solve", {}, "someone", "interactive")
+    filler = os.open(tiny_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    with pytest.raises(OSError):
+        while True:
+            os.write(filler, b"x" * 4096)
+    os.close(filler)
+    with pytest.raises(StorageFull, match="disk is full"):
+        for index in range(1000):  # past whatever room SQLite's pages still had
+            rows.create(f"job-{index}", "solve", {"padding": "x" * 500}, "someone", "interactive")
+    os.remove(tiny_disk / "filler")
+    assert rows.finish("before", Status.DONE, {"moves": ""})  # written as soon as there is room, same process
+    assert rows.get("before")["status"] == "done"
