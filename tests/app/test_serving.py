@@ -25,7 +25,7 @@ def test_one_job_api_for_every_kind(client, app):
     assert [j["id"] for j in listed["jobs"]] == [job_id(response)]
     assert listed["kinds"]["research-bfs"]["lane"] == "long" and listed["kinds"]["solve"]["lane"] == "by budget"
     shown = client.get(f"/api/jobs/{body['job']}").get_json()
-    assert "owner" not in shown and shown["worker"].startswith("tcp://127.0.0.1:")
+    assert "owner" not in shown and "worker" not in shown  # who ran it stays inside the server
 
 
 @pytest.mark.parametrize("kind, params, message", [
