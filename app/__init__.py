@@ -9,8 +9,10 @@ the start-up table build. The serve command calls both; a test or a script that 
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from flask import Flask, g, jsonify, render_template, request
@@ -19,8 +21,10 @@ from werkzeug.exceptions import HTTPException
 from engine import registry, store
 from engine.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
 from engine.errors import PuzzleError
+from engine.jobs import StorageFull
 from engine.lanes import LocalWorkers
 
+app_log = logging.getLogger(__name__)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 OWNER_COOKIE = "pp_owner"
@@ -40,6 +44,8 @@ def create_app(config: dict | None = None) -> Flask:
         JOB_LIMITS=Limits.from_environment(),
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
+        # reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (PUZZLE_TRUSTED_PROXIES; 0: none)
+        TRUSTED_PROXIES=int(os.environ.get("PUZZLE_TRUSTED_PROXIES", "0") or 0),
     )
     if config:
         app.config.update(config)
@@ -50,7 +56,7 @@ def create_app(config: dict | None = None) -> Flask:
     store.set_data_dir(data_dir)
     registry.load_all()
     register_blueprints(app)
-
+    trust_proxies(app, app.config["TRUSTED_PROXIES"])
     install_request_guards(app)
     install_error_handlers(app)
     return app
@@ -82,7 +88,23 @@ def init_jobs(app: Flask) -> JobRunner:
     atexit.register(runner.shutdown)
     if config["BUILD_TABLES"]:
         build_missing_tables(runner)
+        threading.Thread(target=keep_tables_built, args=(runner,), daemon=True, name="keep-tables-built").start()
     return runner
+
+
+#: Seconds between looks for a table gone missing (a worker deletes one that fails its checksum).
+TABLES_CHECK_EVERY = 60.0
+
+
+def keep_tables_built(runner: JobRunner) -> None:
+    """Queue the build of tables that have gone missing since start-up (refused for a bad checksum, deleted by
+    hand), unless a build is already queued or running."""
+    while not runner.stopped.wait(TABLES_CHECK_EVERY):
+        try:
+            if tables_job(runner) is None:
+                build_missing_tables(runner)
+        except Exception:  # a full disk, a cluster restarting: the next look tries again
+            app_log.warning("queueing the build of missing tables failed", exc_info=True)
 
 
 def build_missing_tables(runner: JobRunner) -> None:
@@ -123,8 +145,26 @@ def install_request_guards(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         if g.get("new_owner"):
-            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax")
+            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+                                secure=reached_over_https())
         return response
+
+
+def reached_over_https() -> bool:
+    """Whether the browser reached us over HTTPS: directly, or through a reverse proxy that says so
+    (``X-Forwarded-Proto``). The header is believed for this alone without configuring the proxy: a client that
+    forges it only makes its own cookie one its browser keeps for HTTPS. Addresses from a proxy's
+    ``X-Forwarded-For`` are believed only with ``PUZZLE_TRUSTED_PROXIES`` (``trust_proxies``)."""
+    return request.is_secure or request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip() == "https"
+
+
+def trust_proxies(app: Flask, count: int) -> None:
+    """Behind ``count`` reverse proxies, read the client's address, scheme and host from their ``X-Forwarded-*``
+    headers (the per-address limits then count the real clients, not the proxy)."""
+    if count > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
 
 
 def same_origin() -> bool:
@@ -159,6 +199,10 @@ def install_error_handlers(app: Flask) -> None:
     @app.errorhandler(QuotaExceeded)
     def too_many(error: QuotaExceeded):
         return refuse(429, str(error))
+
+    @app.errorhandler(StorageFull)
+    def storage_full(error: StorageFull):
+        return refuse(507, str(error))
 
     @app.errorhandler(NoWorker)
     def no_worker(error: NoWorker):

@@ -60,9 +60,9 @@ def _answer(answer):
 
 
 def public(job: dict) -> dict:
-    """A job as anyone may read it: everything but who started it and from where (a result can be shared by its
-    id)."""
-    return {key: value for key, value in job.items() if key not in ("owner", "address", "anonymous")}
+    """A job as anyone may read it: everything but who started it, from where, and the internal address of the
+    worker that ran it (a result can be shared by its id)."""
+    return {key: value for key, value in job.items() if key not in ("owner", "address", "anonymous", "worker")}
 
 
 @bp.post("/solve")

@@ -7,7 +7,6 @@ where the plate stops.
 
 from __future__ import annotations
 
-import json
 import math
 
 from flask import Blueprint, jsonify, render_template, request
@@ -16,7 +15,7 @@ from app.api import json_body
 from app.solving import job_accepted, job_fragment_for, start_job
 from app.subjects import Subject
 from engine.errors import PuzzleError
-from engine.params import integer, number, numbers
+from engine.params import integer, json_value, number, numbers
 from engine.rectout import by_hand, motion
 from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
 from engine.rectout.puzzle import (
@@ -74,7 +73,7 @@ def index():
     current = start
     if request.args.get("state"):
         try:
-            data = json.loads(request.args["state"])
+            data = json_value(request.args["state"], "state")
         except ValueError:
             raise PuzzleError("state must be JSON: four [x, y, angle] lists") from None
         current = state_from(data)
@@ -133,7 +132,7 @@ def solve_form():
     """The page's "solve from here": the job's progress fragment, replaced by the answer when it is done."""
     form = request.form
     try:
-        state = json.loads(form.get("state", ""))
+        state = json_value(form.get("state", ""), "the position")
     except ValueError:
         raise PuzzleError("the position did not come through; reload the page") from None
     params = {"state": state, "max_states": form.get("max_states", 20_000),

@@ -6,7 +6,17 @@ local cluster's scheduler) in a single place; waitress also runs unchanged where
 several copies of the app, each with its own Dask client and cluster, for no gain here.
 
 Settings come from options or the environment: ``HOST`` (default 127.0.0.1; 0.0.0.0 opens it to the network),
-``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (32).
+``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (32),
+``CONNECTION_LIMIT`` (2000).
+
+Connections (``make_server``): waitress reads every socket in one event loop and hands only whole requests to its
+threads, so an idle or slow socket costs a file descriptor and a few kilobytes, never a thread. What locks a server
+out is its connection limit: past it waitress stops accepting. So the limit is high (2000: a class of 100 phones
+holds about 200), the event loop uses poll (select stops at descriptor 1024), the process's descriptor limit is
+raised to cover it, an idle keep-alive connection is closed after ``CHANNEL_TIMEOUT`` seconds, and a request whose
+headers have not all arrived ``HEADER_SECONDS`` after its first byte is closed (a socket that sends a byte a second
+is active, so waitress's own idle timeout never ends it). No per-address cap: a class behind one NAT address is
+exactly the many connections from one address that must get in. ``bench/connections.py`` measures it.
 """
 
 from __future__ import annotations
@@ -32,7 +42,63 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="a Dask scheduler, tcp://HOST:PORT (env PUZZLE_SCHEDULER; default: a local cluster)")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "32")),
                         help="request threads (env THREADS; default 32: most wait on a job, idle)")
+    parser.add_argument("--connection-limit", type=int, default=int(os.environ.get("CONNECTION_LIMIT", "2000")),
+                        help="open connections at most (env CONNECTION_LIMIT; default 2000)")
     return parser.parse_args(argv)
+
+
+#: Seconds an idle keep-alive connection is kept.
+CHANNEL_TIMEOUT = 30
+#: Seconds a request's headers may take to arrive, from its first byte.
+HEADER_SECONDS = 10
+#: Seconds between waitress's sweeps of its connections (idle ones, slow headers).
+SWEEP_SECONDS = 5
+
+
+def make_server(app, host: str, port: int, threads: int = 32, connection_limit: int = 2000,
+                header_seconds: float = HEADER_SECONDS, channel_timeout: int = CHANNEL_TIMEOUT,
+                sweep_seconds: int = SWEEP_SECONDS):
+    """The waitress server for ``app`` with the connection model above."""
+    from waitress import create_server
+
+    raise_descriptor_limit(connection_limit + 512)  # the cluster, the database and the tables need some too
+    server = create_server(app, host=host, port=port, threads=threads, channel_timeout=channel_timeout,
+                           connection_limit=connection_limit, cleanup_interval=sweep_seconds,
+                           asyncore_use_poll=True)
+    for listener in [server] if hasattr(server, "maintenance") else list(server.map.values()):
+        if hasattr(listener, "maintenance"):
+            listener.maintenance = _HeaderDeadline(listener.maintenance, listener.active_channels, header_seconds)
+    return server
+
+
+class _HeaderDeadline:
+    """waitress's sweep of idle connections, plus: close a connection whose request's headers are still incomplete
+    ``seconds`` after the sweep first saw that request."""
+
+    def __init__(self, sweep, channels: dict, seconds: float):
+        import weakref
+
+        self.sweep, self.channels, self.seconds = sweep, channels, seconds
+        self.first_seen = weakref.WeakKeyDictionary()  # a request being received → when a sweep first saw it
+
+    def __call__(self, now: float) -> None:
+        self.sweep(now)
+        for channel in list(self.channels.values()):
+            request = channel.request
+            if request is None or request.headers_finished:
+                continue
+            if now - self.first_seen.setdefault(request, now) >= self.seconds:
+                channel.will_close = True
+
+
+def raise_descriptor_limit(wanted: int) -> None:
+    """Raise this process's open-file limit towards ``wanted`` (as far as the hard limit allows)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -57,18 +123,20 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"puzzle-playground: {problem}", file=sys.stderr)
         return 2
-    from waitress import create_server
-
     from app import create_app, init_jobs
     from app.solving import warm_quick_solves
+    from engine.jobs import StorageFull
 
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's routine chatter stays out of the log
 
     app = create_app({"SCHEDULER": args.scheduler})
-    runner = init_jobs(app)
+    try:
+        runner = init_jobs(app)
+    except StorageFull as error:  # a new job database on a full disk: nothing can be recorded
+        print(f"puzzle-playground: {error}. The job database: {app.config['DATABASE']}", file=sys.stderr)
+        return 2
     threading.Thread(target=warm_quick_solves, daemon=True, name="warm-quick-solves").start()
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=30,
-                           connection_limit=200, cleanup_interval=10)
+    server = make_server(app, args.host, args.port, args.threads, args.connection_limit)
     stopping = threading.Event()
 
     def stop(signum, frame):  # SIGTERM ends the server as Ctrl-C does: unfinished jobs are marked interrupted

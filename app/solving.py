@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from flask import current_app, g, jsonify, render_template, request, url_for
 
-from engine.cluster import JobRunner, NoWorker
+from engine.cluster import JobRunner, NoWorker, anonymous_owner
 from engine.jobs import checked
 from engine.params import choice, number
 from engine.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
@@ -49,7 +49,7 @@ class JobsNotStarted(NoWorker):
 
 def owner() -> str:
     """Who is asking: the browser's cookie (the first response sets it, and it owns what that request starts)."""
-    return g.get("owner") or f"ip:{request.remote_addr}"
+    return g.get("owner") or anonymous_owner(request.remote_addr or "")
 
 
 def anonymous_address() -> str | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import PuzzleError
 from engine.fair import FairScheduler
-from engine.jobs import INTERACTIVE, LONG, JobStore, canonical, checked
+from engine.jobs import INTERACTIVE, LONG, JobStore, Retention, StorageFull, canonical, checked, job_kinds
 from engine.lanes import LaneCensus, LocalWorkers, start_local_cluster
 from engine.status import FINISHED, Status
 from engine.worker import HANDED_OVER, TOPIC, MemoryLimitExceeded, cancel_event_name, run_job
@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 KILL_AFTER = 10.0
 #: Seconds between SQLite writes of one job's progress (the live value is served from memory meanwhile).
 WRITE_INTERVAL = 0.5
+#: Seconds between tries to write the endings a full disk refused (and between checks of the retention rule).
+RETRY_EVERY = 2.0
+#: Seconds between two applications of the retention rule.
+PRUNE_EVERY = 600.0
 
 
 class QuotaExceeded(PuzzleError):
@@ -55,6 +59,11 @@ class NotOwner(PuzzleError):
 
 class NoWorker(PuzzleError):
     """No worker serves the job's lane: the app answers 503 with how to start one."""
+
+
+def anonymous_owner(address: str) -> str:
+    """The client every cookieless request from ``address`` is, whatever cookie each response sets."""
+    return f"ip:{address}"
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,10 @@ class Job:
     cancel_asked: bool = False
     memory_failed: bool = False
     ended: threading.Event = field(default_factory=threading.Event)
+    client: str = ""  # who takes turns and counts for the per-browser limit (``submit``); the owner unless set
+
+    def __post_init__(self):
+        self.client = self.client or self.owner
 
     def same_request(self, owner: str, kind: str, params: dict) -> bool:
         return (self.owner, self.kind, canonical(self.params)) == (owner, kind, canonical(params))
@@ -114,11 +127,20 @@ class JobRunner:
     """Submit jobs to Dask in fair turns and keep their rows up to date."""
 
     def __init__(self, db_path: str, scheduler: str | None = None, workers: LocalWorkers | None = None,
-                 limits: Limits | None = None, data_dir: str | None = None):
+                 limits: Limits | None = None, data_dir: str | None = None, retention: Retention | None = None):
         from distributed import Client
 
         self.store = JobStore(db_path)
-        self.store.interrupt_unfinished()
+        self.retention = retention or Retention.from_environment()
+        # What a full disk refused: job id → the ending to write (served from here meanwhile), and whether the rows a
+        # stopped server left unfinished are still to be marked interrupted. Written again every RETRY_EVERY.
+        self._unwritten: dict[str, tuple] = {}
+        self._interrupt_pending = False
+        try:
+            self.store.interrupt_unfinished()
+        except StorageFull:
+            log.warning("the disk of the job database is full: unfinished rows are marked interrupted later")
+            self._interrupt_pending = True
         self.limits = limits or Limits()
         self.data_dir = data_dir
         # Guards the records and the scheduler, never a call to Dask: the client's calls run on Dask's event loop,
@@ -139,6 +161,9 @@ class JobRunner:
             self.client = Client(self.cluster, set_as_default=False)
         self.client.subscribe_topic(TOPIC, self._on_event)
         self._closed = False
+        #: set when the runner shuts down
+        self.stopped = threading.Event()
+        threading.Thread(target=self._keep, daemon=True, name="job-rows-keeper").start()
 
     @property
     def scheduler_address(self) -> str:
@@ -152,7 +177,10 @@ class JobRunner:
         queued or running is returned instead of a duplicate. Raises PuzzleError (400) for bad parameters,
         QuotaExceeded (429) past the limits and NoWorker (503) when no worker serves its lane. ``address`` is the
         client's network address; ``anonymous``: the request carried no cookie (a script: it may cancel the jobs its
-        address started so)."""
+        address started so). Every cookieless request from one address is one client (``anonymous_owner``): counted
+        by the per-browser limit and taking one turn, so a script's hundred jobs never queue ahead of a browser
+        behind the same address; the cookie its response sets still owns the job."""
+        client = anonymous_owner(address) if anonymous and address else owner
         job_kind, params = checked(kind, params)
         placement = job_kind.place(params)
         self._require_lane(placement.lane)
@@ -160,8 +188,9 @@ class JobRunner:
             for job in self._jobs.values():
                 if job.same_request(owner, kind, params):
                     return job.id, True
-            self._admit(owner, address, placement.lane)
-            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note)
+            self._admit(client, address, placement.lane)
+            job = Job(uuid.uuid4().hex[:12], kind, params, owner, address, placement.lane, params, placement.note,
+                      client=client)
             self.store.create(job.id, kind, params, owner, placement.lane, address, anonymous,
                               {"text": job.note} if job.note else None)
             self._jobs[job.id] = job
@@ -169,10 +198,10 @@ class JobRunner:
         self._dispatch()
         return job.id, False
 
-    def _admit(self, owner: str, address: str, lane: str) -> None:
+    def _admit(self, client: str, address: str, lane: str) -> None:
         """Raise QuotaExceeded past a limit. A browser with nothing running always gets its interactive job: the
         limits of its address and of the whole server stop the many, never the one."""
-        mine = [job for job in self._jobs.values() if job.owner == owner]
+        mine = [job for job in self._jobs.values() if job.client == client]
         if lane == INTERACTIVE and not mine:
             return
         limits = self.limits
@@ -239,14 +268,19 @@ class JobRunner:
 
     def _end(self, job: Job, future) -> None:
         try:
-            if not self._hand_over(job, future):
-                self._record_end(job, future)
-                with self._lock:
-                    self._jobs.pop(job.id, None)
-                    self._fair.remove(job)
-                job.ended.set()
+            handed_over = self._hand_over(job, future)
         except Exception:
-            log.exception("recording the end of job %s failed", job.id)
+            log.exception("handing job %s over failed", job.id)
+            handed_over = False
+        if not handed_over:
+            try:
+                self._record_end(job, future)
+            except Exception:  # whatever went wrong, the job ends and frees its lane: no row stays running
+                log.exception("recording the end of job %s failed", job.id)
+                self._finish(job.id, Status.FAILED, None, "internal error: the end of this job could not be recorded")
+            with self._lock:
+                self._jobs.pop(job.id, None)
+                self._fair.remove(job)
             job.ended.set()
         self._dispatch()
 
@@ -265,7 +299,10 @@ class JobRunner:
                 job.run_params = {**job.run_params, "max_seconds": left}
             job.note = BACKGROUND_TEXT
             self._fair.add(job)
-        self.store.hand_over(job.id, LONG, {**job.info, "text": job.note})
+        try:
+            self.store.hand_over(job.id, LONG, {**job.info, "text": job.note})
+        except StorageFull:
+            pass  # the record in memory goes on; its ending is written (or kept) as any other's
         return True
 
     def _record_end(self, job: Job, future) -> None:
@@ -273,14 +310,14 @@ class JobRunner:
         if future.status == "finished":
             result = future.result()
             if result.get(HANDED_OVER):  # stopped at its slice, and cancelled before it could go on
-                self.store.finish(job.id, Status.CANCELLED, None, "cancelled", info)
+                self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
                 return
             status = Status.CANCELLED if job.cancel_asked or result.get("status") == Status.CANCELLED else Status.DONE
-            self.store.finish(job.id, status, result, None, info)
+            self._finish(job.id, status, result, None, info)
         elif job.cancel_asked or future.status == "cancelled":
-            self.store.finish(job.id, Status.CANCELLED, None, "cancelled", info)
+            self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
         else:
-            self.store.finish(job.id, Status.FAILED, None, self._failure_message(job, future.exception()), info)
+            self._finish(job.id, Status.FAILED, None, self._failure_message(job, future.exception()), info)
 
     def _failure_message(self, job: Job, error: BaseException | None) -> str:
         if isinstance(error, (PuzzleError, MemoryLimitExceeded)):
@@ -294,8 +331,58 @@ class JobRunner:
         log.error("job %s failed: %r", job.id, error)
         return f"internal error: {name}: {error}"
 
+    # ---- writing endings, and the retention rule -------------------------------------------------------------
+
+    def _finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
+                info: dict | None = None) -> None:
+        """Write a job's ending; if the disk is full, keep it in memory (``get`` serves it) until ``_keep`` can."""
+        try:
+            self.store.finish(job_id, status, result, error, info)
+        except StorageFull:
+            log.warning("the disk is full: the end of job %s is written once space returns", job_id)
+            with self._lock:
+                self._unwritten.setdefault(job_id, (status, result, error, info, time.time()))
+
+    def _keep(self) -> None:
+        """Write what a full disk refused, as soon as it can, and apply the retention rule now and then."""
+        pruned = -float("inf")
+        while not self.stopped.wait(RETRY_EVERY):
+            try:
+                with self._lock:
+                    pending = list(self._unwritten.items())
+                for job_id, (status, result, error, info, _) in pending:
+                    self.store.finish(job_id, status, result, error, info)
+                    with self._lock:
+                        self._unwritten.pop(job_id, None)
+                if self._interrupt_pending:
+                    self.store.interrupt_unfinished_except(self._following())
+                    self._interrupt_pending = False
+                if time.monotonic() - pruned >= PRUNE_EVERY:
+                    pruned = time.monotonic()
+                    self.prune()
+            except StorageFull:
+                continue
+            except Exception:
+                log.exception("keeping the job rows failed")
+
+    def _following(self) -> list[str]:
+        with self._lock:
+            return list(self._jobs)
+
+    def prune(self) -> int:
+        """Apply the retention rule (``engine.jobs.Retention``) now; how many rows it deleted."""
+        kept = tuple(name for name, kind in job_kinds().items() if kind.lane == LONG)
+        return self.store.prune(self.retention, kept)
+
     def get(self, job_id: str) -> dict | None:
         row = self.store.get(job_id)
+        with self._lock:
+            unwritten = self._unwritten.get(job_id)
+        if row is not None and unwritten is not None:  # ended, but a full disk has kept the row from saying so
+            status, result, error, info, when = unwritten
+            row.update(status=status, result=result, error=error, finished=when, info=info or row["info"],
+                       fraction=1.0 if status == Status.DONE else row["fraction"])
+            return row
         if row is None or row["status"] in FINISHED:
             return row
         with self._lock:
@@ -362,7 +449,7 @@ class JobRunner:
             never_dispatched = job is not None and self._fair.withdraw(job)
             future = job.future if job is not None else None
         if job is None or never_dispatched:  # nothing runs it: end it here
-            self.store.finish(job_id, Status.CANCELLED, None, "cancelled")
+            self._finish(job_id, Status.CANCELLED, None, "cancelled")
             if job is not None:
                 with self._lock:
                     self._jobs.pop(job_id, None)
@@ -387,7 +474,7 @@ class JobRunner:
             return
         worker = job.worker
         log.warning("job %s ignored cancel for %.0f s; restarting worker %s", job.id, KILL_AFTER, worker)
-        self.store.finish(job.id, Status.CANCELLED, None, f"cancelled (it did not stop within {KILL_AFTER:.0f} s, "
+        self._finish(job.id, Status.CANCELLED, None, f"cancelled (it did not stop within {KILL_AFTER:.0f} s, "
                                                           "so its worker process was replaced)")
         future.cancel()
         if worker:
@@ -403,6 +490,7 @@ class JobRunner:
         if self._closed:
             return
         self._closed = True
+        self.stopped.set()
         from distributed import Event
 
         with self._lock:

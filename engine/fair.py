@@ -4,7 +4,9 @@ The web process holds every job until its lane has a free slot (a worker thread)
 round robin: among the waiting jobs whose browser has nothing running on that lane, the one whose address, then whose
 browser, was served longest ago (never served comes first), then the oldest. So one browser has at most one job
 running per lane, a hundred cookies from one address share that address's turn, and nobody waits behind another's
-second job. This module decides only; it knows nothing of Dask and keeps no clock (a test drives it step by step).
+second job. A job's ``client`` is who takes the turn: its browser, or for requests without a cookie their address
+(``engine.cluster.anonymous_owner``), so a script is one client however many cookies it throws away. This module
+decides only; it knows nothing of Dask and keeps no clock (a test drives it step by step).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ class Waiting:
     address: str
     lane: str
     order: int = field(default=0)
+    client: str = ""  # who takes turns: the owner unless set
+
+    def __post_init__(self):
+        self.client = self.client or self.owner
 
 
 class FairScheduler:
@@ -63,19 +69,19 @@ class FairScheduler:
         for lane, count in slots.items():
             running = self._running.setdefault(lane, [])
             while len(running) < count:
-                job = self._next(lane, {job.owner for job in running})
+                job = self._next(lane, {job.client for job in running})
                 if job is None:
                     break
                 self._waiting.remove(job)
                 running.append(job)
                 turn = next(self._turns)
-                self._served[("address", job.address)] = self._served[("owner", job.owner)] = turn
+                self._served[("address", job.address)] = self._served[("client", job.client)] = turn
                 started.append(job)
         return started
 
-    def _next(self, lane: str, busy_owners: set[str]):
-        candidates = [job for job in self._waiting if job.lane == lane and job.owner not in busy_owners]
+    def _next(self, lane: str, busy_clients: set[str]):
+        candidates = [job for job in self._waiting if job.lane == lane and job.client not in busy_clients]
         if not candidates:
             return None
         return min(candidates, key=lambda job: (self._served.get(("address", job.address), -1),
-                                                self._served.get(("owner", job.owner), -1), job.order))
+                                                self._served.get(("client", job.client), -1), job.order))

@@ -14,16 +14,19 @@ waiting for; never queued behind long work) or ``long`` (research, experiments, 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from engine import registry
 from engine.errors import PuzzleError
-from engine.status import Status
+from engine.status import FINISHED, Status
 
 JobFunction = Callable[[dict, Callable[[float | None, dict], None], threading.Event], dict]
 CheckFunction = Callable[[dict], dict]
@@ -97,10 +100,60 @@ def checked(kind: str, params: object) -> tuple[JobKind, dict]:
     job = _KINDS[kind]
     clean = job.check(dict(params))
     try:
-        json.dumps(clean, allow_nan=False)
+        text = json.dumps(clean, allow_nan=False)
     except (TypeError, ValueError):
         raise PuzzleError(f"the parameters of a {kind} job must be plain JSON values") from None
+    if len(text) > MAX_PARAMS_BYTES:
+        raise PuzzleError(f"the parameters of a {kind} job are too large ({len(text):,} bytes; at most "
+                          f"{MAX_PARAMS_BYTES:,})")
     return job, clean
+
+
+#: Largest parameters a job may store (their canonical JSON): every kind's fit in a few hundred bytes.
+MAX_PARAMS_BYTES = 8 * 1024
+
+
+class StorageFull(Exception):
+    """The job database could not be written because its disk is full: the app answers 507, and the runner keeps
+    what it could not write in memory until space returns."""
+
+
+class InsufficientStorage(StorageFull):
+    """A job would need more space than the disk has free: refused when submitted (507)."""
+
+
+def is_disk_full(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "full" in str(error).lower()
+    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextmanager
+def disk_full_as_storage_full():
+    """Turn a write refused for want of space into ``StorageFull`` (with a message for people)."""
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as error:
+        if is_disk_full(error):
+            raise StorageFull("the server's disk is full, so no new job can be recorded; it goes on by itself once "
+                              "space is freed (the operator: see the README, \"Storage\")") from error
+        raise
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Which finished job rows are deleted: those finished more than ``days`` ago, and the oldest beyond ``rows``.
+    Kept whatever their age: the newest done row of each long-lane kind and parameters (the research, experiment
+    and learned pages show those results). ``PUZZLE_JOB_DAYS`` (7) and ``PUZZLE_JOB_ROWS`` (100,000)."""
+
+    days: float = 7.0
+    rows: int = 100_000
+
+    @classmethod
+    def from_environment(cls) -> Retention:
+        days, rows = os.environ.get("PUZZLE_JOB_DAYS", "").strip(), os.environ.get("PUZZLE_JOB_ROWS", "").strip()
+        return cls(float(days) if days.replace(".", "", 1).isdigit() else cls.days,
+                   int(rows) if rows.isdigit() else cls.rows)
 
 
 SCHEMA = """
@@ -120,7 +173,7 @@ class JobStore:
 
     def __init__(self, path: str):
         self.path = path
-        with self._connect() as db:
+        with disk_full_as_storage_full(), self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(SCHEMA)
             present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
@@ -137,9 +190,15 @@ class JobStore:
         db.execute("PRAGMA synchronous=NORMAL")
         return db
 
-    def _write(self, sql: str, args: tuple) -> None:
-        with self._connect() as db:
-            db.execute(sql, args)
+    def _write(self, sql: str, args: tuple) -> int:
+        """Run one writing statement; its row count. ``StorageFull`` when the disk is full."""
+        with disk_full_as_storage_full():
+            db = self._connect()
+            try:
+                with db:
+                    return db.execute(sql, args).rowcount
+            finally:
+                db.close()
 
     def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str, address: str = "",
                anonymous: bool = False, info: dict | None = None) -> None:
@@ -166,22 +225,39 @@ class JobStore:
     def finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
                info: dict | None = None) -> bool:
         """Record the end of a job once; False if it had already ended (the first ending wins)."""
-        with self._connect() as db:
-            cursor = db.execute(
-                "UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, "
-                "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info) "
-                "WHERE id = ? AND status IN (?, ?)",
-                (status.value, json.dumps(result) if result is not None else None, error, time.time(),
-                 status == Status.DONE, json.dumps(info) if info is not None else None, job_id,
-                 Status.QUEUED.value, Status.RUNNING.value))
-            return cursor.rowcount == 1
+        return self._write(
+            "UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, "
+            "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info) "
+            "WHERE id = ? AND status IN (?, ?)",
+            (status.value, json.dumps(result) if result is not None else None, error, time.time(),
+             status == Status.DONE, json.dumps(info) if info is not None else None, job_id,
+             Status.QUEUED.value, Status.RUNNING.value)) == 1
 
     def interrupt_unfinished(self) -> int:
         """Mark every job left queued or running by a server that stopped; returns how many."""
-        with self._connect() as db:
-            return db.execute("UPDATE jobs SET status = ?, finished = ? WHERE status IN (?, ?)",
-                              (Status.INTERRUPTED.value, time.time(), Status.QUEUED.value,
-                               Status.RUNNING.value)).rowcount
+        return self.interrupt_unfinished_except(())
+
+    def interrupt_unfinished_except(self, following: list[str] | tuple[str, ...]) -> int:
+        """The same, sparing the jobs a running server follows (``following``: their ids)."""
+        spared = f" AND id NOT IN ({', '.join('?' * len(following))})" if following else ""
+        return self._write(f"UPDATE jobs SET status = ?, finished = ? WHERE status IN (?, ?){spared}",
+                           (Status.INTERRUPTED.value, time.time(), Status.QUEUED.value, Status.RUNNING.value,
+                            *following))
+
+    def prune(self, retention: Retention, kept_kinds: tuple[str, ...]) -> int:
+        """Delete the finished rows ``retention`` no longer keeps; returns how many. ``kept_kinds``: the kinds whose
+        newest done row per parameters stays whatever its age."""
+        finished = tuple(status.value for status in FINISHED)
+        marks = ", ".join("?" * len(kept_kinds)) or "NULL"
+        kept = (f"SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY kind, params ORDER BY created DESC) AS n "
+                f"FROM jobs WHERE status = ? AND kind IN ({marks})) WHERE n = 1")
+        base = (f"status IN ({', '.join('?' * len(finished))}) AND id NOT IN ({kept})",
+                (*finished, Status.DONE.value, *kept_kinds))
+        old = self._write(f"DELETE FROM jobs WHERE {base[0]} AND finished < ?",
+                          (*base[1], time.time() - retention.days * 86400))
+        beyond = self._write(f"DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE {base[0]} "
+                             "ORDER BY created DESC LIMIT -1 OFFSET ?)", (*base[1], retention.rows))
+        return old + beyond
 
     def get(self, job_id: str) -> dict | None:
         with self._connect() as db:

@@ -9,6 +9,7 @@ lists and objects, and digits outside ASCII (``str.isdigit()`` accepts "¹", ``i
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -143,3 +144,12 @@ def depth(value: Any, limit: int) -> int:
                 return deepest
             stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+def json_value(text: str | bytes, what: str) -> Any:
+    """``text`` parsed as JSON. Nesting deeper than Python's parser goes (``[[[[…`` inside a form field or a query
+    string) is a PuzzleError naming ``what``; invalid JSON raises ``ValueError`` for the caller's own message."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise PuzzleError(f"{what} nests too deeply") from None

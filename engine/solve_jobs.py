@@ -6,6 +6,8 @@ A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); 
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
+
 from engine.errors import PuzzleError
 from engine.jobs import Placement, job_kind
 from engine.params import integer, number, text
@@ -21,14 +23,28 @@ MAX_COMPARE = 4
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
 MAX_REQUEST_NODES = 20_000_000_000
 MAX_REQUEST_SECONDS = 900.0
+#: The memory a request's search may hold in its tables at most (``max_megabytes``; the default is the search's own,
+#: ``engine.result.default_max_bytes``): under the job's memory limit (``engine.cluster.Limits.memory``).
+MAX_REQUEST_MEGABYTES = 2048
 
 
 def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
     default = default or Budget()
+    megabytes = integer(params, "max_megabytes", 1, MAX_REQUEST_MEGABYTES,
+                        min(default.max_bytes // 2**20, MAX_REQUEST_MEGABYTES))
     return Budget(integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
                                                                                      MAX_REQUEST_NODES)),
                   number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
-                                                                                      max_seconds)))
+                                                                                      max_seconds)),
+                  megabytes * 2**20)
+
+
+def _budget_params(params: dict, budget: Budget) -> dict:
+    """The budget as a job's parameters (the memory only when the request named it)."""
+    chosen = {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+    if "max_megabytes" in params:
+        chosen["max_megabytes"] = budget.max_bytes // 2**20
+    return chosen
 
 
 def _name(params: dict, key: str, default: str) -> str:
@@ -45,10 +61,13 @@ def check_solve(params: dict) -> dict:
     if options is not None and not isinstance(options, dict):
         raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
     if info.check_options is not None:
-        info.check_options(options or {})
+        known = info.check_options(options or {})
+        # only the options the solver reads are kept (the rest would be stored as sent)
+        names = {field.name for field in fields(known)} if is_dataclass(known) else set()
+        options = {name: value for name, value in (options or {}).items() if name in names}
     budget = budget_from(params, Budget(2_000_000_000, 120.0))
     clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
-             "heuristic": heuristic, "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+             "heuristic": heuristic, **_budget_params(params, budget)}
     if options:
         clean["params"] = options
     return clean
@@ -72,7 +91,7 @@ def check_compare(params: dict) -> dict:
         clean.append({"solver": info.name, "heuristic": heuristic})
     budget = budget_from(params, Budget(300_000_000, 20.0))
     return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
-            "max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+            **_budget_params(params, budget)}
 
 
 

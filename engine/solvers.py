@@ -110,6 +110,8 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
     watch = Watch(budget, cancel, progress)
     result = info.function(board, goal, heuristic, watch, options)
     result.load_seconds = load_seconds
+    if result.status == Status.BUDGET_EXHAUSTED and watch.exhausted:
+        result.extra.setdefault("budget", watch.exhausted)  # which limit ended it: nodes, seconds or memory
     record = heuristics().get(heuristic)
     if record is not None and not record.admissible:
         result.optimal = False

@@ -70,7 +70,9 @@ def _table(board: Board, goal: Board, name: str, watch: Watch, options: dict) ->
 def _fast(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
     from engine.tiles.reduction import fast_solve
 
-    return fast_solve(board, goal, watch)
+    # "reduce": skip the short IDA* that answers positions close to home, so that loading the kernels before a
+    # solve (``solvers.load_kernels``, one move from the goal) goes through the line-placing searches too
+    return fast_solve(board, goal, watch, shortcut=not options.get("reduce"))
 
 
 register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
@@ -86,7 +88,7 @@ register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERF
 register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, ("",), 36, False,
                            "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
                            "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
-                           "lower bound).", warm_options={}))
+                           "lower bound).", warm_options={"reduce": True}))
 
 
 def _near_optimal(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:

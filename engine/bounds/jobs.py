@@ -3,11 +3,13 @@ kernels load when a job is checked or run, not when the kinds are registered."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 
 from engine import registry
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import InsufficientStorage, job_kind
 from engine.params import choice, flag, integer
 from engine.result import Watch
 from engine.status import Status
@@ -25,11 +27,34 @@ PAPER_MAX_MD_TIME = {1: "0.323 ms", 2: "0.322 ms", 3: "0.378 ms", 4: "0.903 ms",
 DASK_MIN_CELLS = 12
 
 
+#: A full search whose files need more than this is the operator's to start (``PUZZLE_BIG_SEARCHES=1``): the 2×7
+#: board's 14 files hold 10.9 GB, and a day of a worker.
+OPERATOR_BYTES = 2**30
+#: Space left free on the data folder's disk beside a search's files, for everything else (the job database).
+SPARE_BYTES = 256 * 2**20
+
+
+def big_searches_allowed() -> bool:
+    return os.environ.get("PUZZLE_BIG_SEARCHES", "") == "1"
+
+
 def check_bfs(params: dict) -> dict:
-    from engine.bounds.fullbfs import check_size
+    from engine.bounds.fullbfs import Layout, check_size, run_directory
 
     rows, cols = integer(params, "rows", 1, 14), integer(params, "cols", 1, 14)
     check_size(rows, cols)
+    layout = Layout(rows, cols)
+    files = layout.cells * layout.words * 8
+    if files > OPERATOR_BYTES and not big_searches_allowed():
+        raise PuzzleError(f"the {rows}x{cols} search writes {files / 1e9:.1f} GB and runs for hours: only the "
+                          "server's operator starts it (PUZZLE_BIG_SEARCHES=1, or python -m engine research bfs); "
+                          "its recorded result is shown meanwhile")
+    directory = run_directory(rows, cols)
+    written = sum(path.stat().st_size for path in directory.glob("*")) if directory.exists() else 0
+    free = shutil.disk_usage(directory.parent).free
+    if files - written + SPARE_BYTES > free:
+        raise InsufficientStorage(f"the {rows}x{cols} search needs {(files - written) / 1e9:.1f} GB more on the "
+                                  f"server's disk and {free / 1e9:.1f} GB are free: free some space first")
     return {"rows": rows, "cols": cols}
 
 

@@ -27,6 +27,10 @@ MAX_PENDING = 50_000
 #: How much of the stack or queue a step records: the end the search takes from next. A step that copied the whole
 #: queue made one breadth-first run on a complete graph of 12 nodes grow the server by gigabytes.
 PENDING_SHOWN = 14
+#: Node numbers one run's answer may hold (paths found, and each step's path and the part of the pending shown), so
+#: the answer is bounded as the request is: about 1.5 MB of JSON. A complete graph of 60 nodes, under the step cap
+#: alone, answered 49.6 MB after 4.5 s of the web process's time.
+MAX_NUMBERS = 400_000
 
 
 MAX_COST = 99  # an edge's cost is a whole number from 1 to this: small enough to read on the drawing
@@ -116,15 +120,19 @@ class _Recorder:
         self.steps: list[dict] = []
         self.paths: list[list[int]] = []
         self.takes_from_front = takes_from_front
+        self.numbers = 0  # node numbers recorded so far
 
     def __call__(self, event: str, path: list[int], pending: list[list[int]], **extra) -> None:
-        if len(self.steps) >= MAX_STEPS or len(pending) > MAX_PENDING:
+        if len(self.steps) >= MAX_STEPS or len(pending) > MAX_PENDING or self.numbers > MAX_NUMBERS:
             raise _Full
         if event == "found":
             self.paths.append(list(path))
-        shown = itertools.islice(pending, PENDING_SHOWN) if self.takes_from_front else pending[-PENDING_SHOWN:]
-        self.steps.append({"event": event, "path": list(path), "pending": [list(p) for p in shown],
-                           "pending_total": len(pending), **extra})
+            self.numbers += len(path)
+        shown = [list(p) for p in (itertools.islice(pending, PENDING_SHOWN) if self.takes_from_front
+                                   else pending[-PENDING_SHOWN:])]
+        self.numbers += len(path) + sum(len(p) for p in shown)
+        self.steps.append({"event": event, "path": list(path), "pending": shown, "pending_total": len(pending),
+                           **extra})
 
 
 class _Full(Exception):
@@ -192,6 +200,7 @@ def search_paths(graph: Graph, start: int, goal: int, strategy: str) -> dict:
     if not record.paths and complete:
         result["message"] = f"there is no path from {start} to {goal}: they are not connected"
     elif not complete:
-        result["message"] = (f"stopped after {len(record.steps):,} steps (at most {MAX_STEPS:,} steps and "
-                             f"{MAX_PENDING:,} paths waiting); the graph has more paths than are listed")
+        result["message"] = (f"stopped after {len(record.steps):,} steps (at most {MAX_STEPS:,} steps, "
+                             f"{MAX_PENDING:,} paths waiting and {MAX_NUMBERS:,} node numbers in the answer); the "
+                             "graph has more paths than are listed")
     return result

@@ -30,6 +30,13 @@ def _read(args: argparse.Namespace) -> tuple[Board, Board]:
     return board, goal
 
 
+def budget_of(args: argparse.Namespace) -> Budget:
+    """The budget the command line asked for (``--max-megabytes``: the search's own tables, default
+    ``PUZZLE_SEARCH_MEGABYTES`` or 1024)."""
+    megabytes = args.max_megabytes
+    return Budget(args.max_nodes, args.max_seconds, *([megabytes * 2**20] if megabytes else []))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     board, goal = _read(args)
     params = {}
@@ -38,7 +45,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not sep:
             raise PuzzleError(f"--param takes name=value, e.g. --param iterations=500 (got {item!r})")
         params[key.strip()] = value.strip()
-    result = solve(board, goal, args.solver, args.heuristic, Budget(args.max_nodes, args.max_seconds), params=params)
+    result = solve(board, goal, args.solver, args.heuristic, budget_of(args), params=params)
     data = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
     text = "\n".join([
         f"status:    {result.status}" + (f" ({result.message})" if result.message else ""),
@@ -97,6 +104,8 @@ def add_commands(sub) -> None:
                    help=f"{_heuristic_help()} (pdb: the strongest database built)")
     p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget")
     p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget")
+    p.add_argument("--max-megabytes", type=int, default=None,
+                   help="memory budget of the search's tables (default 1024, or PUZZLE_SEARCH_MEGABYTES)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a dpso or ga parameter, e.g. --param iterations=500 --param seed=3 (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -76,7 +76,10 @@ def meta_path(name: str):
 def load(name: str) -> LearnedTable:
     info = json.loads(meta_path(name).read_text())
     goal = Board(4, 4, tuple(info["goal"]))
-    table = np.load(store.data_dir() / name)
+    table = store.load(name)  # checked against its checksum first
+    if table is None:
+        raise PuzzleError(f"the learned table {name} cannot be used: {store.refused(name) or 'it is missing'}; "
+                          "train it again")
     return LearnedTable(name, goal, Pattern(16, tuple(info["params"]["tiles"])), table, info)
 
 

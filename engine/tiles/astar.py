@@ -6,7 +6,10 @@ from the frontier, children in U D L R order, so the expanded and generated coun
 tests check this node for node. A position is packed into one integer, 4 bits per cell.
 
 The kernel is resumable: it keeps every structure in arrays it is given and returns after ``quota`` expansions, or
-when its arrays are full (the driver doubles them and calls again), so budgets, progress and cancel work as in IDA*.
+when its arrays are full, so budgets, progress and cancel work as in IDA*. The driver sizes each call to a fraction
+of a second from the rate it measures (``engine.result.Slices``), and grows the arrays only while they fit the
+budget's bytes: what A* holds (every position reached, and the frontier) is its memory, so a search that would
+outgrow its budget stops with ``budget_exhausted`` and ``extra["budget"] == "memory"`` instead of growing the process.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.result import SolveResult, Watch
+from engine.result import Slices, SolveResult, Watch
 from engine.status import Status
 from engine.tiles.bfs_kernels import blank_cell
 from engine.tiles.board import MOVES, Board
@@ -32,7 +35,6 @@ EXPANDED = 3
 GENERATED = 4
 PEAK = 5        # the largest frontier seen
 GOAL_NODE = 6   # the goal's node once found, else -1
-CHUNK = 500_000
 _G_BITS, _COUNTER_BITS = 12, 38  # priority = f, then (4095 - g), then the insertion counter
 
 
@@ -58,7 +60,12 @@ def unpack(key, out):
 def _slot(table, keys, key):
     """The hash slot of ``key``: where it is stored, or the empty slot where it belongs (-1 marks empty)."""
     mask = table.shape[0] - 1
-    i = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+    # mixed so the low bits depend on every cell: the table may hold far more than 2**24 slots
+    h = key * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(32)
+    i = np.int64(h & np.uint64(mask))
     while table[i] >= 0 and keys[table[i]] != key:
         i = (i + 1) & mask
     return i
@@ -177,24 +184,65 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
     return EMPTY
 
 
+#: The arrays of one node slot: its key, best g, parent, move, two hash slots (the table keeps at most half full), and
+#: one frontier entry (priority and node).
+_KEY, _G, _PARENT, _MOVE, _TABLE, _HEAP_KEY, _HEAP_NODE = (np.uint64, np.int16, np.int32, np.int8, np.int32, np.int64,
+                                                          np.int32)
+BYTES_PER_SLOT = sum(np.dtype(t).itemsize for t in (_KEY, _G, _PARENT, _MOVE, _HEAP_KEY, _HEAP_NODE)) + \
+    4 * np.dtype(_TABLE).itemsize
+
+
+class _Arrays:
+    """The search's growing tables, ``capacity`` nodes and frontier entries each."""
+
+    def __init__(self, capacity: int):
+        self.keys = np.zeros(capacity, dtype=_KEY)
+        self.best_g = np.zeros(capacity, dtype=_G)
+        self.parent = np.zeros(capacity, dtype=_PARENT)
+        self.move = np.zeros(capacity, dtype=_MOVE)
+        self.table = np.full(4 * capacity, -1, dtype=_TABLE)
+        self.heap_key = np.zeros(capacity, dtype=_HEAP_KEY)
+        self.heap_node = np.zeros(capacity, dtype=_HEAP_NODE)
+
+    @property
+    def capacity(self) -> int:
+        return self.keys.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in vars(self).values())
+
+    def grow(self, capacity: int, nodes: int) -> None:
+        """Room for ``capacity``, the first ``nodes`` nodes and the heap kept, the hash table rebuilt. One array is
+        copied at a time and the old one dropped, so the peak is the new arrays and one old one (``growth_bytes``)."""
+        for name in [name for name in vars(self) if name != "table"]:
+            old = getattr(self, name)
+            copy = np.zeros(capacity, dtype=old.dtype)
+            copy[:old.shape[0]] = old
+            setattr(self, name, copy)
+            del old
+        self.table = None
+        self.table = np.empty(4 * capacity, dtype=_TABLE)
+        rehash(self.table, self.keys, nodes)
+
+    def growth_bytes(self, capacity: int) -> int:
+        """The most held while growing to ``capacity``."""
+        return capacity * BYTES_PER_SLOT + self.capacity * max(np.dtype(_HEAP_KEY).itemsize,
+                                                               np.dtype(_KEY).itemsize)
+
+
 def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> SolveResult:
     tables = goal_tables(goal)
     mode = MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else MODE_MANHATTAN
-    capacity = 1 << 12
-    keys = np.zeros(capacity, dtype=np.uint64)
-    best_g = np.zeros(capacity, dtype=np.int64)
-    parent = np.zeros(capacity, dtype=np.int64)
-    move = np.zeros(capacity, dtype=np.int64)
-    table = np.full(4 * capacity, -1, dtype=np.int64)
-    heap_key = np.zeros(capacity, dtype=np.int64)
-    heap_node = np.zeros(capacity, dtype=np.int64)
+    max_bytes = watch.budget.max_bytes
+    arrays = _Arrays(max(16, min(1 << 12, max_bytes // BYTES_PER_SLOT)))
     start = np.array(board.cells, dtype=np.int64)
-    keys[0] = pack(start)
-    table[_slot(table, keys, keys[0])] = 0
-    parent[0] = -1
+    arrays.keys[0] = pack(start)
+    arrays.table[_slot(arrays.table, arrays.keys, arrays.keys[0])] = 0
+    arrays.parent[0] = -1
     h0 = int(heuristic(start, mode, tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
-    heap_key[0] = (h0 << (_G_BITS + _COUNTER_BITS)) | (((1 << _G_BITS) - 1) << _COUNTER_BITS)
-    heap_node[0] = 0
+    arrays.heap_key[0] = (h0 << (_G_BITS + _COUNTER_BITS)) | (((1 << _G_BITS) - 1) << _COUNTER_BITS)
+    arrays.heap_node[0] = 0
     st = np.zeros(7, dtype=np.int64)
     st[NODES] = st[FRONTIER] = st[COUNTER] = 1  # the start, stored and queued
     st[GOAL_NODE] = -1
@@ -202,27 +250,35 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
 
     def stats(status: str, moves: str = "", message: str = "") -> SolveResult:
         return SolveResult(status, moves, status == Status.SOLVED, int(st[EXPANDED]), int(st[GENERATED]),
-                           int(st[PEAK]), watch.elapsed, "astar", heuristic_name, message)
+                           int(st[PEAK]), watch.elapsed, "astar", heuristic_name, message,
+                           extra={"table_megabytes": round(arrays.nbytes / 2**20, 1)})
 
+    slices = Slices()
     while True:
-        code = astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_key, tables.neighbors,
-                         tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col, mode,
-                         max(1, min(CHUNK, watch.budget.max_nodes - int(st[EXPANDED]))))
+        began, expanded = watch.elapsed, int(st[EXPANDED])
+        a = arrays
+        code = astar_run(st, a.keys, a.best_g, a.parent, a.move, a.table, a.heap_key, a.heap_node, goal_key,
+                         tables.neighbors, tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col,
+                         mode, max(1, min(slices.quota, watch.budget.max_nodes - expanded)))
+        slices.ran(int(st[EXPANDED]) - expanded, watch.elapsed - began)
         if code == FOUND:
             path, node = [], int(st[GOAL_NODE])
-            while parent[node] >= 0:
-                path.append(MOVES[move[node]])
-                node = int(parent[node])
+            while arrays.parent[node] >= 0:
+                path.append(MOVES[arrays.move[node]])
+                node = int(arrays.parent[node])
             return stats(Status.SOLVED, "".join(reversed(path)))
         if code == EMPTY:
             return stats(Status.UNSOLVABLE, message="the goal is not reachable")
-        if code == FULL:
-            keys, best_g, parent, move = (np.concatenate([a, np.zeros_like(a)]) for a in (keys, best_g, parent, move))
-            heap_key, heap_node = (np.concatenate([a, np.zeros_like(a)]) for a in (heap_key, heap_node))
-            table = np.empty(2 * table.shape[0], dtype=np.int64)
-            rehash(table, keys, int(st[NODES]))
-            continue
         watch.report(None, {"nodes": int(st[EXPANDED]), "text": f"A*: {int(st[EXPANDED]):,} nodes expanded, "
                                                                 f"{int(st[FRONTIER]):,} in the frontier"})
-        if reason := watch.stop_reason(int(st[EXPANDED])):
+        held = arrays.nbytes
+        if code == FULL:
+            capacity = 2 * arrays.capacity
+            while capacity > arrays.capacity and arrays.growth_bytes(capacity) > max_bytes:
+                capacity = arrays.capacity + (capacity - arrays.capacity) // 2
+            if capacity - arrays.capacity < arrays.capacity // 16:
+                held = max_bytes + 1  # no room left to grow: the memory budget ends the search
+        if reason := watch.stop_reason(int(st[EXPANDED]), held):
             return stats(reason, message=watch.stop_message(reason, int(st[EXPANDED])))
+        if code == FULL:
+            arrays.grow(capacity, int(st[NODES]))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engine.errors import PuzzleError
+from engine.params import json_value
 
 #: Largest board offered for play (6×6); solvers state their own, smaller, practical limits.
 MAX_CELLS = 36
@@ -160,7 +161,7 @@ def parse_tiles(value: object, rows: int, cols: int) -> tuple[int, ...]:
         text = value.strip()
         if text.startswith("["):
             try:
-                value = json.loads(text)
+                value = json_value(text, "the tiles")
             except json.JSONDecodeError as exc:
                 raise PuzzleError(f"the tiles look like JSON but do not parse: {exc.msg}") from None
         else:

@@ -1,7 +1,9 @@
 """Drivers for the numba kernels: IDA* and breadth-first search that honour budgets, cancel and progress.
 
-The kernels work in chunks (``CHUNK`` expansions) and return here between chunks, so a cancel or a time budget is
-seen well within a second even at tens of millions of nodes per second.
+IDA*'s kernel works in slices sized to a fraction of a second from the rate it shows (``engine.result.Slices``),
+breadth-first search in chunks of ``CHUNK`` positions; each returns here between them, so a cancel or a time budget
+is seen well within a second. Breadth-first search holds one byte per position of the whole space and its frontier:
+both count against the budget's bytes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 import numpy as np
 
 from engine.errors import PuzzleError
-from engine.result import SolveResult, Watch
+from engine.result import MEMORY, Slices, SolveResult, Watch
 from engine.status import Status
 from engine.store import artefact_name, load_or_build
 from engine.tiles.bfs_kernels import bfs_expand
@@ -61,13 +63,16 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     expanded = generated = 0
     bound = h0
     iterations = []
+    slices = Slices()
     while bound <= max_bound:
         st = start_state(board.blank)
         frames.trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
         while True:
-            quota = min(CHUNK, max(1, watch.budget.max_nodes - expanded - int(st[EXPANDED])))
+            before, began = int(st[EXPANDED]), watch.elapsed
+            quota = min(slices.quota, max(1, watch.budget.max_nodes - expanded - before))
             code = compiled.run(cells, st, frames, tables.children, aux, bound, quota)
+            slices.ran(int(st[EXPANDED]) - before, watch.elapsed - began)
             total_expanded = expanded + int(st[EXPANDED])
             if code != PAUSED:
                 break
@@ -114,13 +119,16 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
     watch = watch or Watch()
     n = start.size
     tables = goal_tables(start)
+    counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
+    if math.factorial(n) > watch.budget.max_bytes:  # one byte per position: over the budget before it starts
+        counts["stopped"] = watch.exhaust(MEMORY)
+        return np.zeros(0, dtype=np.uint8), counts
     distance = np.full(math.factorial(n), 255, dtype=np.uint8)
     radix = lexicographic_radix(n, n)
     first = board_rank(start.cells)
     goal_rank = board_rank(stop_at.cells) if stop_at else -1
     distance[first] = 0
     frontier = np.array([first], dtype=np.int64)
-    counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
     total = math.factorial(n) // 2
     depth = 0
     while frontier.size and first != goal_rank:
@@ -140,7 +148,8 @@ def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | Non
                                                      "text": f"depth {depth + 1}: {counts['reached']:,} reached"})
             if found:
                 break
-            if reason := watch.stop_reason(counts["expanded"]):
+            held = distance.nbytes + frontier.nbytes + sum(piece.nbytes for piece in pieces)
+            if reason := watch.stop_reason(counts["expanded"], held):
                 counts["stopped"] = reason
                 return distance, counts
         frontier = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)

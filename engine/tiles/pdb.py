@@ -238,8 +238,12 @@ def is_built(grouping: str, goal: Board) -> bool:
 def _load_stored(grouping: str, goal: Board) -> PatternDatabase | None:
     key = _key(grouping, goal)
     with _loaded_lock:
-        if key in _loaded:
-            return _loaded[key]
+        cached = _loaded.get(key)
+    if cached is not None:
+        if store.check(artefact(grouping, goal)):  # a stat, unless the file changed under the mapping
+            return cached
+        forget(grouping, goal)
+        return None
     groups = groups_of(grouping, goal)
     tables = store.load(artefact(grouping, goal), mmap=True)
     if tables is None:
@@ -289,4 +293,9 @@ def resolve(heuristic: str, goal: Board) -> tuple[PatternDatabase | HalfTurned |
                                   f"used {grouping}")
             return database, ""
     command = build_command(wanted[0]) if wanted else "python -m engine tables build"
+    for grouping in wanted:
+        why = next(filter(None, (store.refused(artefact(grouping, g)) for g in (goal, half_turn(goal)))), None)
+        if why:
+            return None, (f"the {LABELS[grouping]} failed its check ({why}) and was deleted without being read; the "
+                          f"server rebuilds it ({command}); used linear-conflict")
     return None, f"no pattern database is built yet for this goal ({command}); used linear-conflict"

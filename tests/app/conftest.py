@@ -31,7 +31,7 @@ def started_app(tmp_path, scheduler_address, startup_tables_dir):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     for table in startup_tables_dir.glob("*.np[y]"):
-        for part in (table, table.with_suffix(".json")):
+        for part in (table, table.with_suffix(".json"), table.with_name(table.name + ".crc32")):
             (data_dir / part.name).symlink_to(part)
     yield from _app(tmp_path, scheduler_address, data_dir)
 

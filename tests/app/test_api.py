@@ -99,3 +99,19 @@ def test_check_and_position(client):
     solvers = client.get("/api/solvers?size=3x3").get_json()["solvers"]
     assert {"value": "bfs:", "label": "Breadth-first search", "optimal": True} in solvers
     assert not any(s["value"].endswith(":pdb") for s in solvers)
+
+
+@pytest.mark.parametrize("solver, heuristic", [("astar", "manhattan"), ("astar", "linear-conflict")])
+def test_a_star_stops_at_its_memory_budget_and_says_which_limit(client, solver, heuristic):
+    # Korf's first position needs far more than 16 MB of A*'s tables: the search ends itself, in the worker.
+    response = client.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_1, "mode": "sync",
+                                               "solver": solver, "heuristic": heuristic, "max_megabytes": 16})
+    data = response.get_json()
+    assert response.status_code == 200 and data["status"] == "budget_exhausted"
+    assert data["extra"]["budget"] == "memory" and "memory budget (16 MB)" in data["message"]
+    assert data["extra"]["table_megabytes"] <= 16
+
+
+def test_the_memory_budget_is_bounded(client):
+    response = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "max_megabytes": 10**6})
+    assert response.status_code == 400 and "max_megabytes" in response.get_json()["error"]

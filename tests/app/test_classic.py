@@ -1,3 +1,6 @@
+import pytest
+
+from engine.classic import graph
 from tests.support.pages import job_id
 
 
@@ -93,3 +96,17 @@ def test_every_lesson_slide_renders_and_its_request_is_answered(client):
             assert 0 <= answer.get_json()["open_step"] and str(escape(slide.shows)) in page
             assert all(t["result"]["status"] == "solved" for t in answer.get_json()["traces"])
     assert client.get("/lessons/astar/99").status_code == 404
+
+
+@pytest.mark.parametrize("strategy", ["dfs", "bfs", "ids"])
+def test_a_small_request_gets_a_bounded_answer(client, strategy):
+    # 60 nodes and every edge (a 30 KB request): far more simple paths than any answer could list
+    nodes = 60
+    edges = [[a, b] for a in range(nodes) for b in range(a + 1, nodes)]
+    response = client.post("/api/classic/paths", json={"nodes": nodes, "edges": edges, "strategy": strategy})
+    result = response.get_json()
+    assert response.status_code == 200 and not result["complete"] and "node numbers" in result["message"]
+    numbers = sum(len(path) for path in result["paths"]) + sum(
+        len(step["path"]) + sum(map(len, step["pending"])) for step in result["steps"])
+    assert numbers <= graph.MAX_NUMBERS + nodes * (graph.PENDING_SHOWN + 2)  # the last step may pass it by one
+    assert len(response.data) < 4 * 2**20

@@ -84,3 +84,23 @@ def test_no_route_answers_5xx(fuzz_app, data):
         form = data.draw(st.dictionaries(st.sampled_from(FIELDS), FORM_VALUES, max_size=6), label="form")
         response = client.post(url, data=form)
     assert response.status_code < 500, (method, url, response.get_data(as_text=True)[:400])
+
+
+#: Brackets nested past Python's parser inside a string: once a 500 from ``parse_tiles`` and Rectangle-out's state.
+DEEP = "[" * 5_000
+
+
+def test_deeply_nested_brackets_in_any_text_field_of_any_route_are_not_5xx(fuzz_app):
+    client = fuzz_app.test_client()
+    fields = {name: DEEP for name in FIELDS}
+    fields.update(size="3x3", problem="tiles")  # so that the tiles are read, not refused for the size first
+    for method, url in routes(fuzz_app):
+        if method == "GET":
+            response = client.get(url, query_string=fields)
+        elif url.startswith("/api/"):
+            response = client.post(url, json=fields)
+        else:
+            response = client.post(url, data=fields)
+        assert response.status_code < 500, (method, url, response.get_data(as_text=True)[:400])
+    assert "nests too deeply" in client.get("/play?size=3x3&tiles=" + DEEP).get_data(as_text=True)
+    assert client.get("/rectout/?state=" + DEEP).status_code == 400

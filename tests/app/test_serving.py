@@ -25,7 +25,7 @@ def test_one_job_api_for_every_kind(client, app):
     assert [j["id"] for j in listed["jobs"]] == [job_id(response)]
     assert listed["kinds"]["research-bfs"]["lane"] == "long" and listed["kinds"]["solve"]["lane"] == "by budget"
     shown = client.get(f"/api/jobs/{body['job']}").get_json()
-    assert "owner" not in shown and shown["worker"].startswith("tcp://127.0.0.1:")
+    assert "owner" not in shown and "worker" not in shown  # who ran it stays inside the server
 
 
 @pytest.mark.parametrize("kind, params, message", [
@@ -233,6 +233,25 @@ def test_a_client_without_cookies_can_cancel_what_its_address_started(app):
     assert curl.post(f"/api/jobs/{job}/cancel").get_json()["status"] in ("cancelled", "running")
 
 
+def test_cookieless_jobs_from_one_address_count_as_one_client_and_a_browser_there_is_not_starved(app):
+    curl = app.test_client(use_cookies=False)
+    korf_88 = [15, 2, 12, 11, 14, 13, 9, 5, 1, 3, 8, 7, 0, 10, 6, 4]  # billions of nodes: still running at the end
+    answers = [curl.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": korf_88, "mode": "job",
+                                             "solver": "idastar", "max_seconds": 100, "max_nodes": 10**10 + i})
+               for i in range(100)]
+    accepted = [job_id(answer) for answer in answers if answer.status_code == 202]
+    refused = [answer for answer in answers if answer.status_code == 429]
+    assert len(accepted) == 4 and len(refused) == 96 and "cancel one" in refused[0].get_json()["error"]
+    browser = visitor(app)  # the same address (the test client's)
+    response = browser.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "idastar", "mode": "job"})
+    solved = app.extensions["jobs"].wait(job_id(response), timeout=60)
+    assert solved["status"] == "done" and solved["result"]["length"] == 31
+    # it did not wait its turn behind theirs: they are all still there, at most one of them on each lane
+    assert {status(curl, job) for job in accepted} <= {"queued", "running"}
+    for job in accepted:
+        assert curl.post(f"/api/jobs/{job}/cancel").status_code == 200
+
+
 def test_per_address_limits_say_how_to_raise_them(app):
     from engine.cluster import Limits
 
@@ -262,3 +281,16 @@ def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_st
     assert client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004}).get_json()["length"] == 31
     refused = client.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 8}})
     assert refused.status_code == 503 and "init_jobs" in refused.get_json()["error"]
+
+
+def test_the_cookie_is_secure_behind_https_and_job_answers_hide_the_workers_address(app):
+    plain = app.test_client().get("/")
+    assert "Secure" not in plain.headers["Set-Cookie"]
+    proxied = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in proxied.headers["Set-Cookie"] and "HttpOnly" in proxied.headers["Set-Cookie"]
+    assert "Secure" in app.test_client().get("/", base_url="https://localhost").headers["Set-Cookie"]
+    student = visitor(app)
+    job = job_id(student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}}))
+    assert app.extensions["jobs"].wait(job, timeout=60)["worker"].startswith("tcp://")  # the runner knows it
+    for answer in (student.get(f"/api/jobs/{job}"), student.get(f"/jobs/{job}"), student.get("/api/jobs")):
+        assert "tcp://" not in answer.get_data(as_text=True) and '"worker"' not in answer.get_data(as_text=True)

@@ -89,7 +89,7 @@ def test_node_budget_stops_the_search():
     result = solve(KORF_1, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
     assert result.status == "budget_exhausted"
     assert 3_000_000 <= result.nodes_expanded < 6_000_000
-    assert "budget" in result.message
+    assert "node budget" in result.message and result.extra["budget"] == "nodes"
 
 
 @pytest.mark.parametrize("solver", ["astar", "idastar"])
@@ -100,8 +100,21 @@ def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, sol
     monkeypatch.setattr(engine.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
     result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
                    progress=lambda fraction, info: reports.append(info["nodes"]))
-    assert result.status == "budget_exhausted" and "0.5 s" in result.message
+    assert result.status == "budget_exhausted" and "0.5 s" in result.message and result.extra["budget"] == "seconds"
     assert len(reports) == 3 and 0 < reports[0] < reports[1] < reports[2] <= result.nodes_expanded
+
+
+@pytest.mark.parametrize("solver, board, goal", [
+    ("astar", KORF_1, goal_board(4, 4, "blank-first")),  # the compiled A*: its arrays
+    ("astar", random_solvable(goal_board(5, 5), 1), goal_board(5, 5)),  # the readable one
+    ("bfs", random_solvable(goal_board(3, 4), 1), goal_board(3, 4)),  # a byte per position: 479 MB
+])
+def test_memory_budget_stops_the_search_and_says_so(solver, board, goal):
+    budget = Budget(max_seconds=600, max_bytes=8 * 2**20)
+    result = solve(board, goal, solver, "manhattan", budget)
+    assert result.status == "budget_exhausted" and result.extra["budget"] == "memory"
+    assert "memory budget (8 MB)" in result.message
+    assert result.extra.get("table_megabytes", 0) <= 8
 
 
 @pytest.mark.parametrize("solver", ["astar", "idastar"])
@@ -186,3 +199,18 @@ def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
     result = solve(board, goal, "fast", None)
     assert result.optimal and board.apply(result.moves) == goal and result.length <= 6
     assert reduction_moves(goal.apply("L"), goal, Watch()) == "R"  # placed lines are left alone
+
+
+def test_loading_the_fast_solvers_kernels_goes_through_its_line_placing_search(monkeypatch):
+    # what a solve loads before its clock starts must be what it runs: the fast solver places lines by a compiled
+    # search, which a position close to the goal would otherwise never reach (its compilation counted as search)
+    from engine import solvers as registry_of_solvers
+    from engine.tiles import reduction
+
+    calls = []
+    place_group = reduction.place_group
+    monkeypatch.setattr(reduction, "place_group", lambda *args: calls.append(1) or place_group(*args))
+    monkeypatch.setattr(registry_of_solvers, "_loaded", set())
+    info = solvers()["fast"]
+    registry_of_solvers.load_kernels(info, "", goal_board(4, 4), {})
+    assert calls

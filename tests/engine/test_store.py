@@ -14,7 +14,7 @@ def test_built_once_then_loaded(tmp_path, monkeypatch):
     first = store.load_or_build("demo.npy", build)
     again = store.load_or_build("demo.npy", build)
     assert calls == [1] and again.tolist() == first.tolist() == [0, 1, 2, 3, 4]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.npy"]  # no temporary file left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.npy", "demo.npy.crc32"]  # no temporary file left
 
 
 def test_a_truncated_file_is_rebuilt(tmp_path, monkeypatch):

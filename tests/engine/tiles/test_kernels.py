@@ -192,6 +192,17 @@ def test_compiled_astar_grows_its_arrays_and_keeps_its_budget():
     assert result.peak_frontier > 4096  # past the first arrays' size
 
 
+def test_compiled_astar_hashes_over_the_whole_table():
+    # A table past 2**24 slots is used whole: were the slots of 10,000 positions all in its first 2**24, a search
+    # holding more than that many positions would probe one ever longer run of full slots.
+    from engine.tiles.astar import _slot
+
+    table = np.full(1 << 25, -1, dtype=np.int32)
+    keys = np.zeros(1, dtype=np.uint64)
+    slots = [_slot(table, keys, np.uint64(key)) for key in range(1, 10_001)]
+    assert sum(slot >= 1 << 24 for slot in slots) > 4_000
+
+
 def test_the_astar_solver_is_the_compiled_one_where_it_applies():
     from engine.tiles.astar import supports
 
