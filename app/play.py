@@ -44,8 +44,9 @@ def _page(template: str, **extra):
     is_4x4 = (position.board.rows, position.board.cols) == (4, 4)
     building = tables_job(current_app.extensions.get("jobs")) if is_4x4 else None
     choices = solver_choices(position.board)
+    chosen = default_choice(position.board, position.goal, choices)
     return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
-                           solvers=choices, default_choice=default_choice(position.board, choices), **extra), status
+                           solvers=choices, default_choice=chosen, **extra), status
 
 
 @bp.get("/play")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engine.errors import PuzzleError
 from engine.params import flag, integer
+from engine.player import strongest_solver
 from engine.solvers import solvers
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
 from engine.tiles.heuristics import heuristics
@@ -70,14 +71,11 @@ def new_position(args, goal: Board) -> Board | None:
     return None
 
 
-#: What the Play page selects: an optimal solve up to 4×4 answers within seconds; beyond, it may search for minutes,
-#: so the default is the reduction, which answers any board up to 6×6 at once.
-SMALL_BOARD_CHOICE, LARGE_BOARD_CHOICE, SMALL_BOARD_CELLS = "idastar:linear-conflict", "fast:", 16
-
-
-def default_choice(board: Board, choices: list[dict]) -> str:
+def default_choice(board: Board, goal: Board, choices: list[dict]) -> str:
+    """The choice a page selects: the strongest solver ready for the board (``engine.player.strongest_solver``)."""
+    solver, heuristic, _ = strongest_solver(board, goal)
+    wanted = f"{solver}:{heuristic}"
     values = [choice["value"] for choice in choices]
-    wanted = SMALL_BOARD_CHOICE if board.size <= SMALL_BOARD_CELLS else LARGE_BOARD_CHOICE
     return wanted if wanted in values else (values[0] if values else "")
 
 
