@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.errors import PuzzleError
 from engine.params import flag, integer
-from engine.player import strongest_solver
+from engine.player import position_at_distance, strongest_solver
 from engine.solvers import solvers
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
 from engine.tiles.heuristics import heuristics
@@ -62,10 +62,13 @@ def read_position(args) -> PagePosition:
 
 
 def new_position(args, goal: Board) -> Board | None:
-    """A fresh random or scrambled position if the URL asks for one (``random=1`` or ``scramble=k``)."""
+    """A fresh position if the URL asks for one: ``random=1``, ``scramble=k`` (k random moves) or ``distance=d``
+    (exactly d moves from solved, ``engine.player.position_at_distance``)."""
     seed = integer(args, "seed", 0, 2**63 - 1, None)
     if flag(args, "random", False):
         return random_solvable(goal, seed)
+    if args.get("distance"):
+        return position_at_distance(goal, integer(args, "distance", 1, 200), seed)
     if args.get("scramble"):
         return scramble(goal, integer(args, "scramble", 0, MAX_SCRAMBLE), seed)[0]
     return None

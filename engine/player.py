@@ -124,16 +124,17 @@ def hint(board: Board, goal: Board, budget: Budget = HINT_BUDGET) -> Hint:
     return _hint_from(board, result.moves, False, result.solver, result.heuristic, started, reason)
 
 
-def distance_range(goal: Board) -> tuple[int, int] | None:
-    """The distances ``position_at_distance`` offers for ``goal``'s board, None when it offers none."""
-    if goal.size <= PERFECT_MAX_CELLS:
-        from engine.tiles.kernel_drivers import goal_distance_table
+#: The distances offered: 80 moves is the 15-puzzle's diameter, and no board of at most 16 cells is farther; the walk
+#: on boards without a distance table checks every step by an optimal solve, so far positions cost seconds each.
+MAX_DISTANCE = {True: 80, False: 60}
 
-        table = goal_distance_table(goal)
-        return 1, int(table[table != 255].max())
-    if goal.size <= OPTIMAL_CELLS:
-        return 1, 60  # the walk checks every step by an optimal solve: far positions cost seconds each
-    return None
+
+def distance_range(goal: Board) -> tuple[int, int] | None:
+    """The distances ``position_at_distance`` takes for ``goal``'s board (whether one exists there is its answer),
+    None when it takes none. Cheap: it reads no table."""
+    if goal.size > OPTIMAL_CELLS:
+        return None
+    return 1, MAX_DISTANCE[goal.size <= PERFECT_MAX_CELLS]
 
 
 def position_at_distance(goal: Board, distance: int, seed: int | None = None,
@@ -152,7 +153,11 @@ def position_at_distance(goal: Board, distance: int, seed: int | None = None,
 
         from engine.tiles.kernel_drivers import goal_distance_table
 
-        ranks = np.flatnonzero(goal_distance_table(goal) == distance)
+        table = goal_distance_table(goal)
+        ranks = np.flatnonzero(table == distance)
+        if ranks.size == 0:
+            raise PuzzleError(f"no position is {distance} moves from solved on {goal.size_name}: the farthest are "
+                              f"{int(table[table != 255].max())} moves away")
         rank = int(ranks[rng.randrange(ranks.size)])
         return Board(goal.rows, goal.cols, tuple(partial_unrank(rank, goal.size, goal.size)))
     return _walk_outward(goal, distance, rng, budget)
