@@ -44,6 +44,9 @@ def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_serve
     axe_page.click("#solve-button")
     expect(axe_page.locator(".result .player-controls")).to_be_visible()
     assert serious(axe_page) == []
+    axe_page.check("#show-h")  # the heuristic drawn on the tile buttons leaves their names alone
+    expect(axe_page.locator("#board .h-badge")).to_have_count(8)
+    assert serious(axe_page) == []
     axe_page.goto(f"{live_server}/step")
     expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     for _ in range(5):

@@ -9,8 +9,7 @@ from engine import store
 from engine.errors import PuzzleError
 from engine.player import hint, position_at_distance, strongest_solver
 from engine.solvers import solve
-from engine.tiles import Board, goal_board, random_solvable
-from engine.tiles import pdb
+from engine.tiles import Board, goal_board, pdb, random_solvable
 from engine.tiles.kernel_drivers import bfs_distances
 from engine.tiles.ranking import partial_rank, partial_unrank
 from engine.tiles.ranking_kernels import board_rank

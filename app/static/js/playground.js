@@ -132,7 +132,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
           try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch (e) { /* private mode: no records */ }
         }
       }
-      if (status) status.textContent = `Solved in ${plural(count, "move")}, ${clock(seconds)}!`;
+      if (status) status.textContent = `Solved! ${plural(count, "move")}, ${clock(seconds)}.`;
       showBest(note);
       if (again) { again.hidden = false; }
     };
