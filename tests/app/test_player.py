@@ -68,3 +68,16 @@ def test_a_distance_on_a_board_without_quick_optimal_solves_is_refused_on_the_pa
     response = client.get("/play?size=5x5&distance=10")
     assert response.status_code == 400
     assert "16 cells" in response.get_data(as_text=True)
+
+
+def test_a_bad_custom_position_keeps_what_was_typed_and_sixteen_numbers_for_a_3x3_say_so(client):
+    typed = ",".join(map(str, range(16)))
+    html = client.get(f"/play?size=3x3&goal=blank-last&tiles={typed}").get_data(as_text=True)
+    assert "expected 9 numbers (tiles 1..8 and 0 for the blank), got 16" in html
+    assert f'<input name="tiles" value="{typed}"' in html and '<details class="custom" open>' in html
+
+
+@pytest.mark.parametrize("size, offered", [("4x4", True), ("5x5", False), ("6x6", False)])
+def test_dpso_and_the_ga_are_offered_up_to_the_15_puzzle(client, size, offered):
+    html = client.get(f"/play?size={size}&random=1&seed=1", follow_redirects=True).get_data(as_text=True)
+    assert ('value="dpso:"' in html) is offered and ('value="ga:"' in html) is offered
