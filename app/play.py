@@ -12,9 +12,12 @@ from app.positions import GOALS, PRESETS, default_choice, new_position, read_pos
 from app.solving import compare_request, progress_fragment, solve_request
 from app.subjects import Subject
 from engine.errors import PuzzleError
+from engine.params import integer
+from engine.player import Hint, distance_range, hint
 from engine.search.explain import explain
 from engine.solve_jobs import MAX_COMPARE
 from engine.tiles import Board, parse_goal, parse_size, parse_tiles
+from engine.tiles.board import position_from
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_global(solver_label)
@@ -26,10 +29,12 @@ SUBJECTS = [
 ]
 
 
-def _page(template: str, **extra):
-    position = read_position(request.args)
-    args = request.args
-    if not any(args.get(k) for k in ("tiles", "random", "scramble")):
+def _page(template: str, args=None, **extra):
+    """The board page for the position in ``args`` (the query string; a form's fields when a form posted without
+    JavaScript and gets the whole page back)."""
+    args = request.args if args is None else args
+    position = read_position(args)
+    if not any(args.get(k) for k in ("tiles", "random", "scramble", "distance")):
         args = {**args.to_dict(), "random": "1"}  # a page opened bare starts on a random position, not the goal
     if not position.error:
         try:
@@ -38,14 +43,25 @@ def _page(template: str, **extra):
             position.error = str(exc)
         else:
             if fresh is not None:
-                return redirect(url_for(request.endpoint, **{**position.query,
+                shown = {"at": args["distance"]} if args.get("distance") else {}
+                return redirect(url_for(request.endpoint, **{**position.query, **shown,
                                                              "tiles": ",".join(map(str, fresh.cells))}))
     status = 400 if position.error else 200
     is_4x4 = (position.board.rows, position.board.cols) == (4, 4)
     building = tables_job(current_app.extensions.get("jobs")) if is_4x4 else None
     choices = solver_choices(position.board)
+    chosen = default_choice(position.board, position.goal, choices)
     return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
-                           solvers=choices, default_choice=default_choice(position.board, choices), **extra), status
+                           solvers=choices, default_choice=chosen, distances=distance_range(position.goal),
+                           at=integer(args, "at", 0, 200, None) if not position.error else None, **extra), status
+
+
+def _is_htmx() -> bool:
+    return bool(request.headers.get("HX-Request"))
+
+
+def _position_fields(form) -> MultiDict:
+    return MultiDict({name: form.get(name, "") for name in ("size", "goal", "tiles")})
 
 
 @bp.get("/play")
@@ -70,13 +86,37 @@ def _optional(form, *names: str) -> dict:
 
 @bp.post("/play/solve")
 def solve_fragment():
+    """A solve from the Play page's form: its fragment for htmx, the whole page with the answer in place when the
+    form posted without JavaScript."""
     form = request.form
     params = {"size": form.get("size"), "goal": form.get("goal"), "tiles": form.get("tiles"),
               **_solver_fields(form.get("choice", "")), **_optional(form, "mode")}
     answer = solve_request(params)
     if answer.job_id:
-        return progress_fragment(answer.job_id, "Solving")
-    return result_fragment("solve", answer.result)
+        fragment = progress_fragment(answer.job_id, "Solving")
+    else:
+        fragment = result_fragment("solve", answer.result)
+    return fragment if _is_htmx() else _page("play.html", _position_fields(form), solve_result=fragment)
+
+
+def _hint_of(data) -> Hint:
+    board, goal = position_from({name: data.get(name) for name in ("size", "goal", "tiles") if name in data})
+    return hint(board, goal)
+
+
+@bp.post("/play/hint")
+def hint_fragment():
+    """A next move on a shortest path and how far from solved (``engine.player.hint``), for the Hint button."""
+    answer = _hint_of(request.form)
+    fragment = render_template("partials/hint.html", hint=answer)
+    return fragment if _is_htmx() else _page("play.html", _position_fields(request.form), hint_result=fragment)
+
+
+@bp.post("/api/hint")
+def hint_api():
+    """``{"size", "goal", "tiles"}`` → the hint: ``move`` (the blank's), ``tile``, ``direction``, ``before`` and
+    ``after`` (distances, exact when ``optimal``), ``solver``, ``heuristic``, ``text``, ``seconds``."""
+    return jsonify(_hint_of(json_body()).as_dict())
 
 
 @bp.post("/compare/run")

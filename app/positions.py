@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engine.errors import PuzzleError
 from engine.params import flag, integer
+from engine.player import position_at_distance, strongest_solver
 from engine.solvers import solvers
 from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
 from engine.tiles.heuristics import heuristics
@@ -61,23 +62,23 @@ def read_position(args) -> PagePosition:
 
 
 def new_position(args, goal: Board) -> Board | None:
-    """A fresh random or scrambled position if the URL asks for one (``random=1`` or ``scramble=k``)."""
+    """A fresh position if the URL asks for one: ``random=1``, ``scramble=k`` (k random moves) or ``distance=d``
+    (exactly d moves from solved, ``engine.player.position_at_distance``)."""
     seed = integer(args, "seed", 0, 2**63 - 1, None)
     if flag(args, "random", False):
         return random_solvable(goal, seed)
+    if args.get("distance"):
+        return position_at_distance(goal, integer(args, "distance", 1, 200), seed)
     if args.get("scramble"):
         return scramble(goal, integer(args, "scramble", 0, MAX_SCRAMBLE), seed)[0]
     return None
 
 
-#: What the Play page selects: an optimal solve up to 4×4 answers within seconds; beyond, it may search for minutes,
-#: so the default is the reduction, which answers any board up to 6×6 at once.
-SMALL_BOARD_CHOICE, LARGE_BOARD_CHOICE, SMALL_BOARD_CELLS = "idastar:linear-conflict", "fast:", 16
-
-
-def default_choice(board: Board, choices: list[dict]) -> str:
+def default_choice(board: Board, goal: Board, choices: list[dict]) -> str:
+    """The choice a page selects: the strongest solver ready for the board (``engine.player.strongest_solver``)."""
+    solver, heuristic, _ = strongest_solver(board, goal)
+    wanted = f"{solver}:{heuristic}"
     values = [choice["value"] for choice in choices]
-    wanted = SMALL_BOARD_CHOICE if board.size <= SMALL_BOARD_CELLS else LARGE_BOARD_CHOICE
     return wanted if wanted in values else (values[0] if values else "")
 
 

@@ -56,6 +56,11 @@ def check_solve(params: dict) -> dict:
     """The solve job's parameters, validated: position, solvability, solver and heuristic, budget, options."""
     board, goal = position_from(params)
     require_solvable(board, goal)
+    if params.get("solver") is None and params.get("heuristic") is None:
+        # none named: the strongest solver ready for the board, as the Play page selects
+        from engine.player import strongest_solver
+
+        params = {**params, **dict(zip(("solver", "heuristic"), strongest_solver(board, goal)[:2], strict=True))}
     info, heuristic = check_request(board, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
     options = params.get("params")
     if options is not None and not isinstance(options, dict):

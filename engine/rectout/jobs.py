@@ -29,7 +29,12 @@ def solve_job(params: dict, report, cancel) -> dict:
     from engine.rectout.puzzle import state_from
     from engine.rectout.search import solve
 
-    watch = Watch(Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]), cancel, report)
+    # The search's fraction is of the state budget, and A* usually ends far inside it (2 % for minutes, then done):
+    # the panel shows the states counted and an indeterminate bar rather than a fraction that says nothing of the end.
+    def progress(fraction, info):
+        report(None, info)
+
+    watch = Watch(Budget(max_nodes=params["max_states"], max_seconds=params["max_seconds"]), cancel, progress)
     return solve(state_from(params["state"]), watch, dedupe=params["dedupe"], weight=params["weight"]).to_dict()
 
 

@@ -135,7 +135,11 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def validate_cells(cells: tuple[int, ...], size: int) -> None:
-    """Check that ``cells`` holds each of 0..size-1 exactly once; the message names the first problem found."""
+    """Check that ``cells`` holds each of 0..size-1 exactly once; the message names the first problem found (too
+    many numbers first: 16 numbers typed for a 3×3 board are a 15-puzzle, not a tile out of range)."""
+    if len(cells) > size:
+        raise PuzzleError(f"expected {size} numbers (tiles 1..{size - 1} and 0 for the blank), got {len(cells)}: "
+                          "choose the board size that has that many cells")
     for tile in cells:
         if not 0 <= tile < size:
             raise PuzzleError(f"tile {tile} is out of range: use 1..{size - 1} and 0 for the blank")

@@ -25,3 +25,13 @@ def partial_rank(where: list[int], n: int = 16) -> int:
     for slot, cell in enumerate(where):
         rank = rank * (n - slot) + cell - sum(1 for other in where[:slot] if other < cell)
     return rank
+
+
+def partial_unrank(rank: int, m: int, n: int = 16) -> list[int]:
+    """The m distinct numbers out of n whose rank is ``rank``: the inverse of ``partial_rank``."""
+    digits = []
+    for slot in range(m - 1, -1, -1):
+        rank, digit = divmod(rank, n - slot)
+        digits.append(digit)
+    unused = list(range(n))
+    return [unused.pop(digit) for digit in reversed(digits)]

@@ -58,6 +58,15 @@ def test_the_board_pages_offer_the_built_database(client, page):
     assert 'value="idastar:pdb"' in html and 'value="idastar:pdb-663"' in html
 
 
+def test_with_a_database_built_the_play_page_and_the_api_default_to_idastar_with_it(client):
+    tiles = position("blank-last")
+    page = client.get(f"/play?size=4x4&goal=blank-last&tiles={','.join(map(str, tiles))}").get_data(as_text=True)
+    assert '<option value="idastar:pdb" selected>' in page
+    solved = client.post("/api/solve", json={"size": "4x4", "goal": "blank-last", "tiles": tiles,
+                                             "mode": "sync"}).get_json()
+    assert (solved["solver"], solved["heuristic"], solved["optimal"]) == ("idastar", "pdb-663", True)
+
+
 def test_the_solver_list_offers_the_built_database(client):
     values = {s["value"] for s in client.get("/api/solvers?size=4x4&goal=blank-first").get_json()["solvers"]}
     assert {"idastar:pdb", "astar:pdb", "idastar:pdb-663"} <= values

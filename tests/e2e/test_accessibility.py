@@ -46,6 +46,9 @@ def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_serve
     axe_page.click("#solve-button")
     expect(axe_page.locator(".result .player-controls")).to_be_visible()
     assert serious(axe_page) == []
+    axe_page.check("#show-h")  # the heuristic drawn on the tile buttons leaves their names alone
+    expect(axe_page.locator("#board .h-badge")).to_have_count(8)
+    assert serious(axe_page) == []
     axe_page.goto(f"{live_server}/step")
     expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     for _ in range(5):
@@ -109,3 +112,32 @@ def test_the_step_through_presenting_with_the_tree_fitted(axe_page, live_server)
     axe_page.locator(".tree-legend-box > summary").first.click()
     assert serious(axe_page) == []
     axe_page.set_viewport_size({"width": 1280, "height": 900})
+
+
+#: The pages whose main action adds wide markup (a result table, a chart, a player): (page, fields to fill, the
+#: button, what shows when the answer is in). Small inputs keep each action to seconds.
+MAIN_ACTIONS = [
+    ("/play?size=4x4&goal=blank-last&tiles=1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15", {}, "#solve-button",
+     ".result .player-controls"),
+    ("/compare?size=3x3&goal=blank-last&tiles=1,2,3,4,0,5,7,8,6", {}, "#compare-button", ".compare-item .board"),
+    ("/classic/queens", {}, "#queens-out >> xpath=.. >> button.primary", "#queens-out .queens-results"),
+    ("/learned/", {"input[name=walks]": "2000"}, "#train-out >> xpath=.. >> button.primary", "#tables tr.trained"),
+    ("/research/", {}, "#bfs button.primary", "#bfs-out .research-result"),
+]
+
+
+def test_no_page_is_wider_than_a_phone_after_its_main_action(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    wide = {}
+    for path, fields, button, done in MAIN_ACTIONS:
+        page.goto(live_server + path)
+        for selector, value in fields.items():
+            page.fill(selector, value)
+        page.click(button)
+        expect(page.locator(done).first).to_be_visible(timeout=60_000)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    context.close()
+    assert wide == {}

@@ -209,3 +209,62 @@ def test_the_heuristic_on_the_board_follows_the_moves(page, live_server):
     expect(page.locator("#board .tile.h-conflict")).to_have_count(2)  # 2 and 1 swapped in their goal row
     page.locator('#board .tile[data-tile="8"]').click()
     expect(page.locator("#h-summary")).to_contain_text("Manhattan distance 2")
+
+
+def _scrambled_4x4() -> str:
+    from engine.tiles import goal_board, scramble
+
+    return ",".join(map(str, scramble(goal_board(4, 4), 24, 5)[0].cells))
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_after_solve_the_board_and_step_forward_share_the_screen_and_the_focus_is_in_the_result(
+        browser, live_server, width, height):
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-last&tiles={_scrambled_4x4()}")
+    page.click("#solve-button")
+    result = page.locator(".result")
+    expect(result).to_have_attribute("data-playing", "1", timeout=30_000)
+    assert page.evaluate("document.getElementById('solve-result').contains(document.activeElement)")
+    board = page.locator("#board").bounding_box()
+    forward = page.locator('.result [data-act="forward"]').bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= height, board
+    assert forward["y"] >= 0 and forward["y"] + forward["height"] <= height, forward
+    for act in ("reset", "back", "play", "forward", "end"):
+        box = page.locator(f'.result [data-act="{act}"]').bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (act, box)
+    # Play and Pause take the same room: End stays where it was
+    end_playing = page.locator('.result [data-act="end"]').bounding_box()
+    page.click('.result [data-act="play"]')
+    expect(result).to_have_attribute("data-playing", "0")
+    assert page.locator('.result [data-act="end"]').bounding_box() == end_playing
+    context.close()
+
+
+def test_hint_undo_redo_restart_and_the_solved_moment(page, live_server):
+    page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={TWO_MOVES}")
+    page.click("#hint-button")
+    expect(page.locator(".hint-answer")).to_contain_text("lowers the distance from 2 to 1")
+    hinted = page.locator("#board .tile.hinted")
+    expect(hinted).to_have_count(1)
+    hinted.click()
+    expect(page.locator("#move-count")).to_have_text("1")
+    expect(page.locator(".hint-answer")).to_have_count(0)  # a hint is for the position it was asked on
+    after_one = tiles(page)
+    page.click("#undo-button")
+    assert tiles(page) == TWO_MOVES
+    expect(page.locator("#move-count")).to_have_text("0")
+    page.click("#redo-button")
+    assert tiles(page) == after_one
+    page.click("#restart-button")
+    assert tiles(page) == TWO_MOVES
+    expect(page.locator("#play-again")).to_be_hidden()
+    page.locator('#board .tile[data-tile="5"]').click()
+    page.keyboard.press("ArrowUp")
+    assert tiles(page) == GOAL_3x3
+    expect(page.locator("#status")).to_contain_text("Solved! 2 moves")
+    expect(page.locator("#play-again")).to_be_visible()
+    # the restart began a new game without hints, so it is this browser's first record on the board
+    expect(page.locator("#best")).to_contain_text("New best! Best in this browser on this board: 2 moves")

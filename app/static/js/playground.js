@@ -71,40 +71,115 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     isSolved() { return this.cells.every((t, i) => t === this.goal[i]); }
   }
 
-  // ---- Playing by hand on the main board. --------------------------------------------------------------------
+  // ---- Playing by hand on the main board: moves, undo and redo, restart, the clock and this browser's bests. ----
+  const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+
   function bindPlay(view) {
     let count = 0;
-    const counter = document.getElementById("move-count");
-    const status = document.getElementById("status");
+    const start = view.cells.slice();
+    const past = [], future = [];  // {cells, count} before each of the player's moves, and those undone
+    let hinted = false;            // a game played with hints is no record
+    let began = null, stopped = null, ticking = null;
+    const $ = (id) => document.getElementById(id);
+    const counter = $("move-count"), timerEl = $("timer"), status = $("status"), best = $("best");
+    const undoBtn = $("undo-button"), redoBtn = $("redo-button"), restartBtn = $("restart-button");
+    const again = $("play-again"), hintBox = $("hint-result");
     const tileInputs = document.querySelectorAll(".tiles-input");
-    const share = document.getElementById("share-link");
-    const compare = document.getElementById("compare-link");
+    const share = $("share-link");
+    const compare = $("compare-link");
+    const bestKey = best ? `puzzle-playground:best:${best.dataset.size}` : null;
+    const elapsed = () => (began === null ? 0 : ((stopped ?? Date.now()) - began) / 1000);
+    const readBest = () => { try { return JSON.parse(localStorage.getItem(bestKey)) || {}; } catch (e) { return {}; } };
+    const showBest = (note) => {
+      if (!best) return;
+      const b = readBest();
+      best.textContent = b.moves ? `${note || ""}Best in this browser on this board: ${plural(b.moves, "move")}, ${clock(b.seconds)}.` : (note || "");
+    };
+    const tick = () => { if (timerEl) timerEl.textContent = clock(elapsed()); };
+    const stopClock = () => { if (ticking) window.clearInterval(ticking); ticking = null; stopped = stopped ?? Date.now(); tick(); };
+    const resetClock = () => { if (ticking) window.clearInterval(ticking); ticking = null; began = stopped = null; tick(); };
+    const refresh = () => {
+      if (counter) counter.textContent = count;
+      if (undoBtn) undoBtn.disabled = !past.length;
+      if (redoBtn) redoBtn.disabled = !future.length;
+      if (restartBtn) restartBtn.disabled = !past.length && !future.length;
+    };
     view.listeners.push(() => {
       const tiles = view.cells.join(",");
       tileInputs.forEach((i) => { i.value = tiles; });
       const url = new URL(window.location.href);
-      ["random", "scramble", "seed"].forEach((k) => url.searchParams.delete(k));
+      ["random", "scramble", "seed", "distance", "at"].forEach((k) => url.searchParams.delete(k));
       url.searchParams.set("tiles", tiles);
       window.history.replaceState(null, "", url);
       if (share) share.href = url.pathname + url.search;
       if (compare) compare.href = "/compare" + url.search;
       // A URL with a bad position shows its error over the goal it fell back to: that board is not a solved puzzle.
-      const solved = view.isSolved() && (count > 0 || !document.getElementById("position-error"));
+      const solved = view.isSolved() && (count > 0 || !$("position-error"));
       view.el.classList.toggle("solved", solved);
-      if (status) status.textContent = solved ? (count ? `Solved! ${plural(count, "move")}.` : "Solved!") : "";
+      if (status && !solved) status.textContent = "";
+      if (status && solved && !count) status.textContent = "Solved!";
     });
+    // The solved moment: the clock stops, a record is kept (not with hints), and "Play again" is offered.
+    const finish = () => {
+      stopClock();
+      const seconds = elapsed(), b = readBest();
+      let note = "";
+      if (hinted) note = "Played with hints, so not a record. ";
+      else if (bestKey) {
+        const fewer = !b.moves || count < b.moves, faster = !b.seconds || seconds < b.seconds;
+        if (fewer || faster) {
+          note = `New best${fewer && faster ? "" : fewer ? " (moves)" : " (time)"}! `;
+          try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch (e) { /* private mode: no records */ }
+        }
+      }
+      if (status) status.textContent = `Solved! ${plural(count, "move")}, ${clock(seconds)}.`;
+      showBest(note);
+      if (again) { again.hidden = false; }
+    };
+    const moved = () => {
+      if (hintBox) hintBox.innerHTML = "";
+      view.tiles.forEach((el) => el.classList.remove("hinted"));
+      refresh();
+      if (view.isSolved() && count > 0) finish();
+      else if (again) again.hidden = true;
+    };
     // A move by the user while a solution is loaded stops its playback for good: the solution was for the position
     // before the move, so replaying it would end on an unsolved board. The player says so and disables itself.
-    const played = (n, move) => {
+    const played = (n, move, before) => {
       if (view.player) detach(view.player);
+      past.push({ cells: before, count });
+      future.length = 0;
       count += n;
-      if (counter) counter.textContent = count;
+      if (began === null || stopped !== null) { began = Date.now() - elapsed() * 1000; stopped = null; ticking = ticking || window.setInterval(tick, 500); }
       view.draw();
+      moved();
       // said to screen readers: a tile moving is otherwise silent (the focused tile's new place is in its name)
-      const region = document.getElementById("announcer");
+      const region = $("announcer");
       if (region && move) region.textContent = `${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`;
     };
-    view.resetCount = () => { count = 0; if (counter) counter.textContent = 0; };
+    const jump = (from, to) => {  // undo and redo: one of the player's moves (a whole slid run) at a time
+      if (!from.length) return;
+      if (view.player) detach(view.player);
+      to.push({ cells: view.cells.slice(), count });
+      const state = from.pop();
+      count = state.count;
+      view.set(state.cells);
+      moved();
+    };
+    if (undoBtn) undoBtn.addEventListener("click", () => jump(past, future));
+    if (redoBtn) redoBtn.addEventListener("click", () => jump(future, past));
+    if (restartBtn) restartBtn.addEventListener("click", () => {
+      if (view.player) detach(view.player);
+      past.length = 0; future.length = 0; count = 0; hinted = false;
+      resetClock();
+      view.set(start);
+      moved();
+      showBest();
+    });
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("hint-form")) hinted = true;
+    });
+    view.resetCount = () => { count = 0; past.length = 0; future.length = 0; resetClock(); refresh(); };
     bindHeuristics(view);
 
     // A click on a tile in line with the blank slides the whole run of tiles between them.
@@ -117,8 +192,9 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       if (tr === br) { move = tc > bc ? "R" : "L"; steps = Math.abs(tc - bc); }
       else if (tc === bc) { move = tr > br ? "D" : "U"; steps = Math.abs(tr - br); }
       if (!move) return;
+      const before = view.cells.slice();
       for (let i = 0; i < steps; i++) view.move(move);
-      played(steps, move);
+      played(steps, move, before);
     });
     // Arrow keys slide a tile into the blank: the blank moves the opposite way.
     const keyMove = { ArrowUp: "D", ArrowDown: "U", ArrowLeft: "R", ArrowRight: "L" };
@@ -127,7 +203,8 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       const tag = (event.target.tagName || "").toLowerCase();
       if (!move || view.locked || ["input", "select", "textarea"].includes(tag)) return;
       event.preventDefault();
-      if (view.move(move)) played(1, move);
+      const before = view.cells.slice();
+      if (view.move(move)) played(1, move, before);
     });
     // A swipe moves the tile in the swipe's direction.
     let touch = null;
@@ -138,9 +215,12 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       touch = null;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
       const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "L" : "R") : (dy > 0 ? "U" : "D");
-      if (view.move(move)) played(1, move);
+      const before = view.cells.slice();
+      if (view.move(move)) played(1, move, before);
     });
     view.draw();
+    refresh();
+    showBest();
   }
 
   // "Show the heuristic": the engine's breakdown of h for the position on the board, redrawn after every move.
@@ -213,9 +293,13 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       const start = res.dataset.start.split(",").map(Number);
       if (main.resetCount) main.resetCount();
       main.player = Player(res, [{ view: main, start, moves: res.dataset.moves, movesEl: res.querySelector(".moves") }]);
-      // On a phone the form is far below the board: bring the board (and the player just under it) into view.
+      // The focus goes to the player (Space pauses it), and the board and the player are brought on screen together:
+      // on a phone the form is far below the board.
+      const play = res.querySelector('[data-act="play"]');
+      if (play) play.focus({ preventScroll: true });
+      const controls = res.querySelector(".player-controls") || res;
       const top = main.el.getBoundingClientRect().top;
-      if (top < 0 || top > window.innerHeight / 2) main.el.scrollIntoView({ block: "start" });
+      if (top < 0 || controls.getBoundingClientRect().bottom > window.innerHeight) main.el.scrollIntoView({ block: "start" });
       main.player.play();
     });
     root.querySelectorAll('[data-player="group"]').forEach((group) => {
@@ -247,7 +331,33 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     });
   }
 
-  onReady(() => { bind(document); bindForms(); });
+  // A hint marks the tile it names until the next move.
+  function bindHint(root) {
+    const answer = root.querySelector(".hint-answer[data-hint-tile]");
+    const el = document.getElementById("board");
+    if (!answer || !el || answer.dataset.bound) return;
+    answer.dataset.bound = "1";
+    const tile = viewOf(el).tiles.get(+answer.dataset.hintTile);
+    if (tile) tile.classList.add("hinted");
+  }
+
+  // A fragment swapped into a result box takes the focus with it, so a keyboard user lands on the answer (a
+  // solution's player takes it in bind()); a box that polls keeps the focus it had.
+  function focusResult(target) {
+    if (!target || !["solve-result", "hint-result"].includes(target.id)) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !target.contains(active) && !active.closest("form")) return;
+    if (target.querySelector('[data-player="board"][data-bound]')) return;
+    const first = target.querySelector("button, a[href]") || target;
+    if (first === target) target.tabIndex = -1;
+    first.focus({ preventScroll: true });
+  }
+
+  onReady(() => { bind(document); bindHint(document); bindForms(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
-  document.addEventListener("htmx:afterSettle", () => bind(document));
+  document.addEventListener("htmx:afterSettle", (event) => {
+    bind(document);
+    bindHint(document);
+    focusResult(event.detail && event.detail.target);
+  });
 })();

@@ -25,7 +25,9 @@ def test_text_round_trip():
 
 @pytest.mark.parametrize("tiles, message", [
     ("1 2 3 4 5 6 7 8", "expected 9 numbers"),
-    ("1 2 3 4 5 6 7 8 0 9", "tile 9 is out of range"),
+    ("1 2 3 4 5 6 7 8 0 9", "expected 9 numbers (tiles 1..8 and 0 for the blank), got 10"),
+    (" ".join(map(str, range(16))), "expected 9 numbers (tiles 1..8 and 0 for the blank), got 16"),
+    ("1 2 3 4 5 6 7 9 0", "tile 9 is out of range"),
     ("1 2 3 4 5 6 7 7 0", "tile 7 appears twice; tile 8 is missing"),
     ("1 2 3 4 5 6 7 8", "the blank (0) is missing"),
     ("1 2 3 4 five 6 7 8 0", "'five' is not a tile number"),
