@@ -1,6 +1,7 @@
 """The Learned heuristic page (seed 002): train tables as jobs, see what they hold, evaluate them against Manhattan
 distance and the pattern database, and the M curve (how V changes with the number of walks) beside the paper's
-figures: the newest curve job's, else the one measured for issue 17 (``engine/learned/recorded.py``)."""
+figures: the newest curve job's, else the recorded ones (``engine/learned/recorded/m-curve-*.json``, read by
+``engine.learned.curve.recorded_curves``)."""
 
 from __future__ import annotations
 

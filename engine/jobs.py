@@ -74,6 +74,8 @@ def job_kind(name: str, *, check: CheckFunction | None = None,
         raise ValueError(f"lane must be one of {LANES}")
 
     def register(function: JobFunction) -> JobFunction:
+        if name in _KINDS:
+            raise ValueError(f"job kind {name!r} is registered twice")
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         _KINDS[name] = JobKind(name, function, check or _no_check, lane, doc)
         return function

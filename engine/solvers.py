@@ -61,6 +61,9 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 
 def register_solver(info: SolverInfo) -> SolverInfo:
+    """Add a solver; a name already taken is refused (a second registration would silently replace the first)."""
+    if info.name in _SOLVERS:
+        raise ValueError(f"solver {info.name!r} is registered twice")
     _SOLVERS[info.name] = info
     return info
 
