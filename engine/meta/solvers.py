@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import JobView, job_kind
 from engine.meta.settings import DPSOParams, GAParams, params_from
 from engine.params import choice, integer, text
 from engine.result import SolveResult, Watch
@@ -72,14 +72,22 @@ def _solver(algorithm: str):
     return function
 
 
+def _run_view(name: str) -> JobView:
+    """A swarm or a GA counts fitness evaluations, and the Metaheuristics page's form starts its runs."""
+    return JobView(f"Running {name}", "evaluations", form="metaheuristic", form_values=lambda params: {
+        "algorithm": params.get("solver"), "size": params.get("size"), **(params.get("params") or {})})
+
+
 register_solver(SolverInfo("dpso", "DPSO (binary particle swarm)", _solver("dpso"), ("",), 36, False,
                            "Seed 001's swarm over 2-bit move codes; finds a solution, rarely the shortest.",
                            check_options=lambda values: params_from(DPSOParams, values),
-                           warm_options={"params": {"iterations": 1, "particles": 4}}))
+                           warm_options={"params": {"iterations": 1, "particles": 4}},
+                           job_view=_run_view("DPSO")))
 register_solver(SolverInfo("ga", "Genetic algorithm", _solver("ga"), ("",), 36, False,
                            "Seed 001's GA over the same encoding: roulette, two-point crossover, 3 elites.",
                            check_options=lambda values: params_from(GAParams, values),
-                           warm_options={"params": {"generations": 1, "population": 4, "elites": 1}}))
+                           warm_options={"params": {"generations": 1, "population": 4, "elites": 1}},
+                           job_view=_run_view("the GA")))
 
 
 def check_experiment(params: dict) -> dict:
@@ -100,7 +108,7 @@ def check_experiment(params: dict) -> dict:
             "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
 
 
-@job_kind("meta-experiment", check=check_experiment)
+@job_kind("meta-experiment", check=check_experiment, view=JobView("Running the experiment", "trials"))
 def experiment_job(params: dict, report, cancel) -> dict:
     """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
     from engine.meta.experiment import run_experiment
