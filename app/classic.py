@@ -20,7 +20,8 @@ from engine.params import choice, integer
 bp = Blueprint("classic", __name__)
 SUBJECTS = [
     Subject("classic.index", "Classic", "Classic search", "N queens three ways (pruning pays), the knight's tour (304 "
-            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic."),
+            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic.",
+            place=70),
 ]
 
 @bp.get("/classic/")

@@ -17,7 +17,7 @@ from engine.tiles import goal_board
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "
                     "the goal, solve with V = MD + DB, and measure what giving up admissibility buys.",
-                    section="learned.")]
+                    section="learned.", place=40)]
 
 QUICK_WALKS = 1_000_000  # about 11 s of one quiet core: a table a class can train during the lesson
 

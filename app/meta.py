@@ -20,7 +20,7 @@ from engine.records import load_record
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "
                     "genetic algorithm hunt for 15-puzzle solutions: live fitness curves, the paper's experiment and "
-                    "its charts.", section="meta.")]
+                    "its charts.", section="meta.", place=30)]
 
 SIZES = ["4x4", "3x3", "2x4", "2x5", "3x4"]
 #: The experiment sizes offered: a classroom run of a few minutes, and the paper's.

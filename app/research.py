@@ -16,7 +16,7 @@ from engine.records import load_record
 bp = Blueprint("research", __name__, url_prefix="/research")
 SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "
                     "the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts.",
-                    section="research.")]
+                    section="research.", place=20)]
 
 BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2", "2x7"]
 KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "research-subproblem",
