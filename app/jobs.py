@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, url_for
 from jinja2 import Template, TemplateNotFound
 
-from app.solving import my_jobs, owner, progress_fragment, request_cancel, runner
+from app.solving import my_jobs, owner, page_unless_htmx, progress_fragment, request_cancel, runner
 from engine.jobs import JobView, job_kinds
 from engine.status import Status
 
@@ -97,7 +97,11 @@ def job_fragment(job_id: str):
 
 @bp.get("/<job_id>")
 def show(job_id: str):
-    return job_fragment(job_id)
+    """The job's fragment for htmx's polling; its own page otherwise (where a form without JavaScript leads)."""
+    fragment = job_fragment(job_id)
+    job = runner().get(job_id)
+    live = job["status"] in (Status.QUEUED, Status.RUNNING)
+    return page_unless_htmx(fragment, kind_view(job).title, url_for("jobs.show", job_id=job_id) if live else None)
 
 
 @bp.post("/<job_id>/cancel")

@@ -35,7 +35,7 @@ def index():
                  key=lambda j: (j["result"]["rows"] * j["result"]["cols"], j["result"]["rows"]))
     bounds = (runner().newest_by("research-bounds", lambda p: 0) or [None])[0]
     return render_template(
-        "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs, two_by_seven=two_by_seven(max_md, bounds),
+        "research/index.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs, two_by_seven=two_by_seven(max_md, bounds),
         brute=runner().newest_by("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
         subproblems=runner().newest_by("research-subproblem",
                                        lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),
