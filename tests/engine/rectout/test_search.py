@@ -95,6 +95,4 @@ def test_the_search_gets_the_target_out_from_the_default_start():
     first, second = (result.groups[0], result.groups[1])
     assert sorted(result.motions[i].pieces for i in first) == [(0,), (1,), (2,), (TARGET,)]
     assert [result.motions[i].pieces for i in second] == [(1, 2)] and result.motions[second[0]].kind == "fan"
-    # without duplicate detection the same number of expansions is not enough
-    plain = solve(START, Watch(Budget(max_nodes=result.expanded, max_seconds=NODES_ONLY)), weight=3, dedupe=False)
-    assert plain.status == "budget_exhausted"
+    # what duplicate detection saves is shown near the goal (above), at a tenth of this search's cost
