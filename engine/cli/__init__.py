@@ -17,7 +17,8 @@ import sys
 
 from engine.errors import PuzzleError
 
-COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables")
+COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
+                   "engine.cli.jobs")
 
 
 def build_parser() -> argparse.ArgumentParser:
