@@ -65,3 +65,20 @@ def test_a_job_started_without_javascript_is_followed_on_its_own_page(client):
 
 def job_id_in(html: str) -> str:
     return re.search(r'data-job="([0-9a-f]+)"', html).group(1)
+
+
+#: the page templates that sit flat in app/templates/ (every other one is in its blueprint's folder)
+FLAT = {"play.html", "compare.html", "step.html", "lesson.html", "lessons.html", "error.html"}
+#: folders shared by every blueprint: fragments, a job kind's result, macros
+SHARED = {"partials", "results", "macros"}
+
+
+def test_each_blueprint_renders_the_templates_of_its_own_folder():
+    for module, blueprint in blueprint_names().items():
+        for node in ast.walk(ast.parse((APP / f"{module}.py").read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "render_template" and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                name = node.args[0].value
+                folder = name.split("/")[0] if "/" in name else None
+                assert folder in {blueprint} | SHARED or name in FLAT, (module, name)
+                assert (APP / "templates" / name).exists(), name
