@@ -13,11 +13,20 @@ class RunnerOnFirstUse:
     def __init__(self, app, request):
         self._app, self._request, self._runner = app, request, None
 
-    def __getattr__(self, name):
+    def _started(self):
         if self._runner is None:  # a test may hold this stand-in: it starts one runner, once
             self._app.config["SCHEDULER"] = self._request.getfixturevalue("scheduler_address")
             self._runner = init_jobs(self._app)  # replaces this stand-in in app.extensions
-        return getattr(self._runner, name)
+        return self._runner
+
+    def __getattr__(self, name):
+        return getattr(self._started(), name)
+
+    def __setattr__(self, name, value):  # a test that sets the runner's limits sets the runner's
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._started(), name, value)
 
 
 def _app(request, tmp_path, data_dir):
