@@ -9,13 +9,15 @@ the start-up table build. The serve command calls both; a test or a script that 
 from __future__ import annotations
 
 import atexit
+import importlib
 import logging
 import os
+import pkgutil
 import secrets
 import threading
 from pathlib import Path
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import registry, store
@@ -63,14 +65,20 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 def register_blueprints(app: Flask) -> None:
-    """Every blueprint; a page module's ``SUBJECTS`` join the navigation and the home page in this order."""
-    from app import api, classic, classroom, jobs, learned, main, meta, play, rectout, research, step
+    """Every module of this package with a blueprint ``bp`` (found, not listed); a page module's ``SUBJECTS`` join the
+    navigation and the home page in the order of their ``place``."""
+    import app as package
     from app.subjects import current
 
     subjects = []
-    for module in (main, jobs, api, play, research, meta, learned, rectout, step, classic, classroom):
-        app.register_blueprint(module.bp)
-        subjects.extend(getattr(module, "SUBJECTS", ()))
+    for found in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if found.name.startswith("_"):  # __main__ serves: importing it would start a server
+            continue
+        module = importlib.import_module(f"app.{found.name}")
+        if isinstance(getattr(module, "bp", None), Blueprint):
+            app.register_blueprint(module.bp)
+            subjects.extend(getattr(module, "SUBJECTS", ()))
+    subjects.sort(key=lambda subject: subject.place)
     app.extensions["subjects"] = subjects
 
     @app.context_processor

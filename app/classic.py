@@ -11,7 +11,7 @@ from flask import Blueprint, jsonify, render_template, request
 
 from app.api import json_body
 from app.jobs import result_fragment
-from app.solving import job_fragment_for
+from app.solving import job_fragment_for, page_unless_htmx
 from app.subjects import Subject
 from engine.classic import graph, knights, queens
 from engine.classic.jobs import queens_comparison
@@ -20,7 +20,8 @@ from engine.params import choice, integer
 bp = Blueprint("classic", __name__)
 SUBJECTS = [
     Subject("classic.index", "Classic", "Classic search", "N queens three ways (pruning pays), the knight's tour (304 "
-            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic."),
+            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic.",
+            place=70),
 ]
 
 @bp.get("/classic/")
@@ -42,7 +43,8 @@ def queens_count():
     n = queens.check_n(request.form.get("n"), "bitmask")
     methods = [m for m in queens.METHODS if request.form.get(m)] or list(queens.METHODS)
     if all(n <= queens.QUICK_LIMIT[m] for m in methods):
-        return result_fragment("classic-queens", queens_comparison(n, methods))
+        return page_unless_htmx(result_fragment("classic-queens", queens_comparison(n, methods)),
+                                f"{n} queens")
     return job_fragment_for("classic-queens", {"n": n, "methods": methods}, f"Counting {n} queens")
 
 
@@ -77,7 +79,8 @@ def knights_count():
     rows, cols, start = knights.check_board(request.form.get("rows"), request.form.get("cols"),
                                             request.form.get("start", 0), knights.COUNT_MAX_CELLS)
     if rows * cols <= knights.QUICK_COUNT_CELLS:
-        return result_fragment("classic-knights", knights.count_tours(rows, cols, start))
+        return page_unless_htmx(result_fragment("classic-knights", knights.count_tours(rows, cols, start)),
+                                f"Knight's tours of {rows}×{cols}")
     return job_fragment_for("classic-knights", {"rows": rows, "cols": cols, "start": start},
                             f"Counting the tours of {rows}×{cols}")
 

@@ -7,55 +7,24 @@ shows its answer by adding that one file; a kind without one shows its status an
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, url_for
 from jinja2 import Template, TemplateNotFound
 
-from app.solving import my_jobs, owner, progress_fragment, request_cancel, runner
+from app.solving import my_jobs, owner, page_unless_htmx, progress_fragment, request_cancel, runner
+from engine.jobs import JobView, job_kinds
 from engine.status import Status
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
 
-@dataclass(frozen=True)
-class KindView:
-    """How a job panel speaks of a kind of job: its name for people and what its progress count counts."""
-
-    title: str
-    unit: str | None = "nodes"  # what ``info[count]`` counts; None: the kind reports no count worth a rate
-    count: str = "nodes"  # the progress info key holding the count
-    steady: bool = False  # each part of its fraction costs about the same, so elapsed / fraction predicts the end
-    form: str = ""  # the data-job-kind of the form that starts it, when that is not the kind's name
-
-
-KIND_VIEWS = {
-    "solve": KindView("Solving"),
-    "compare": KindView("Comparing solvers"),
-    "classic-queens": KindView("Counting N-queens solutions"),
-    "classic-knights": KindView("Counting knight's tours"),
-    "research-bfs": KindView("Breadth-first search of every position", "positions"),
-    "research-maxmd": KindView("Finding the largest Manhattan distance", None, steady=True),
-    "research-subproblem": KindView("Solving a sub-problem", "positions"),
-    "research-tables": KindView("Computing the sub-problem tables", "sub-problems"),
-    "research-bounds": KindView("Computing the bounds table", "sub-problems"),
-    "rectout-solve": KindView("Searching feature points", "states"),
-    "meta-experiment": KindView("Running the experiment", "trials"),
-    "tables-build": KindView("Building the pattern databases", None),
-    "learned-train": KindView("Training a learned table", "walks", count="walks", steady=True),
-    "learned-evaluate": KindView("Solving positions three ways", "nodes (Manhattan)"),
-    "learned-curve": KindView("Measuring the M curve", None),
-}
-
-
 @bp.app_template_global()
-def kind_view(job: dict) -> KindView:
-    """The panel's words for ``job``: a swarm or a GA counts fitness evaluations, not search nodes."""
-    view = KIND_VIEWS.get(job["kind"]) or KindView(job["kind"].replace("-", " ").capitalize())
-    solver = (job.get("params") or {}).get("solver")
-    if job["kind"] == "solve" and solver in ("dpso", "ga"):
-        return KindView(f"Running {'DPSO' if solver == 'dpso' else 'the GA'}", "evaluations", form="metaheuristic")
-    return view
+def kind_view(job: dict) -> JobView:
+    """The panel's words for ``job``, as its kind declares them (``engine.jobs.JobView``)."""
+    kind = job_kinds().get(job["kind"])
+    if kind is None:  # a row of a kind this server does not register
+        return JobView(job["kind"].replace("-", " ").capitalize())
+    return kind.view_for(job.get("params") or {})
 
 
 def form_values(job: dict) -> dict:
@@ -64,18 +33,8 @@ def form_values(job: dict) -> dict:
     params = job.get("params") or {}
     if isinstance(params.get("goal"), list) and params.get("size"):
         params = {**params, "goal": _goal_name(params["size"], params["goal"])}
-    if kind_view(job).form == "metaheuristic":
-        return {"algorithm": params.get("solver"), "size": params.get("size"), **(params.get("params") or {})}
-    if job["kind"] == "solve":
-        return {**params, "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
-    if job["kind"] == "compare":
-        choices = [f"{s.get('solver')}:{s.get('heuristic') or ''}" for s in params.get("solvers", [])]
-        return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
-    if job["kind"] == "classic-queens":
-        from engine.classic.queens import METHODS
-
-        return {"n": params.get("n"), **{m: "1" if m in params.get("methods", ()) else "" for m in METHODS}}
-    return params
+    view = kind_view(job)
+    return view.form_values(params) if view.form_values else params
 
 
 def _goal_name(size: str, cells: list[int]) -> str:
@@ -138,7 +97,11 @@ def job_fragment(job_id: str):
 
 @bp.get("/<job_id>")
 def show(job_id: str):
-    return job_fragment(job_id)
+    """The job's fragment for htmx's polling; its own page otherwise (where a form without JavaScript leads)."""
+    fragment = job_fragment(job_id)
+    job = runner().get(job_id)
+    live = job["status"] in (Status.QUEUED, Status.RUNNING)
+    return page_unless_htmx(fragment, kind_view(job).title, url_for("jobs.show", job_id=job_id) if live else None)
 
 
 @bp.post("/<job_id>/cancel")

@@ -1,6 +1,7 @@
 """The Learned heuristic page (seed 002): train tables as jobs, see what they hold, evaluate them against Manhattan
 distance and the pattern database, and the M curve (how V changes with the number of walks) beside the paper's
-figures: the newest curve job's, else the one measured for issue 17 (``engine/learned/recorded.py``)."""
+figures: the newest curve job's, else the recorded ones (``engine/learned/recorded/m-curve-*.json``, read by
+``engine.learned.curve.recorded_curves``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from engine.tiles import goal_board
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "
                     "the goal, solve with V = MD + DB, and measure what giving up admissibility buys.",
-                    section="learned.")]
+                    section="learned.", place=40)]
 
 QUICK_WALKS = 1_000_000  # about 11 s of one quiet core: a table a class can train during the lesson
 

@@ -7,4 +7,4 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home():
-    return render_template("home.html")
+    return render_template("main/index.html")

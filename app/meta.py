@@ -6,9 +6,9 @@ roulette-weight measurements (``clamp.json``, ``selection.json`` beside it)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
-from app.solving import job_fragment_for, runner, start_job
+from app.solving import job_fragment_for, page_unless_htmx, runner, start_job
 from app.subjects import Subject
 from engine.errors import PuzzleError
 from engine.meta.claims import claims, judge
@@ -20,7 +20,7 @@ from engine.records import load_record
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "
                     "genetic algorithm hunt for 15-puzzle solutions: live fitness curves, the paper's experiment and "
-                    "its charts.", section="meta.")]
+                    "its charts.", section="meta.", place=30)]
 
 SIZES = ["4x4", "3x3", "2x4", "2x5", "3x4"]
 #: The experiment sizes offered: a classroom run of a few minutes, and the paper's.
@@ -78,7 +78,9 @@ def run():
     job_id, _ = start_job("solve", {"size": board.size_name, "goal": "blank-last", "tiles": list(board.cells),
                                     "solver": algorithm, "heuristic": "", "params": params,
                                     "max_nodes": 2_000_000_000, "max_seconds": 900})
-    return render_template("meta/run.html", board=board, goal=goal, job_id=job_id, algorithm=algorithm)
+    return page_unless_htmx(render_template("meta/run.html", board=board, goal=goal, job_id=job_id,
+                                            algorithm=algorithm),
+                            f"A {algorithm.upper()} run", url_for("jobs.show", job_id=job_id))
 
 
 @bp.post("/experiment")

@@ -23,9 +23,9 @@ bp = Blueprint("play", __name__)
 bp.add_app_template_global(solver_label)
 SUBJECTS = [
     Subject("play.play", "Play", "Play & solve", "Slide the 8-puzzle, the 15-puzzle, 2×n and any board up to 6×6; ask "
-            "BFS, A* or IDA* for an answer and watch it animate."),
+            "BFS, A* or IDA* for an answer and watch it animate.", place=10),
     Subject("play.compare", "Compare", "Compare solvers", "Race two to four solvers on the same position: boards side "
-            "by side, lengths, nodes and time in a table and a chart."),
+            "by side, lengths, nodes and time in a table and a chart.", place=10),
 ]
 
 

@@ -34,7 +34,7 @@ from engine.rectout.puzzle import (
 bp = Blueprint("rectout", __name__)
 SUBJECTS = [Subject("rectout.index", "Rectangle-out", "Rectangle-out", "Seed 003's continuous puzzle: four plates in a "
                     "box, one must leave through a narrow hole. Play it by hand on a canvas; search its feature points "
-                    "with A*.", section="rectout.")]
+                    "with A*.", section="rectout.", place=50)]
 
 MAX_TURN_REQUEST = math.pi  # one request turns a plate by at most half a turn
 

@@ -16,7 +16,7 @@ from engine.records import load_record
 bp = Blueprint("research", __name__, url_prefix="/research")
 SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "
                     "the Manhattan lower bound, the k-column sub-problem and upper bounds, as tables and charts.",
-                    section="research.")]
+                    section="research.", place=20)]
 
 BFS_BOARDS = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "6x2", "2x7"]
 KINDS = {"bfs": "research-bfs", "maxmd": "research-maxmd", "subproblem": "research-subproblem",
@@ -35,7 +35,7 @@ def index():
                  key=lambda j: (j["result"]["rows"] * j["result"]["cols"], j["result"]["rows"]))
     bounds = (runner().newest_by("research-bounds", lambda p: 0) or [None])[0]
     return render_template(
-        "research.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs, two_by_seven=two_by_seven(max_md, bounds),
+        "research/index.html", boards=BFS_BOARDS, max_md=max_md, bfs=bfs, two_by_seven=two_by_seven(max_md, bounds),
         brute=runner().newest_by("research-maxmd", lambda p: (p.get("n"), p.get("method"))),
         subproblems=runner().newest_by("research-subproblem",
                                        lambda p: (p.get("n"), p.get("k"), str(p.get("blank_home")))),

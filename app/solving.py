@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass
 
 from flask import current_app, g, jsonify, render_template, request, url_for
+from markupsafe import Markup
 
 from engine.cluster import JobRunner, NoWorker, anonymous_owner
 from engine.jobs import checked
@@ -84,10 +85,21 @@ def progress_fragment(job_id: str, title: str, **extra):
     return render_template("partials/job.html", job_id=job_id, title=title, **extra)
 
 
+def page_unless_htmx(fragment: str, title: str, refresh: str | None = None):
+    """htmx swaps ``fragment`` into the page that asked; a browser without JavaScript, which posted the form itself,
+    gets a whole page holding it (reloading ``refresh`` every 2 s while a job runs)."""
+    if request.headers.get("HX-Request"):
+        return fragment
+    back = request.referrer if (request.referrer or "").startswith(request.host_url) else url_for("main.home")
+    return render_template("jobs/answer.html", fragment=Markup(fragment), title=title, refresh=refresh, back=back)
+
+
 def job_fragment_for(kind: str, params: dict, title: str):
-    """Start a job from a page's form and answer its progress fragment."""
+    """Start a job from a page's form and answer its progress fragment (a whole page that reloads the job's own
+    page while it runs, for a form posted without JavaScript)."""
     job_id, reattached = start_job(kind, params)
-    return progress_fragment(job_id, title, reattached=reattached)
+    return page_unless_htmx(progress_fragment(job_id, title, reattached=reattached), title,
+                            url_for("jobs.show", job_id=job_id))
 
 
 def _run(kind: str, params: dict) -> Answer:

@@ -49,10 +49,11 @@ for figure in (effective_branching_factor, uses_log_scale, bar_width):  # the co
     bp.add_app_template_global(figure)
 SUBJECTS = [
     Subject("step.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "
-            "one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step."),
+            "one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step.",
+            place=60),
     Subject("step.lessons", "Lessons", "Guided lessons", "Short slides that each open the live step-through on a "
             "chosen position: breadth-first against depth-first, A*, IDA*'s memory, heuristics compared.",
-            section="step.lesson"),
+            section="step.lesson", place=60),
 ]
 
 STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read

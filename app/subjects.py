@@ -1,7 +1,8 @@
 """The playground's subjects, as the navigation and the home page list them.
 
-Each page module declares its own (``SUBJECTS``, next to its blueprint); ``create_app`` collects them in the order it
-registers the modules, so a new subject page appears in the navigation and on the home page by being registered.
+Each page module declares its own (``SUBJECTS``, next to its blueprint ``bp``); ``create_app`` finds every module of
+the ``app`` package that has a blueprint, registers it and collects its subjects, ordered by ``place``: a new subject
+page appears in the navigation and on the home page by existing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ class Subject:
     blurb: str  #: the home page card's text
     #: endpoints starting with this belong to the subject (its link is marked current on them); default: the endpoint
     section: str = ""
+    #: where it stands in the navigation and on the home page, lower first (equal places: module name, then list order)
+    place: int = 100
 
     def claims(self, endpoint: str) -> int:
         """How much of ``endpoint`` this subject's section matches (0: none)."""

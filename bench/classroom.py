@@ -6,7 +6,7 @@ students for ``--seconds``. Each student has its own cookie and its own address 
 reaches the server, as a class's laptops would), and loops: load the home page, solve a random 8-puzzle
 (``/api/solve``, auto mode), now and then a 15-puzzle scramble and the Play page, reading each answer for 0.5-1.5 s.
 
-Beside them, unless ``--no-abusers``: two lane hogs (the issue's slow solves as the Play page sends them, again and
+Beside them, unless ``--no-abusers``: two lane hogs (slow solves as the Play page sends them, again and
 again: BFS on two random 2×6 positions, IDA* + linear conflict on random 5×5 ones), a cookie-rotating flood (one
 address opening ``/`` with no cookie and starting a long job with each fresh cookie, without pause) and a cancel storm
 (one client starting jobs and cancelling them at once).
@@ -15,7 +15,7 @@ Printed: p50/p95/p99 per request kind, the honest students' errors (5xx, no answ
 longest time an honest student waited for a solve (the request's time for an answer in the request, the job's created
 → started for a job), the server's memory, and how long SIGTERM took to end the server.
 
-``--scenario`` runs the issue's "what it must show" instead: two students run the slow solves, a third floods with 80
+``--scenario`` runs an abusive class instead: two students run the slow solves, a third floods with 80
 fresh cookies, and two others each ask for 8-puzzle solves and a 2×3 BFS job.
 
 ``--follow`` runs a class that follows a lecturer instead (``app/classroom.py``): the lecturer starts a class on the
@@ -194,7 +194,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--no-abusers", action="store_true")
-    parser.add_argument("--scenario", action="store_true", help="the issue's 'what it must show' scenario only")
+    parser.add_argument("--scenario", action="store_true", help="the abusive class only")
     parser.add_argument("--follow", action="store_true", help="a class following a lecturer's step-through")
     parser.add_argument("--sse-probe", action="store_true", help="how many event streams waitress holds")
     args = parser.parse_args()
@@ -202,7 +202,7 @@ def main() -> None:
         header("server-sent events on waitress: streams held open against a page request")
         sse_probe()
         return
-    what = "the issue's scenario" if args.scenario else f"a class of {args.students} following a lecturer for " \
+    what = "the abusive class" if args.scenario else f"a class of {args.students} following a lecturer for " \
         f"{args.seconds:.0f} s" if args.follow else (
         f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs"
         + ("" if args.no_abusers else ", two lane hogs, a cookie-rotating flood and a cancel storm"))
@@ -283,7 +283,7 @@ def student(port: int, number: int, stop_at: float, results: Results) -> None:
 
 
 def lane_hog(port: int, number: int, stop_at: float, results: Results) -> None:
-    """The issue's slow solves, sent as the Play page sends them, again and again."""
+    """Slow solves, sent as the Play page sends them, again and again."""
     me, rng = Client(port, f"127.0.0.{240 + number}"), random.Random(1000 + number)
     me.call("/")
     goal25 = goal_board(5, 5, "blank-last")

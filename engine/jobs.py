@@ -44,12 +44,30 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class JobView:
+    """How a job's panel speaks of it: its name for people and what its progress count counts."""
+
+    title: str
+    unit: str | None = "nodes"  # what ``info[count]`` counts; None: the kind reports no count worth a rate
+    count: str = "nodes"  # the progress info key holding the count
+    steady: bool = False  # each part of its fraction costs about the same, so elapsed / fraction predicts the end
+    form: str = ""  # the data-job-kind of the page form that starts it, when that is not the kind's name
+    #: the job's parameters under that form's field names (a page reloaded while it runs fills the form in with them);
+    #: None: the fields are named as the parameters
+    form_values: Callable[[dict], dict] | None = None
+
+
+@dataclass(frozen=True)
 class JobKind:
     name: str
     run: JobFunction
     check: CheckFunction
     lane: str | Callable[[dict], str | Placement]
     doc: str
+    view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
+
+    def view_for(self, params: dict) -> JobView:
+        return self.view(params) if callable(self.view) else self.view
 
     def place(self, params: dict) -> Placement:
         chosen = self.lane(params) if callable(self.lane) else self.lane
@@ -70,15 +88,19 @@ def _no_check(params: dict) -> dict:
     return params
 
 
-def job_kind(name: str, *, check: CheckFunction | None = None,
-             lane: str | Callable[[dict], str | Placement] = LONG) -> Callable[[JobFunction], JobFunction]:
-    """Decorator: register ``function`` as the runner of jobs of kind ``name``."""
+def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
+             view: JobView | Callable[[dict], JobView] | None = None) -> Callable[[JobFunction], JobFunction]:
+    """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
+    (default: the name, counting nodes)."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
     def register(function: JobFunction) -> JobFunction:
+        if name in _KINDS:
+            raise ValueError(f"job kind {name!r} is registered twice")
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        _KINDS[name] = JobKind(name, function, check or _no_check, lane, doc)
+        shown = view or JobView(name.replace("-", " ").capitalize())
+        _KINDS[name] = JobKind(name, function, check or _no_check, lane, doc, shown)
         return function
     return register
 

@@ -22,7 +22,8 @@ SUBJECT_MODULES = (
     "engine.tile_solvers",            # sliding tiles: bfs, astar, idastar, table, fast
     "engine.solve_jobs",              # the solve and compare jobs (every subject's solvers)
     "engine.tiles.pdb_catalogue",  # the pattern databases' tables-build job
-    "engine.meta.solvers",            # seed 001: dpso and ga, the experiment job
+    "engine.meta.solvers",            # seed 001: dpso and ga
+    "engine.meta.jobs",               # seed 001: the experiment job
     "engine.bounds.jobs",             # seed 000: the research jobs
     "engine.learned.heuristic",       # seed 002: the learned heuristic
     "engine.learned.jobs",            # seed 002: training, evaluation and the M curve

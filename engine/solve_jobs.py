@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 
 from engine.errors import PuzzleError
-from engine.jobs import Placement, job_kind
+from engine.jobs import JobView, Placement, job_kind
 from engine.params import integer, number, text
 from engine.result import Budget
 from engine.solve_cost import solve_placement
@@ -104,7 +104,22 @@ def solve_lane(params: dict) -> Placement:
     return solve_placement(params, {name: info.optimal for name, info in solvers().items()})
 
 
-@job_kind("solve", check=check_solve, lane=solve_lane)
+def solve_view(params: dict) -> JobView:
+    """As its solver says (a swarm counts evaluations), else a search counting nodes; the page's form names the
+    solver and heuristic as one choice."""
+    info = solvers().get(params.get("solver"))
+    if info is not None and info.job_view is not None:
+        return info.job_view
+    return JobView("Solving", form_values=lambda p: {**p, "choice": f"{p.get('solver')}:{p.get('heuristic') or ''}"})
+
+
+def compare_form(params: dict) -> dict:
+    """The compare form names each solver and heuristic as one choice."""
+    choices = [f"{s.get('solver')}:{s.get('heuristic') or ''}" for s in params.get("solvers", [])]
+    return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
+
+
+@job_kind("solve", check=check_solve, lane=solve_lane, view=solve_view)
 def solve_job(params: dict, report, cancel) -> dict:
     """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
     board, goal = position_from(params)
@@ -113,7 +128,7 @@ def solve_job(params: dict, report, cancel) -> dict:
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
 
 
-@job_kind("compare", check=check_compare, lane=solve_lane)
+@job_kind("compare", check=check_compare, lane=solve_lane, view=JobView("Comparing solvers", form_values=compare_form))
 def compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one position, one after another, each within the same budget."""
     board, goal = position_from(params)

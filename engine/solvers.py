@@ -16,6 +16,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine import registry
 from engine.errors import PuzzleError
@@ -25,6 +26,9 @@ from engine.tiles.board import BFS_MAX_CELLS, Board, goal_board
 from engine.tiles.heuristics import heuristics
 from engine.tiles.solvability import check_solvable
 
+if TYPE_CHECKING:
+    from engine.jobs import JobView
+
 SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
 
 
@@ -32,7 +36,7 @@ class SolverInfo:
     def __init__(self, name: str, label: str, function: SolverFunction,
                  heuristics: tuple[str, ...] | Callable[[], tuple[str, ...]], max_cells: int, optimal: bool,
                  description: str, check_options: Callable[[dict], object] | None = None,
-                 warm_options: dict | None = None):
+                 warm_options: dict | None = None, job_view: JobView | None = None):
         self.name, self.label, self.function = name, label, function
         #: the heuristic names it takes, or a function giving them (A* and IDA* take whatever the registry holds);
         #: ("",): none; a name outside the heuristic registry ("perfect") is the solver's own
@@ -42,6 +46,8 @@ class SolverInfo:
         self.check_options = check_options
         #: the options of a tiny solve that compiles its kernels (``warm_up``); None: nothing of its own to compile
         self.warm_options = warm_options
+        #: how a solve job's panel speaks of a run of this solver; None: as of any solve (a search counting nodes)
+        self.job_view = job_view
 
     @property
     def heuristics(self) -> tuple[str, ...]:
@@ -61,6 +67,9 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 
 def register_solver(info: SolverInfo) -> SolverInfo:
+    """Add a solver; a name already taken is refused (a second registration would silently replace the first)."""
+    if info.name in _SOLVERS:
+        raise ValueError(f"solver {info.name!r} is registered twice")
     _SOLVERS[info.name] = info
     return info
 

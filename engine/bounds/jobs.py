@@ -9,7 +9,7 @@ import tempfile
 
 from engine import registry
 from engine.errors import PuzzleError
-from engine.jobs import InsufficientStorage, job_kind
+from engine.jobs import InsufficientStorage, JobView, job_kind
 from engine.params import choice, flag, integer
 from engine.result import Watch
 from engine.status import Status
@@ -58,7 +58,7 @@ def check_bfs(params: dict) -> dict:
     return {"rows": rows, "cols": cols}
 
 
-@job_kind("research-bfs", check=check_bfs)
+@job_kind("research-bfs", check=check_bfs, view=JobView("Breadth-first search of every position", "positions"))
 def bfs_job(params: dict, report, cancel) -> dict:
     """Every position of a board of up to 14 cells by breadth-first search: diameter, histogram, hardest positions.
     From 12 cells on, each layer is spread over the long lane as one Dask task per partition while the job itself
@@ -86,7 +86,8 @@ def check_max_md(params: dict) -> dict:
     return {"n": n, "method": method}
 
 
-@job_kind("research-maxmd", check=check_max_md)
+@job_kind("research-maxmd", check=check_max_md,
+          view=JobView("Finding the largest Manhattan distance", None, steady=True))
 def max_md_job(params: dict, report, cancel) -> dict:
     """The largest Manhattan distance of a solvable 2×n position, by brute force or the exact method."""
     from engine.bounds.maxmd import max_md_brute, max_md_exact, pattern_best
@@ -114,7 +115,7 @@ def check_subproblem(params: dict) -> dict:
     return {"n": n, "k": k, "blank_home": flag(params, "blank_home", True)}
 
 
-@job_kind("research-subproblem", check=check_subproblem)
+@job_kind("research-subproblem", check=check_subproblem, view=JobView("Solving a sub-problem", "positions"))
 def subproblem_job(params: dict, report, cancel) -> dict:
     """The k-column sub-problem of 2×n solved by breadth-first search from its goals: f_k(n) and a hardest state."""
     from engine.bounds.subproblem import solve_subproblem
@@ -127,7 +128,8 @@ def check_tables(params: dict) -> dict:
     return {"k3_max": integer(params, "k3_max", 7, 9, 7)}
 
 
-@job_kind("research-tables", check=check_tables)
+@job_kind("research-tables", check=check_tables,
+          view=JobView("Computing the sub-problem tables", "sub-problems"))
 def tables_job(params: dict, report, cancel) -> dict:
     """Tables 3 and 5 of the paper in one go: every (n, k) the paper lists, with the paper's value beside ours."""
     from engine.bounds.subproblem import solve_subproblem
@@ -152,7 +154,7 @@ def check_bounds(params: dict) -> dict:
     return {"n_max": integer(params, "n_max", 4, 40, 12)}
 
 
-@job_kind("research-bounds", check=check_bounds)
+@job_kind("research-bounds", check=check_bounds, view=JobView("Computing the bounds table", "sub-problems"))
 def bounds_job(params: dict, report, cancel) -> dict:
     """The bounds table of 2×n: lower bound, exact diameters, the paper's and our upper bounds."""
     from engine.bounds.table import bounds_table

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import registry
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import JobView, job_kind
 from engine.status import Status
 
 
@@ -41,7 +41,15 @@ def check_queens(params: dict) -> dict:
     return {"n": queens.check_n(params.get("n"), "bitmask"), "methods": [m for m in queens.METHODS if m in methods]}
 
 
-@job_kind("classic-queens", check=check_queens)
+def queens_form(params: dict) -> dict:
+    """The queens form has one checkbox per method."""
+    from engine.classic import queens
+
+    return {"n": params.get("n"), **{m: "1" if m in params.get("methods", ()) else "" for m in queens.METHODS}}
+
+
+@job_kind("classic-queens", check=check_queens,
+          view=JobView("Counting N-queens solutions", form_values=queens_form))
 def queens_job(params: dict, report, cancel) -> dict:
     """Count the solutions of N queens by each chosen method (seed 004: pruning pays)."""
     return queens_comparison(params["n"], params["methods"], report, cancel)
@@ -55,7 +63,7 @@ def check_knights(params: dict) -> dict:
     return {"rows": rows, "cols": cols, "start": start}
 
 
-@job_kind("classic-knights", check=check_knights)
+@job_kind("classic-knights", check=check_knights, view=JobView("Counting knight's tours"))
 def knights_job(params: dict, report, cancel) -> dict:
     """Count every open knight's tour from a square by backtracking."""
     from engine.classic import knights

@@ -18,7 +18,7 @@ import sys
 from engine.errors import PuzzleError
 
 COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
-                   "engine.cli.grid")
+                   "engine.cli.grid", "engine.cli.jobs")
 
 
 def build_parser() -> argparse.ArgumentParser:

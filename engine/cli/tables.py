@@ -1,4 +1,4 @@
-"""``tables`` (the pattern databases on disk: list, build) and ``jobs`` (the kinds of background job)."""
+"""``tables``: the pattern databases on disk (list them, build the missing ones)."""
 
 from __future__ import annotations
 
@@ -47,14 +47,6 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_jobs(args: argparse.Namespace) -> int:
-    from engine.jobs import job_kinds
-
-    kinds = {name: {"lane": kind.lane_label, "doc": kind.doc} for name, kind in sorted(job_kinds().items())}
-    emit(kinds, args.json, "\n".join(f"{name:22} {k['lane']:12} {k['doc']}" for name, k in kinds.items()))
-    return 0
-
-
 def add_commands(sub) -> None:
     p = sub.add_parser("tables", help="large tables (pattern databases): list them, or build the missing ones")
     p.add_argument("what", choices=("list", "build"))
@@ -65,7 +57,3 @@ def add_commands(sub) -> None:
                    help="build every table: the 5x5 and 6x6 databases too (minutes more)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_tables)
-
-    p = sub.add_parser("jobs", help="the kinds of background job, their lane and what each does")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_jobs)

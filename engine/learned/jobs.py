@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import JobView, job_kind
 from engine.learned.catalogue import check_params, trained_tables
 from engine.learned.evaluate import MAX_POSITIONS, evaluate, positions_source
 from engine.params import choice, integer, number, text
@@ -24,7 +24,8 @@ def check_train(params: dict) -> dict:
             "goal": choice(params, "goal", ("blank-first", "blank-last"), "blank-first")}
 
 
-@job_kind("learned-train", check=check_train)
+@job_kind("learned-train", check=check_train,
+          view=JobView("Training a learned table", "walks", count="walks", steady=True))
 def train_job(params: dict, report, cancel) -> dict:
     """Train the learned table over random walks (seed 002's Algorithm 1)."""
     from engine.learned.train import train
@@ -50,7 +51,7 @@ def check_evaluate(params: dict) -> dict:
             "positions_from": positions_source(params.get("positions_from"))}
 
 
-@job_kind("learned-evaluate", check=check_evaluate)
+@job_kind("learned-evaluate", check=check_evaluate, view=JobView("Solving positions three ways", "nodes (Manhattan)"))
 def evaluate_job(params: dict, report, cancel) -> dict:
     """Solve random positions with Manhattan distance, the learned table and the pattern database, and compare."""
     return evaluate(params["table"], params["count"], params["seed"],
@@ -78,7 +79,7 @@ def check_curve(params: dict) -> dict:
             "positions_from": positions_source(params.get("positions_from"))}
 
 
-@job_kind("learned-curve", check=check_curve)
+@job_kind("learned-curve", check=check_curve, view=JobView("Measuring the M curve", None))
 def curve_job(params: dict, report, cancel) -> dict:
     """The M curve: one table per M (N = 200), each evaluated on the same positions (uniformly random, or N random
     slides from the goal)."""

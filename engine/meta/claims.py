@@ -126,6 +126,6 @@ def judge(figures: dict) -> list[dict]:
             "evaluation, which differs between implementations")
     add("tuning", "Tables 2–4: w = 1.4 and 1.6 collapse (6 and 8 of 20 solved at depth 15); c1 = 2.3 and c2 = 2.0 best",
         "collapse at w ≥ 1.4", "not re-measured by this experiment", "not measured here",
-        "earlier measurements (issue 17) found no variant (random initial velocity, r1 and r2 per particle or per bit, "
-        "removing cancelled pairs) that collapses at w ≥ 1.4: " + MISSING)
+        "none of the variants we measured (random initial velocity, r1 and r2 per particle or per bit, removing "
+        "cancelled pairs) collapses at w ≥ 1.4: " + MISSING)
     return out

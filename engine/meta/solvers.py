@@ -1,5 +1,4 @@
-"""DPSO and the GA as solvers (``solve(..., solver="dpso" | "ga")``), and seed 001's experiment as a background job
-(kind ``meta-experiment``).
+"""DPSO and the GA as solvers (``solve(..., solver="dpso" | "ga")``); seed 001's experiment job is ``engine.meta.jobs``.
 
 As solvers they are not optimal. Budget: the time budget is a deadline; the node budget caps evaluations (iterations
 × swarm or population size). A run stops early when its best is as short as the Manhattan distance of the start,
@@ -10,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.errors import PuzzleError
-from engine.jobs import job_kind
+from engine.jobs import JobView
 from engine.meta.settings import DPSOParams, GAParams, params_from
 from engine.params import choice, integer, text
 from engine.result import SolveResult, Watch
@@ -72,46 +70,28 @@ def _solver(algorithm: str):
     return function
 
 
+def _run_view(name: str) -> JobView:
+    """A swarm or a GA counts fitness evaluations, and the Metaheuristics page's form starts its runs."""
+    return JobView(f"Running {name}", "evaluations", form="metaheuristic", form_values=lambda params: {
+        "algorithm": params.get("solver"), "size": params.get("size"), **(params.get("params") or {})})
+
+
 #: Seed 001 studies them up to the 15-puzzle; on 5×5 and 6×6 a run of their 150 moves ends far from the goal (its
 #: Manhattan sum stays high), so they are not offered there rather than offered to fail.
 META_MAX_CELLS = 16
 
-register_solver(SolverInfo("dpso", "DPSO (binary particle swarm)", _solver("dpso"), ("",), META_MAX_CELLS, False,
+register_solver(SolverInfo("dpso", "DPSO (binary particle swarm)", _solver("dpso"), ("",),
+                           META_MAX_CELLS, False,
                            "Seed 001's swarm over 2-bit move codes; finds a solution, rarely the shortest.",
                            check_options=lambda values: params_from(DPSOParams, values),
-                           warm_options={"params": {"iterations": 1, "particles": 4}}))
-register_solver(SolverInfo("ga", "Genetic algorithm", _solver("ga"), ("",), META_MAX_CELLS, False,
+                           warm_options={"params": {"iterations": 1, "particles": 4}},
+                           job_view=_run_view("DPSO")))
+register_solver(SolverInfo("ga", "Genetic algorithm", _solver("ga"), ("",),
+                           META_MAX_CELLS, False,
                            "Seed 001's GA over the same encoding: roulette, two-point crossover, 3 elites.",
                            check_options=lambda values: params_from(GAParams, values),
-                           warm_options={"params": {"generations": 1, "population": 4, "elites": 1}}))
-
-
-def check_experiment(params: dict) -> dict:
-    """The experiment's parameters, validated at submission: depths, trials, run lengths, seed."""
-    from engine.meta.experiment import DEPTHS
-
-    depths = params.get("depths") or list(DEPTHS)
-    if isinstance(depths, str):
-        depths = depths.replace(",", " ").split()
-    if not isinstance(depths, list) or not 1 <= len(depths) <= 10:
-        raise PuzzleError("depths must be 1 to 10 scramble depths such as 10 20 30")
-    depths = [integer({"depth": d}, "depth", 1, 100) for d in depths]
-    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
-                                    "particles": params.get("particles"), "vmax": params.get("vmax")})
-    ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
-    return {"depths": depths, "trials": integer(params, "trials", 1, 100, 30),
-            "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
-            "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
-
-
-@job_kind("meta-experiment", check=check_experiment)
-def experiment_job(params: dict, report, cancel) -> dict:
-    """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
-    from engine.meta.experiment import run_experiment
-
-    dpso = params_from(DPSOParams, {k: params[k] for k in ("iterations", "particles", "vmax")})
-    ga = params_from(GAParams, {"generations": params["generations"]})
-    return run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel)
+                           warm_options={"params": {"generations": 1, "population": 4, "elites": 1}},
+                           job_view=_run_view("the GA")))
 
 
 def scrambled_position(params: dict) -> tuple[Board, Board]:

@@ -4,7 +4,7 @@ The kernels load when a job is checked or run, not when the kind is registered."
 from __future__ import annotations
 
 from engine import registry
-from engine.jobs import job_kind
+from engine.jobs import JobView, job_kind
 from engine.params import flag, integer, number
 from engine.result import Budget, Watch
 
@@ -23,7 +23,7 @@ def search_params(params: dict) -> dict:
             "weight": number(params, "weight", 1, 100, 1.0)}
 
 
-@job_kind("rectout-solve", check=search_params)
+@job_kind("rectout-solve", check=search_params, view=JobView("Searching feature points", "states"))
 def solve_job(params: dict, report, cancel) -> dict:
     """The feature-point A* from a Rectangle-out position (seed 003)."""
     from engine.rectout.puzzle import state_from

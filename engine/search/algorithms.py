@@ -190,8 +190,8 @@ def depth_first_search(problem: Problem, limit: int, budget: Budget | None = Non
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "dfs")
     if path is None:
-        return SolveResult("not_found", nodes_expanded=counts[0], nodes_generated=counts[1], seconds=watch.elapsed,
-                           solver="dfs", message=f"no solution within {limit} moves")
+        return SolveResult(Status.NOT_SOLVED, nodes_expanded=counts[0], nodes_generated=counts[1],
+                           seconds=watch.elapsed, solver="dfs", message=f"no solution within {limit} moves")
     return SolveResult(Status.SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed,
                        "dfs")
 

@@ -72,6 +72,9 @@ _HEURISTICS: dict[str, Heuristic] = {}
 
 
 def register_heuristic(record: Heuristic) -> Heuristic:
+    """Add a heuristic; a name already taken is refused (a second registration would silently replace the first)."""
+    if record.name in _HEURISTICS:
+        raise ValueError(f"heuristic {record.name!r} is registered twice")
     _HEURISTICS[record.name] = record
     return record
 

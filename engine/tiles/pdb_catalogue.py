@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from engine import store
 from engine.errors import PuzzleError
-from engine.jobs import LONG, job_kind
+from engine.jobs import LONG, JobView, job_kind
 from engine.tiles import pdb
 from engine.tiles.board import Board, goal_board
 
@@ -167,7 +167,7 @@ def check_build(params: dict) -> dict:
     return {"names": names}
 
 
-@job_kind("tables-build", check=check_build, lane=LONG)
+@job_kind("tables-build", check=check_build, lane=LONG, view=JobView("Building the pattern databases", None))
 def tables_build_job(params: dict, report, cancel) -> dict:
     """Build the missing tables of ``params["names"]`` (default: every table) in the background."""
     names = params.get("names")

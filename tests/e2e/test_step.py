@@ -3,6 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.waiting import wait_until
+
 pytestmark = pytest.mark.e2e
 
 PAIRS = [("bfs", "dfs"), ("ids", "ucs"), ("greedy", "astar"), ("idastar", "bidirectional")]
@@ -130,19 +132,40 @@ PROJECTOR = {"width": 853, "height": 480}  # 1280×720 at 150 %
 
 
 def assert_on_screen(page, selector):
-    box = page.locator(selector).bounding_box()
-    assert box is not None, f"{selector} is not displayed"
+    """The element is displayed inside the viewport, once the layout has settled (the tree is drawn a frame later)."""
     width, height = PROJECTOR["width"], PROJECTOR["height"]
-    assert 0 <= box["x"] and box["x"] + box["width"] <= width + 0.5, (selector, box)
-    assert 0 <= box["y"] and box["y"] + box["height"] <= height + 0.5, (selector, box)
+
+    def inside():
+        box = page.locator(selector).bounding_box()
+        assert box is not None, f"{selector} is not displayed"
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width + 0.5, (selector, box)
+        assert 0 <= box["y"] and box["y"] + box["height"] <= height + 0.5, (selector, box)
+        return True
+
+    settled(inside)
 
 
 def assert_code_line_shown(page, panel=0):
     """The marked line is inside the viewport and inside the box that scrolls the code (not hidden by it)."""
     line = page.locator(".step-panel").nth(panel).locator('li[aria-current="step"]')
-    box, clip = line.bounding_box(), line.locator("xpath=../..").bounding_box()
-    assert clip["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= clip["y"] + clip["height"] + 0.5, (box, clip)
-    assert 0 <= box["y"] and box["y"] + box["height"] <= PROJECTOR["height"] + 0.5, box
+
+    def shown():
+        box, clip = line.bounding_box(), line.locator("xpath=../..").bounding_box()
+        assert clip["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= clip["y"] + clip["height"] + 0.5, (box,
+                                                                                                              clip)
+        assert 0 <= box["y"] and box["y"] + box["height"] <= PROJECTOR["height"] + 0.5, box
+        return True
+
+    settled(shown)
+
+
+def settled(check, timeout=5.0):
+    """``check()`` passes within ``timeout`` (it raises AssertionError until then); its last failure if never."""
+    try:
+        wait_until(check, timeout, ignore=(AssertionError,))
+    except AssertionError:
+        check()
+        raise
 
 
 def step_of(page):
@@ -171,7 +194,6 @@ def test_at_a_projector_after_load_the_player_the_code_line_and_the_tree_share_o
     for _ in range(3):
         page.keyboard.press("PageDown")
     assert step_of(page) == 3
-    page.wait_for_timeout(100)  # the tree is drawn on the next frame
     assert_code_line_shown(page, 0)
     assert_code_line_shown(page, 1)
     for selector in ('#step-stepper [data-act="forward"]', '.step-panel >> nth=0 >> li[aria-current="step"]',
@@ -237,7 +259,6 @@ def test_a_lesson_at_a_projector_steps_then_turns_the_slide(projector, live_serv
     # a slide that opens deep in a search shows its marked line too
     page.goto(f"{live_server}/lessons/idastar/2")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
-    page.wait_for_timeout(100)
     total = page.locator("#step-stepper [data-role=total]").text_content()
     expect(page.locator("#slide-step")).to_have_text(f"step {step_of(page)} of {total}")
     assert_code_line_shown(page)

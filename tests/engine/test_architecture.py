@@ -217,3 +217,16 @@ def test_every_kernel_releases_the_gil():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             for decorator in node.decorator_list if getattr(decorator, "id", None) == "njit"]
     assert bare == []
+
+
+def test_every_result_status_is_a_member_of_the_one_enum():
+    """No ``SolveResult`` is made with a bare string as its status: the pages, the API and the tests compare them."""
+    bare = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            called = getattr(node, "func", None)
+            if isinstance(node, ast.Call) and getattr(called, "id", getattr(called, "attr", None)) == "SolveResult":
+                given = node.args[:1] + [k.value for k in node.keywords if k.arg == "status"]
+                bare += [(module, node.lineno) for value in given
+                         if isinstance(value, ast.Constant) and isinstance(value.value, str)]
+    assert bare == []

@@ -4,7 +4,9 @@ The runner connects to the session's cluster (one long-lane worker, one interact
 are registered in its workers by ``register_everywhere``.
 """
 
+import itertools
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -217,12 +219,15 @@ def test_a_database_from_before_owners_and_lanes_is_upgraded(tmp_path):
     assert store.get("old")["owner"] == "" and store.get("old")["lane"] == "long"
 
 
-def test_newest_by_keeps_the_newest_done_job_per_key(tmp_path):
+def test_newest_by_keeps_the_newest_done_job_per_key(tmp_path, monkeypatch):
+    import engine.jobs
+
     store = JobStore(str(tmp_path / "jobs.sqlite"))
+    clock = itertools.count(1_000_000)  # one second apart, whatever the machine's clock resolution
+    monkeypatch.setattr(engine.jobs, "time", SimpleNamespace(time=lambda: float(next(clock))))
     for index, n in enumerate((3, 4, 3)):
         store.create(f"j{index}", "test-count", {"n": n}, "", "long")
         store.finish(f"j{index}", Status.DONE, {"reached": n})
-        time.sleep(0.01)
     assert [j["id"] for j in store.newest_by("test-count", lambda p: p["n"])] == ["j2", "j1"]
     assert canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
 

@@ -33,9 +33,12 @@ def test_a_notebook_that_imports_one_module_finds_every_subjects_entries():
 
 def test_each_heuristic_record_says_what_the_solvers_need():
     records = heuristics()
-    assert list(records)[:2] == ["manhattan", "linear-conflict"]
-    assert search_heuristics() == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "pdb-6666", "learned")
-    assert [name for name, h in records.items() if not h.admissible] == ["learned"]
+    assert list(records)[0] == "manhattan"  # the default every menu opens on
+    assert {"manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663", "pdb-6666", "learned"} <= set(
+        search_heuristics())
+    assert set(search_heuristics()) == {name for name, h in records.items() if h.kernel is not None}
+    assert not records["learned"].admissible  # its values may overestimate (seed 002)
+    assert all(records[name].admissible for name in ("manhattan", "linear-conflict", "misplaced", "pdb-663"))
     assert {name for name, h in records.items() if h.shape == (4, 4)} == {"pdb", "pdb-78", "pdb-663", "learned"}
     assert records["pdb-6666"].shape == (5, 5)
     assert records["misplaced"].kernel is None and "misplaced" not in solvers()["astar"].heuristics
@@ -59,9 +62,11 @@ def test_an_unknown_heuristic_or_a_wrong_board_is_a_clear_error():
 
 def test_the_offered_heuristics_follow_the_board_and_what_is_available():
     idastar = solvers()["idastar"]
-    assert idastar.heuristics_for(goal_board(3, 3)) == ("manhattan", "linear-conflict")
+    three = idastar.heuristics_for(goal_board(3, 3))
+    assert three[0] == "manhattan" and "linear-conflict" in three
+    assert not {"pdb", "pdb-78", "pdb-663", "pdb-6666", "learned"} & set(three)  # made for other shapes
     four = idastar.heuristics_for(goal_board(4, 4))
-    assert four[:5] == ("manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663")
+    assert {"manhattan", "linear-conflict", "pdb", "pdb-78", "pdb-663"} <= set(four) and "pdb-6666" not in four
     assert ("learned" in four) == heuristic("learned").available(goal_board(4, 4))
 
 
@@ -80,3 +85,23 @@ def test_every_registered_solver_reaches_the_goal_from_two_moves_away():
             assert result.length == 2 or not result.optimal, (info.name, name)  # what is called optimal is
             tried.append(info.name)
     assert {"bfs", "astar", "idastar", "table", "fast", "dpso", "ga"} <= set(tried)
+
+
+def test_each_registry_refuses_a_second_entry_of_a_name():
+    """A second registration under a taken name would silently replace the first: every registry refuses it."""
+    from engine.jobs import job_kind, job_kinds
+    from engine.search.record import ALGORITHMS, register
+    from engine.solvers import register_solver
+    from engine.tiles.heuristics import register_heuristic
+
+    taken_solver, taken_heuristic = solvers()["idastar"], heuristics()["manhattan"]
+    with pytest.raises(ValueError, match="solver 'idastar' is registered twice"):
+        register_solver(taken_solver)
+    with pytest.raises(ValueError, match="heuristic 'manhattan' is registered twice"):
+        register_heuristic(taken_heuristic)
+    with pytest.raises(ValueError, match="job kind 'solve' is registered twice"):
+        job_kind("solve")(lambda params, report, cancel: {})
+    with pytest.raises(ValueError, match="algorithm 'bfs' is registered twice"):
+        register(ALGORITHMS["bfs"])
+    assert solvers()["idastar"] is taken_solver and heuristics()["manhattan"] is taken_heuristic
+    assert job_kinds()["solve"].run.__module__ == "engine.solve_jobs"

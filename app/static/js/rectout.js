@@ -185,6 +185,7 @@ import { fetchJSON, onReady } from "./common.js";
         this.root.focus({ preventScroll: true });  // a scroll here would move the plate under the pointer
         const pose = this.state[piece];
         this.drag = { piece, offset: [pose[0] - point[0], pose[1] - point[1]], want: [pose[0], pose[1]] };
+        this.root.dataset.dragging = "1";  // until the drag's last request has landed (the tests wait for it)
         canvas.setPointerCapture(event.pointerId);
         this.draw();
         event.preventDefault();
@@ -200,6 +201,7 @@ import { fetchJSON, onReady } from "./common.js";
         while (this.busy) await new Promise((done) => window.setTimeout(done, 20));
         await this.follow();
         this.drag = null;
+        this.root.dataset.dragging = "0";
       };
       canvas.addEventListener("pointerup", release);
       canvas.addEventListener("pointercancel", release);
