@@ -237,7 +237,7 @@ def index():
     if code:
         lesson = classes().find(code, address())
         return redirect(url_for("classroom.join", code=lesson.code))
-    return render_template("class/index.html")
+    return render_template("classroom/index.html")
 
 
 @bp.post("/")
@@ -258,7 +258,7 @@ def start():
 def join(code: str):
     """A student's way in: the page stores the class in this tab and opens the lecturer's view (or links to it)."""
     lesson = classes().find(code, address())
-    return render_template("class/join.html", lesson=lesson, poll=POLL_MILLISECONDS)
+    return render_template("classroom/join.html", lesson=lesson, poll=POLL_MILLISECONDS)
 
 
 @bp.get("/<code>/lead")
@@ -266,7 +266,7 @@ def lead(code: str):
     """The lecturer's console without JavaScript: code, QR code, link, who follows."""
     lesson = classes().find(code, address())
     lecturer_of(lesson)
-    return render_template("class/lead.html", lesson=lesson, qr=qr_svg(class_link(lesson)), link=class_link(lesson),
+    return render_template("classroom/lead.html", lesson=lesson, qr=qr_svg(class_link(lesson)), link=class_link(lesson),
                            state=lecturer_state(lesson))
 
 
@@ -513,5 +513,5 @@ def practice():
             raise PuzzleError("choose one of the answers")
         graded = {"choice": int(choice), "right": int(choice) == current.question.answer}
         score, asked = score + graded["right"], asked + 1
-    return render_template("class/practice.html", question=current.question, context=practice_context(current),
+    return render_template("classroom/practice.html", question=current.question, context=practice_context(current),
                            seed=seed, score=score, asked=asked, graded=graded, next_seed=random.randrange(10**9))

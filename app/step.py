@@ -191,9 +191,10 @@ def query_for(view: View) -> str:
         else:
             fields["tiles"] = ",".join(map(str, view.tiles))
         fields["goal"] = view.goal
-    fields.update(algorithms=",".join(view.algorithms), depth_limit=view.depth_limit)
+    fields["algorithms"] = ",".join(view.algorithms)
     if view.heuristic:
         fields["heuristic"] = view.heuristic
+    fields["depth_limit"] = view.depth_limit
     if view.show_h:
         fields["show_h"] = 1
     fields["step"] = view.step

@@ -29,7 +29,7 @@ OPTIMAL_INTERACTIVE_CELLS = 16
 #: nodes, a few milliseconds.
 QUICK_STATES = 181_440
 QUICK_SOLVERS = {"bfs": ("",), "astar": ("manhattan", "linear-conflict"), "idastar": ("manhattan", "linear-conflict"),
-                 "fast": ("",)}
+                 "fast": ("",), "table": ("perfect",)}
 QUICK_NODES = 500_000
 QUICK_TRY_NODES = 30_000
 #: Only a backstop: the node cap bounds the work; time depends on how loaded the machine is.

@@ -190,7 +190,8 @@ def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a
     assert data["length"] == 31 and data["optimal"] and data["solver"] == "bfs"
     assert client.get("/api/jobs").get_json()["jobs"] == []  # no worker was asked
     monkeypatch.setattr("engine.solve_cost.QUICK_NODES", 100)  # this search needs 14,195 nodes: past the cap, a job
-    data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "mode": "sync"}).get_json()
+    data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "idastar",
+                                             "heuristic": "manhattan", "mode": "sync"}).get_json()
     assert data["length"] == 31 and data["nodes_expanded"] == 14_195
     [job] = client.get("/api/jobs").get_json()["jobs"]
     assert job["kind"] == "solve" and job["status"] == "done"

@@ -112,7 +112,8 @@ def test_compare_view_shows_two_solvers(page, live_server):
     expect(page.locator(".compare-item .board")).to_have_count(2)
     # Each board is captioned with the name the table and the solver menu use, not the registry's key.
     expect(page.locator(".compare-item figcaption strong")).to_have_text(["Breadth-first search", "IDA* + manhattan"])
-    expect(page.locator(".chart")).to_have_count(3)
+    expect(page.locator(".compare-chart")).to_have_count(3)  # length, nodes, time
+    expect(page.locator(".bounds-chart")).to_have_count(1)  # IDA*'s nodes per bound; BFS has no bounds
     page.locator('.compare-results [data-act="speed"]').fill("30")
     expect(page.locator(".compare-results")).to_have_attribute("data-done", "1", timeout=15_000)
     for board in page.locator(".compare-item .board").all():

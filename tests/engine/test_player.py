@@ -31,8 +31,9 @@ def test_unranking_inverts_ranking():
             assert partial_unrank(partial_rank(where, n), m, n) == where
 
 
-def test_without_tables_the_strongest_solver_is_the_distance_table_then_idastar_then_the_beam():
-    # this run's data folder has no pattern database (tests/conftest.py builds them in folders of their own)
+def test_without_tables_the_strongest_solver_is_the_distance_table_then_idastar_then_the_beam(tmp_path, monkeypatch):
+    # an empty data folder: other tests of the run may have built a database in the shared one
+    monkeypatch.setattr("engine.store._data_dir", tmp_path)
     assert not pdb.is_ready(goal_board(4, 4))
     expected = {(3, 3): "table:perfect", (2, 5): "table:perfect", (3, 4): "idastar:linear-conflict",
                 (4, 4): "idastar:linear-conflict", (5, 5): "near-optimal:", (2, 12): "near-optimal:"}

@@ -21,8 +21,7 @@ def tile_problems(count=4, moves=6):
 
 
 def traced(problem, algorithm, depth_limit=12):
-    encode = (lambda b: list(b.cells)) if isinstance(problem, SlidingTileProblem) else (lambda s: s)
-    return trace_search(problem, algorithm, encode, depth_limit=depth_limit)
+    return trace_search(problem, algorithm, depth_limit=depth_limit)
 
 
 def cases(algorithms):
