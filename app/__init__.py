@@ -1,9 +1,10 @@
 """Puzzle Playground's web app: an application factory, one blueprint per subject, one base layout.
 
 The web process renders pages and answers quick requests; every job runs in a Dask worker process
-(``engine.cluster``). ``create_app`` only builds the app; ``init_jobs`` connects it to its workers (a local cluster by
-default, or the cluster whose scheduler ``SCHEDULER``, or the environment's ``PUZZLE_SCHEDULER``, names) and queues
-the start-up table build. The serve command calls both; a test or a script that needs no jobs calls only the first.
+(``engine.serving.cluster``). ``create_app`` only builds the app; ``init_jobs`` connects it to its workers (a local
+cluster by default, or the cluster whose scheduler ``SCHEDULER``, or the environment's ``PUZZLE_SCHEDULER``, names) and
+queues the start-up table build. The serve command calls both; a test or a script that needs no jobs calls only the
+first.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from pathlib import Path
 from flask import Blueprint, Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from engine import registry, store
-from engine.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
-from engine.errors import PuzzleError
-from engine.jobs import StorageFull
-from engine.lanes import LocalWorkers
+from engine.core import registry
+from engine.core.errors import PuzzleError
+from engine.serving import store
+from engine.serving.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
+from engine.serving.jobs import StorageFull
+from engine.serving.lanes import LocalWorkers
 
 app_log = logging.getLogger(__name__)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -119,7 +121,7 @@ def build_missing_tables(runner: JobRunner) -> None:
     """Queue one job that builds every missing large table, so no solve ever waits for one: until they exist, the
     solvers fall back to the next heuristic and say which they used. The 6-6-3 databases come first (seconds), the
     7-8 ones after (minutes, about 2.7 GB in the worker)."""
-    from engine.tiles.pdb_catalogue import missing
+    from engine.domains.tiles.pdb_catalogue import missing
 
     names = missing()
     if names:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from app.api import json_body
-from app.jobs import result_fragment
-from app.solving import job_fragment_for, page_unless_htmx
+from app.job_pages import result_fragment
+from app.solve_api import json_body
 from app.subjects import Subject
-from engine.classic import graph, knights, queens
-from engine.classic.jobs import queens_comparison
-from engine.params import choice, integer
+from app.submit import job_fragment_for, page_unless_htmx
+from engine.core.params import choice, integer
+from engine.subjects.classic import graph, knights, queens
+from engine.subjects.classic.jobs import queens_comparison
 
 bp = Blueprint("classic", __name__)
 SUBJECTS = [

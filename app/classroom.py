@@ -34,11 +34,11 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from app import refuse
-from app.api import json_body
 from app.lessons import BY_SLUG
+from app.solve_api import json_body
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 from engine.search import questions
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")

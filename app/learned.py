@@ -1,18 +1,18 @@
 """The Learned heuristic page (seed 002): train tables as jobs, see what they hold, evaluate them against Manhattan
 distance and the pattern database, and the M curve (how V changes with the number of walks) beside the paper's
-figures: the newest curve job's, else the recorded ones (``engine/learned/recorded/m-curve-*.json``, read by
-``engine.learned.curve.recorded_curves``)."""
+figures: the newest curve job's, else the recorded ones (``engine/subjects/learned/recorded/m-curve-*.json``, read by
+``engine.subjects.learned.curve.recorded_curves``)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from app.solving import job_fragment_for, runner
 from app.subjects import Subject
-from engine.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
-from engine.learned.curve import CURVE_WALKS, recorded_curves
-from engine.learned.evaluate import MAX_POSITIONS, PAPER
-from engine.tiles import goal_board
+from app.submit import job_fragment_for, runner
+from engine.domains.tiles import goal_board
+from engine.subjects.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
+from engine.subjects.learned.curve import CURVE_WALKS, recorded_curves
+from engine.subjects.learned.evaluate import MAX_POSITIONS, PAPER
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "

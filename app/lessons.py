@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,21 @@
 """The Metaheuristics page (seed 001): the cycle pair drawn, a DPSO or GA run with its live fitness curve and the
 answer animated, the paper's experiment as a job (a quick classroom size by default, the full size on request), and
 the paper's claims beside ours: from the newest full-size experiment job, else from the recorded run
-(``engine/meta/recorded/experiment.json``, judged by ``engine.meta.claims``), with the velocity-clamp and
-roulette-weight measurements (``clamp.json``, ``selection.json`` beside it)."""
+(``engine/subjects/meta/recorded/experiment.json``, judged by ``engine.subjects.meta.claims``), with the velocity-clamp
+and roulette-weight measurements (``clamp.json``, ``selection.json`` beside it)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request, url_for
 
-from app.solving import job_fragment_for, page_unless_htmx, runner, start_job
 from app.subjects import Subject
-from engine.errors import PuzzleError
-from engine.meta.claims import claims, judge
-from engine.meta.encoding import covering_cycle_pairs
-from engine.meta.settings import DPSOParams, GAParams, params_from
-from engine.meta.solvers import scrambled_position
-from engine.records import load_record
+from app.submit import job_fragment_for, page_unless_htmx, runner, start_job
+from engine.core.errors import PuzzleError
+from engine.core.records import load_record
+from engine.subjects.meta.claims import claims, judge
+from engine.subjects.meta.encoding import covering_cycle_pairs
+from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
+from engine.subjects.meta.solvers import scrambled_position
 
 bp = Blueprint("meta", __name__, url_prefix="/meta")
 SUBJECTS = [Subject("meta.index", "Swarm & GA", "Swarms and genes", "Seed 001's binary particle swarm (DPSO) and "

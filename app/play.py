@@ -6,18 +6,18 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from werkzeug.datastructures import MultiDict
 
 from app import tables_job
-from app.api import json_body
-from app.jobs import result_fragment
+from app.job_pages import result_fragment
 from app.positions import GOALS, PRESETS, default_choice, new_position, read_position, solver_choices, solver_label
-from app.solving import compare_request, progress_fragment, solve_request
+from app.solve_api import json_body
 from app.subjects import Subject
-from engine.errors import PuzzleError
-from engine.params import integer
-from engine.player import Hint, distance_range, hint
+from app.submit import compare_request, progress_fragment, solve_request
+from engine.core.errors import PuzzleError
+from engine.core.params import integer
+from engine.domains.tiles import Board, parse_goal, parse_size, parse_tiles
+from engine.domains.tiles.board import position_from
+from engine.domains.tiles.jobs import MAX_COMPARE
+from engine.domains.tiles.player import Hint, distance_range, hint
 from engine.search.explain import explain
-from engine.solve_jobs import MAX_COMPARE
-from engine.tiles import Board, parse_goal, parse_size, parse_tiles
-from engine.tiles.board import position_from
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_global(solver_label)
@@ -66,12 +66,12 @@ def _position_fields(form) -> MultiDict:
 
 @bp.get("/play")
 def play():
-    return _page("play.html")
+    return _page("play/index.html")
 
 
 @bp.get("/compare")
 def compare():
-    return _page("compare.html", max_compare=MAX_COMPARE)
+    return _page("play/compare.html", max_compare=MAX_COMPARE)
 
 
 def _solver_fields(value: str) -> dict:
@@ -96,7 +96,7 @@ def solve_fragment():
         fragment = progress_fragment(answer.job_id, "Solving")
     else:
         fragment = result_fragment("solve", answer.result)
-    return fragment if _is_htmx() else _page("play.html", _position_fields(form), solve_result=fragment)
+    return fragment if _is_htmx() else _page("play/index.html", _position_fields(form), solve_result=fragment)
 
 
 def _hint_of(data) -> Hint:
@@ -106,10 +106,11 @@ def _hint_of(data) -> Hint:
 
 @bp.post("/play/hint")
 def hint_fragment():
-    """A next move on a shortest path and how far from solved (``engine.player.hint``), for the Hint button."""
+    """A next move on a shortest path and how far from solved (``engine.domains.tiles.player.hint``), for the Hint
+    button."""
     answer = _hint_of(request.form)
     fragment = render_template("partials/hint.html", hint=answer)
-    return fragment if _is_htmx() else _page("play.html", _position_fields(request.form), hint_result=fragment)
+    return fragment if _is_htmx() else _page("play/index.html", _position_fields(request.form), hint_result=fragment)
 
 
 @bp.post("/api/hint")

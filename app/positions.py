@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import PuzzleError
-from engine.params import flag, integer
-from engine.player import position_at_distance, strongest_solver
-from engine.solvers import solvers
-from engine.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
-from engine.tiles.heuristics import heuristics
-from engine.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
+from engine.core.errors import PuzzleError
+from engine.core.params import flag, integer
+from engine.domains.tiles import Board, check_solvable, goal_board, parse_goal, parse_size, parse_tiles
+from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.player import position_at_distance, strongest_solver
+from engine.domains.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
+from engine.search.solve import solvers
 
 PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)"), ("5x5", "24-puzzle (5×5)"),
            ("6x6", "35-puzzle (6×6)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
@@ -63,7 +63,7 @@ def read_position(args) -> PagePosition:
 
 def new_position(args, goal: Board) -> Board | None:
     """A fresh position if the URL asks for one: ``random=1``, ``scramble=k`` (k random moves) or ``distance=d``
-    (exactly d moves from solved, ``engine.player.position_at_distance``)."""
+    (exactly d moves from solved, ``engine.domains.tiles.player.position_at_distance``)."""
     seed = integer(args, "seed", 0, 2**63 - 1, None)
     if flag(args, "random", False):
         return random_solvable(goal, seed)
@@ -75,7 +75,8 @@ def new_position(args, goal: Board) -> Board | None:
 
 
 def default_choice(board: Board, goal: Board, choices: list[dict]) -> str:
-    """The choice a page selects: the strongest solver ready for the board (``engine.player.strongest_solver``)."""
+    """The choice a page selects: the strongest solver ready for the board
+    (``engine.domains.tiles.player.strongest_solver``)."""
     solver, heuristic, _ = strongest_solver(board, goal)
     wanted = f"{solver}:{heuristic}"
     values = [choice["value"] for choice in choices]

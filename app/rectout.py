@@ -11,14 +11,14 @@ import math
 
 from flask import Blueprint, jsonify, render_template, request
 
-from app.api import json_body
-from app.solving import job_accepted, job_fragment_for, start_job
+from app.solve_api import json_body
 from app.subjects import Subject
-from engine.errors import PuzzleError
-from engine.params import integer, json_value, number, numbers
-from engine.rectout import by_hand, motion
-from engine.rectout.jobs import MAX_SECONDS, MAX_STATES
-from engine.rectout.puzzle import (
+from app.submit import job_accepted, job_fragment_for, start_job
+from engine.core.errors import PuzzleError
+from engine.core.params import integer, json_value, number, numbers
+from engine.domains.rectout import by_hand, motion
+from engine.domains.rectout.jobs import MAX_SECONDS, MAX_STATES
+from engine.domains.rectout.puzzle import (
     DEFAULT_OFFSETS,
     HOLE,
     LENGTH,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from app.solving import job_fragment_for, runner
 from app.subjects import Subject
-from engine.bounds.fullbfs import stored_search
-from engine.bounds.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
-from engine.bounds.maxmd import lower_bound_formula, max_md_exact, pattern_best
-from engine.bounds.table import OEIS_2X7_FIRST, OEIS_2X7_LAST, PAPER_TABLE_4
-from engine.errors import PuzzleError
-from engine.records import load_record
+from app.submit import job_fragment_for, runner
+from engine.core.errors import PuzzleError
+from engine.core.records import load_record
+from engine.subjects.research.fullbfs import stored_search
+from engine.subjects.research.jobs import PAPER_MAX_MD, PAPER_MAX_MD_TIME
+from engine.subjects.research.maxmd import lower_bound_formula, max_md_exact, pattern_best
+from engine.subjects.research.table import OEIS_2X7_FIRST, OEIS_2X7_LAST, PAPER_TABLE_4
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 SUBJECTS = [Subject("research.index", "Research", "2×n research lab", "Recompute seed 000 live: diameters by full BFS, "
@@ -46,7 +46,7 @@ def two_by_seven(max_md: list[dict], bounds: dict | None) -> dict:
     """Table 1's 2×7 row: this machine's search as far as it has got (or its answer), beside seed 000's bounds for
     n = 7 and the published counts it must match."""
     search = stored_search(2, 7) or {}
-    if not search.get("result") and (recorded := load_record("bounds", "bfs-2x7")):
+    if not search.get("result") and (recorded := load_record("research", "bfs-2x7")):
         # this data folder has not finished the search: the answer recorded by the command that did
         search = {"result": recorded, "seconds": recorded["seconds"], "machine": recorded["machine"]}
     histogram = search.get("result", {}).get("histogram") or [c for c in search.get("histogram", []) if c]

@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"puzzle-playground: {problem}", file=sys.stderr)
         return 2
     from app import create_app, init_jobs
-    from app.solving import warm_quick_solves
-    from engine.jobs import StorageFull
+    from app.submit import warm_quick_solves
+    from engine.serving.jobs import StorageFull
 
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's routine chatter stays out of the log
 

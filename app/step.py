@@ -28,21 +28,21 @@ from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
-from app.api import json_body
 from app.lessons import BY_SLUG, LESSONS, NAMES, figures_at, neighbours, opening_step, read_own_lesson
 from app.race import bar_width, effective_branching_factor, uses_log_scale
+from app.solve_api import json_body
 from app.subjects import Subject
-from engine.classic import graph
+from engine.core.errors import PuzzleError
+from engine.core.params import choice, flag, integer, text
 from engine.domains import graph as graph_examples
-from engine.errors import PuzzleError
-from engine.params import choice, flag, integer, text
+from engine.domains.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
+from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.random import scramble
 from engine.search.domain import domain_kind, domain_kinds
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
-from engine.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
-from engine.tiles.heuristics import heuristics
-from engine.tiles.random import scramble
+from engine.subjects.classic import graph
 
 bp = Blueprint("step", __name__)
 for figure in (effective_branching_factor, uses_log_scale, bar_width):  # the compare page's "why" (app/race.py)
@@ -220,8 +220,8 @@ def request_for(view: View) -> dict:
 
 
 def _graph_request(drawn: dict) -> dict:
-    """A graph as JSON (names, positions, costs) in the request form ``engine.classic.graph`` reads: nodes by their
-    place in the list."""
+    """A graph as JSON (names, positions, costs) in the request form ``engine.subjects.classic.graph`` reads: nodes by
+    their place in the list."""
     nodes, edges = drawn.get("nodes"), drawn.get("edges")
     if not isinstance(nodes, list) or not isinstance(edges, list) or not all(isinstance(n, dict) for n in nodes) \
             or not all(isinstance(e, dict) for e in edges):
@@ -267,7 +267,7 @@ def step_page():
         algorithm, _, heuristic = name.partition(":")
         if heuristic:
             algorithms.setdefault(name, f"{ALGORITHMS[algorithm].title} · h = {step_heuristics()[heuristic]}")
-    return render_template("step.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
+    return render_template("step/index.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
                            max_nodes=graph.MAX_NODES, view=view,
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
                            data_text=view.data if isinstance(view.data, str) else
@@ -277,7 +277,7 @@ def step_page():
 
 @bp.get("/lessons/")
 def lessons():
-    return render_template("lessons.html", lessons=LESSONS)
+    return render_template("step/lessons.html", lessons=LESSONS)
 
 
 @bp.post("/lessons/check")
@@ -297,7 +297,7 @@ def check_own_lesson():
         stated = {int(n) for n in re.findall(r"\d+", slide["text"])} - NAMES
         slide["unshown"] = sorted(stated - shown)
         slide["step"] = view.step
-    return render_template("lessons.html", lessons=LESSONS, own=lesson, source=source)
+    return render_template("step/lessons.html", lessons=LESSONS, own=lesson, source=source)
 
 
 @bp.get("/lessons/<slug>/<int:number>")
@@ -307,7 +307,7 @@ def lesson_slide(slug: str, number: int):
         abort(404)
     at = integer(request.args, "step", 0, 1_000_000, None)  # a link to one step of the slide
     before, after = neighbours(slug, number)
-    return render_template("lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
+    return render_template("step/lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
                            show_h=flag(request.args, "show_h", False), before=before, after=after,
                            titles={lesson.slug: lesson.title for lesson in LESSONS})
 

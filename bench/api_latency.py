@@ -15,7 +15,7 @@ import time
 from common import header
 
 from app import create_app, init_jobs
-from engine.tiles import goal_board, random_solvable
+from engine.domains.tiles import goal_board, random_solvable
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -17,9 +17,9 @@ from common import ROOT, header, table
 
 MEASURE = """
 import json, resource, sys, tempfile, time
-from engine.bounds.fullbfs import full_bfs
-from engine.bounds.maxmd import max_md_brute, max_md_exact
-from engine.bounds.subproblem import solve_subproblem
+from engine.subjects.research.fullbfs import full_bfs
+from engine.subjects.research.maxmd import max_md_brute, max_md_exact
+from engine.subjects.research.subproblem import solve_subproblem
 start = time.perf_counter()
 value = {expression}
 seconds = time.perf_counter() - start

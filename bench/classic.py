@@ -12,7 +12,7 @@ import statistics
 
 from common import header, table
 
-from engine.classic import knights, queens
+from engine.subjects.classic import knights, queens
 
 TOP = {"generate-and-test": 12, "backtracking": 16, "bitmask": 16}
 

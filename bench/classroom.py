@@ -52,8 +52,8 @@ import time
 
 from common import ROOT, header, table
 
-from engine.tiles import goal_board, random_solvable
-from engine.tiles.random import scramble
+from engine.domains.tiles import goal_board, random_solvable
+from engine.domains.tiles.random import scramble
 
 SLOW_2X6 = ([1, 0, 8, 9, 6, 7, 4, 11, 5, 2, 10, 3], [10, 0, 4, 5, 8, 7, 9, 3, 6, 11, 2, 1])
 FLOOD_ADDRESS = "127.0.0.250"

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.machine import machine  # noqa: E402,F401  (the benchmarks' machine line)
+from engine.core.machine import machine  # noqa: E402,F401  (the benchmarks' machine line)
 
 
 def median_time(function, runs: int = 5) -> tuple[float, object]:

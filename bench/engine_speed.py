@@ -18,13 +18,13 @@ import time
 
 from common import ROOT, header, load, median_time, table
 
-from engine.registry import warm_up
-from engine.result import Budget, Watch
+from engine.core.registry import warm_up
+from engine.core.result import Budget, Watch
+from engine.domains.tiles import Board, goal_board, random_solvable
+from engine.domains.tiles.kernel_drivers import bfs_distances
+from engine.domains.tiles.reduction import fast_solve
 from engine.search import SlidingTileProblem, astar_search
-from engine.solvers import solve
-from engine.tiles import Board, goal_board, random_solvable
-from engine.tiles.kernel_drivers import bfs_distances
-from engine.tiles.reduction import fast_solve
+from engine.search.solve import solve
 from tests.support.korf import korf_instances
 
 HARDEST_8 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
@@ -62,7 +62,7 @@ def astar_times(runs: int) -> None:
 
 
 def fast_figures(count: int) -> None:
-    from engine.tiles import reduction
+    from engine.domains.tiles import reduction
 
     rows = []
     for size in ((4, 4), (5, 5), (6, 6)):
@@ -120,14 +120,15 @@ def main() -> None:
     print(f"({load()})\n")
 
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as cache:
-        build = ("import resource, time; from engine.tiles import goal_board, pdb_build; t = time.perf_counter(); "
+        build = ("import resource, time; from engine.domains.tiles import goal_board, pdb_build; "
+                 "t = time.perf_counter(); "
                  "pdb_build.build_database('pdb-663', goal_board(4, 4, 'blank-first')); "
                  "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6; "
                  "print(f'{time.perf_counter() - t:.1f} {peak:.2f}')")
         _, out = in_subprocess(build, {"PUZZLE_DATA_DIR": data})
         build_seconds, peak = out.split()
         print(f"pattern database 6-6-3 build (both cores): {build_seconds} s, peak memory {peak} GB ({load()})")
-        first = ("from engine.solvers import solve; from engine.tiles import Board, goal_board; "
+        first = ("from engine.search.solve import solve; from engine.domains.tiles import Board, goal_board; "
                  "solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal_board(3, 3), 'idastar', 'linear-conflict')")
         cold, _ = in_subprocess(first, {"NUMBA_CACHE_DIR": cache})
         warm = statistics.median(in_subprocess(first, {"NUMBA_CACHE_DIR": cache})[0] for _ in range(3))

@@ -20,9 +20,9 @@ from common import header, load, median_time, table
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from engine.core.result import Budget
 from engine.domains.grid.model import MOVES, SQRT2, Grid
 from engine.domains.grid.problem import GridDomain
-from engine.result import Budget
 from engine.search.algorithms import astar_search
 from engine.search.compiled import compiled_astar
 

@@ -1,5 +1,6 @@
-"""How long a hint takes (engine.player.hint: a move on a shortest path and the distance), on random positions of
-each board and on Korf's 100 15-puzzles, with the tables that are built in the store (``$PUZZLE_DATA_DIR``).
+"""How long a hint takes (engine.domains.tiles.player.hint: a move on a shortest path and the distance), on random
+positions of each board and on Korf's 100 15-puzzles, with the tables that are built in the store
+(``$PUZZLE_DATA_DIR``).
 
 Each position is hinted ``--runs`` times; the table prints, per board, the median of the per-position medians, the
 slowest position's median, how many hints were exact (optimal) and the solver used. Kernels and tables are loaded
@@ -16,8 +17,8 @@ import statistics
 
 from common import header, median_time, table
 
-from engine.player import hint
-from engine.tiles import Board, goal_board, random_solvable
+from engine.domains.tiles import Board, goal_board, random_solvable
+from engine.domains.tiles.player import hint
 from tests.support.korf import korf_instances
 
 

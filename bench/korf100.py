@@ -22,12 +22,12 @@ import time
 
 from common import ROOT, header, table
 
-from engine import store
-from engine.registry import warm_up
-from engine.result import Budget
-from engine.solvers import solve
-from engine.tiles import pdb
-from engine.tiles.board import Board, goal_board, half_turn
+from engine.core.registry import warm_up
+from engine.core.result import Budget
+from engine.domains.tiles import pdb
+from engine.domains.tiles.board import Board, goal_board, half_turn
+from engine.search.solve import solve
+from engine.serving import store
 from tests.support.korf import korf_instances
 
 #: The goal the databases are built for (the blank-last goal reads them through the half-turn).

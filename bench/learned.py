@@ -17,12 +17,12 @@ import tempfile
 
 from common import ROOT, header, table
 
-from engine import store
-from engine.learned.catalogue import TrainingParams
-from engine.learned.evaluate import PAPER, evaluate
-from engine.learned.train import train
-from engine.result import Budget
-from engine.tiles import goal_board
+from engine.core.result import Budget
+from engine.domains.tiles import goal_board
+from engine.serving import store
+from engine.subjects.learned.catalogue import TrainingParams
+from engine.subjects.learned.evaluate import PAPER, evaluate
+from engine.subjects.learned.train import train
 
 HEURISTICS = ("manhattan", "learned", "pdb")
 

@@ -1,8 +1,8 @@
 """Seed 001 figures: DPSO and GA evaluations per second, and (with --experiment) the paper's whole experiment.
 
 Usage: python bench/meta.py [--experiment [--trials 30] [--depths 10,20,30,40,50]] [--clamp] [--selection] [--record]
---record writes what was measured to engine/meta/recorded/ (experiment.json: the whole result and the counts
-engine.meta.claims judges; clamp.json, selection.json: the tables), which the Swarm & GA page shows until a
+--record writes what was measured to engine/subjects/meta/recorded/ (experiment.json: the whole result and the counts
+engine.subjects.meta.claims judges; clamp.json, selection.json: the tables), which the Swarm & GA page shows until a
 full-size experiment job runs on the server.
 --clamp re-measures the velocity clamp (vmax 0.5, 1, 2, 4) on ten depth-15 scrambles at the paper's Table 1 budget
 (250 particles x 1,200 iterations); --selection compares the GA's roulette weights (1/(1 + fitness) and linear rank).
@@ -20,14 +20,14 @@ import time
 import numpy as np
 from common import ROOT, header, table
 
-from engine.meta import search
-from engine.meta.claims import figures
-from engine.meta.experiment import run_experiment
-from engine.meta.search import run_dpso, run_ga
-from engine.meta.settings import DPSOParams, GAParams
-from engine.records import Measurement
-from engine.tiles import goal_board
-from engine.tiles.random import scramble
+from engine.core.records import Measurement
+from engine.domains.tiles import goal_board
+from engine.domains.tiles.random import scramble
+from engine.subjects.meta import search
+from engine.subjects.meta.claims import figures
+from engine.subjects.meta.experiment import run_experiment
+from engine.subjects.meta.search import run_dpso, run_ga
+from engine.subjects.meta.settings import DPSOParams, GAParams
 
 
 def rate(run, params, board, goal, runs=3) -> tuple[float, float]:
@@ -104,7 +104,8 @@ def main() -> None:
     parser.add_argument("--clamp", action="store_true", help="the velocity-clamp table")
     parser.add_argument("--selection", action="store_true", help="the GA's roulette weights compared")
     parser.add_argument("--no-speed", action="store_true", help="skip the evaluations-per-second rows")
-    parser.add_argument("--record", action="store_true", help="write what was measured to engine/meta/recorded/")
+    parser.add_argument("--record", action="store_true",
+                        help="write what was measured to engine/subjects/meta/recorded/")
     args = parser.parse_args()
     header("metaheuristics (seed 001)")
     goal = goal_board(4, 4, "blank-last")

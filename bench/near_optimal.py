@@ -27,13 +27,13 @@ import time
 
 from common import ROOT, header, load, table
 
-from engine.registry import warm_up
-from engine.result import Budget
-from engine.solvers import solve
-from engine.tiles import pdb
-from engine.tiles.board import Board, goal_board, half_turn
-from engine.tiles.heuristics import manhattan_distance
-from engine.tiles.random import random_solvable
+from engine.core.registry import warm_up
+from engine.core.result import Budget
+from engine.domains.tiles import pdb
+from engine.domains.tiles.board import Board, goal_board, half_turn
+from engine.domains.tiles.heuristics import manhattan_distance
+from engine.domains.tiles.random import random_solvable
+from engine.search.solve import solve
 from tests.support.korf import korf_taylor_instances
 
 

@@ -11,11 +11,11 @@ import argparse
 
 from common import header, median_time, table
 
-from engine.rectout.motion import fan_frames
-from engine.rectout.moves import motions
-from engine.rectout.puzzle import start_state
-from engine.rectout.search import solve
-from engine.result import Budget, Watch
+from engine.core.result import Budget, Watch
+from engine.domains.rectout.motion import fan_frames
+from engine.domains.rectout.moves import motions
+from engine.domains.rectout.puzzle import start_state
+from engine.domains.rectout.search import solve
 
 UPRIGHT = 1.5707963267948966
 NEAR_GOAL = ((1.22, 4.88, UPRIGHT), (3.66, 4.88, UPRIGHT), (11.78, 4.88, UPRIGHT), (6.2, 8.0, UPRIGHT))

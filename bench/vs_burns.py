@@ -26,10 +26,10 @@ import time
 
 from common import header, load, table
 
-from engine.registry import warm_up
-from engine.result import Budget
-from engine.solvers import solve
-from engine.tiles import Board, goal_board
+from engine.core.registry import warm_up
+from engine.core.result import Budget
+from engine.domains.tiles import Board, goal_board
+from engine.search.solve import solve
 from tests.support.korf import korf_instances
 
 GOAL = goal_board(4, 4, "blank-first")

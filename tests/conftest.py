@@ -88,7 +88,7 @@ def korf() -> list[tuple[int, int, tuple[int, ...]]]:
 @pytest.fixture(scope="session")
 def dask_cluster():
     """The embedded cluster's shape at its smallest: one long-lane worker and one interactive worker."""
-    from engine.lanes import LocalWorkers, start_local_cluster
+    from engine.serving.lanes import LocalWorkers, start_local_cluster
 
     cluster = start_local_cluster(LocalWorkers(long=1, interactive=1, interactive_threads=2), memory_limit=2**30,
                                   env={"PUZZLE_DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
@@ -103,7 +103,7 @@ def dask_cluster():
 
 
 def _warm_worker() -> bool:
-    from engine import registry
+    from engine.core import registry
 
     registry.warm_up()
     return True

@@ -15,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 
 COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
                    "engine.cli.grid", "engine.cli.jobs")

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from engine.cli.output import emit
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 
 MAX_FILE_BYTES = 64 << 20
 AGREE = 1e-6
@@ -29,9 +29,9 @@ def _read(path: str) -> str:
 
 
 def cmd_grid(args: argparse.Namespace) -> int:
+    from engine.core.result import Budget
     from engine.domains.grid import GridDomain, read_map, read_scenarios
     from engine.domains.grid.model import Scenario, check_heuristic
-    from engine.result import Budget
     from engine.search.compiled import compiled_astar
 
     grid = read_map(_read(args.map))

@@ -8,7 +8,7 @@ from engine.cli.output import emit
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from engine.jobs import job_kinds
+    from engine.serving.jobs import job_kinds
 
     kinds = {name: {"lane": kind.lane_label, "title": kind.view_for({}).title, "doc": kind.doc}
              for name, kind in sorted(job_kinds().items())}

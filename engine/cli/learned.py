@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from engine.cli.output import emit, progress_to_stderr
-from engine.errors import PuzzleError
-from engine.status import Status
+from engine.core.errors import PuzzleError
+from engine.core.status import Status
 
 
 def _evaluation_summary(result: dict, count: int) -> dict:
@@ -23,11 +23,11 @@ def _evaluation_summary(result: dict, count: int) -> dict:
 
 def cmd_learned(args: argparse.Namespace) -> int:
     """Seed 002: train a table, evaluate one against Manhattan distance, or the whole M curve."""
-    from engine.learned.catalogue import check_params, table_for
-    from engine.learned.curve import CURVE_WALKS, baseline, m_curve, point
-    from engine.learned.train import train
-    from engine.result import Budget
-    from engine.tiles import goal_board
+    from engine.core.result import Budget
+    from engine.domains.tiles import goal_board
+    from engine.subjects.learned.catalogue import check_params, table_for
+    from engine.subjects.learned.curve import CURVE_WALKS, baseline, m_curve, point
+    from engine.subjects.learned.train import train
 
     goal = goal_board(4, 4, "blank-first")
     live = sys.stderr.isatty()
@@ -55,8 +55,8 @@ def cmd_learned(args: argparse.Namespace) -> int:
                                    args.positions)
         text = _evaluation_text(data)
     else:
-        from engine.learned.curve import record_name, recordable_curve
-        from engine.records import Measurement
+        from engine.core.records import Measurement
+        from engine.subjects.learned.curve import record_name, recordable_curve
 
         measurement = Measurement()
         walks = tuple(int(w) for w in args.walks_list.split(",")) if args.walks_list else CURVE_WALKS
@@ -76,7 +76,7 @@ def cmd_learned(args: argparse.Namespace) -> int:
 
 
 def _trained(goal) -> list[dict]:
-    from engine.learned.catalogue import trained_tables
+    from engine.subjects.learned.catalogue import trained_tables
 
     return trained_tables(goal)
 
@@ -117,8 +117,8 @@ def add_commands(sub) -> None:
     q.add_argument("--train-seed", type=int, default=0)
     q.add_argument("--walks-list", default="", help="comma-separated M values (default 700000,2000000,10^7,10^8)")
     q.add_argument("--record", action="store_true",
-                   help="also write the curve to engine/learned/recorded/ (what the Learned page shows until a curve "
-                        "job runs)")
+                   help="also write the curve to engine/subjects/learned/recorded/ (what the Learned page shows "
+                        "until a curve job runs)")
     for name, q in learned.choices.items():
         if name != "train":
             q.add_argument("--max-nodes", type=int, default=2_000_000_000, help="each search's node budget")

@@ -8,9 +8,9 @@ import sys
 import time
 
 from engine.cli.output import emit, progress_to_stderr
-from engine.errors import PuzzleError
-from engine.result import Watch
-from engine.tiles.board import parse_size
+from engine.core.errors import PuzzleError
+from engine.core.result import Watch
+from engine.domains.tiles.board import parse_size
 
 
 def _layers_to_stderr():
@@ -26,15 +26,15 @@ def _layers_to_stderr():
 
 def cmd_research(args: argparse.Namespace) -> int:
     """Seed 000's computations, the same functions the Research page runs as jobs."""
-    from engine.bounds.fullbfs import full_bfs
-    from engine.bounds.maxmd import max_md_brute, max_md_exact
-    from engine.bounds.subproblem import solve_subproblem
-    from engine.bounds.table import bounds_table
+    from engine.subjects.research.fullbfs import full_bfs
+    from engine.subjects.research.maxmd import max_md_brute, max_md_exact
+    from engine.subjects.research.subproblem import solve_subproblem
+    from engine.subjects.research.table import bounds_table
 
     live = sys.stderr.isatty()  # a progress line helps a person at a terminal, and is noise in a log file
     watch = Watch(progress=progress_to_stderr if live else None)
     if args.what == "bfs":
-        from engine.bounds.fullbfs import ThreadWaves
+        from engine.subjects.research.fullbfs import ThreadWaves
 
         rows, cols = parse_size(args.size)
         if args.workers is not None and not 1 <= args.workers <= 256:
@@ -47,9 +47,9 @@ def cmd_research(args: argparse.Namespace) -> int:
                 f"{data['seconds']:.0f} s, peak memory {data['memory']['peak_rss'] / 2**30:.2f} GB, "
                 f"{data['memory']['two_bit_files'] / 2**30:.2f} GB of partitions, on {data['machine']}")
         if args.record:
-            from engine.records import Measurement
+            from engine.core.records import Measurement
 
-            path = Measurement().write("bounds", f"bfs-{rows}x{cols}", data)
+            path = Measurement().write("research", f"bfs-{rows}x{cols}", data)
             text += f"\nrecorded in {path}"
     elif args.what == "maxmd":
         data = max_md_brute(args.n) if args.brute else max_md_exact(args.n)
@@ -81,8 +81,8 @@ def add_commands(sub) -> None:
                    "first); a stopped search of the same board continues from its last finished layer")
     q.add_argument("--workers", type=int, default=None, help="threads expanding partitions (default: every core)")
     q.add_argument("--record", action="store_true",
-                   help="write the answer to engine/bounds/recorded/bfs-RxC.json, which the Research page shows "
-                        "where the data folder holds no search of that board")
+                   help="write the answer to engine/subjects/research/recorded/bfs-RxC.json, which the Research "
+                        "page shows where the data folder holds no search of that board")
     q = research.add_parser("maxmd", help="the largest Manhattan distance of a solvable 2xn position")
     q.add_argument("--n", type=int, default=8)
     q.add_argument("--brute", action="store_true",

@@ -14,7 +14,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     in place at a terminal, one line every few seconds in a log)."""
     import time
 
-    from engine.tiles import pdb_catalogue
+    from engine.domains.tiles import pdb_catalogue
 
     if args.what == "build":
         live = sys.stderr.isatty()

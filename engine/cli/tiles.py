@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 
 from engine.cli.output import emit
-from engine.errors import PuzzleError
-from engine.result import Budget
-from engine.solvers import solve, solvers
-from engine.status import Status
-from engine.tiles.board import Board, parse_goal, parse_size, parse_tiles
-from engine.tiles.heuristics import heuristics
-from engine.tiles.random import random_solvable, scramble
-from engine.tiles.solvability import check_solvable
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget
+from engine.core.status import Status
+from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles
+from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.random import random_solvable, scramble
+from engine.domains.tiles.solvability import check_solvable
+from engine.search.solve import solve, solvers
 
 
 def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:

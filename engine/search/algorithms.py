@@ -38,11 +38,11 @@ import math
 from collections import deque
 from collections.abc import Callable, Hashable
 
-from engine.errors import PuzzleError
-from engine.result import Budget, SolveResult, Watch
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget, SolveResult, Watch
+from engine.core.status import Status
 from engine.search.domain import Domain as Problem
 from engine.search.record import Algorithm, register
-from engine.status import Status
 
 Trace = Callable[[str, dict], None]
 Path = tuple

@@ -19,10 +19,10 @@ from types import FunctionType
 import numpy as np
 from numba import njit
 
-from engine.errors import PuzzleError
-from engine.result import Budget, SolveResult, Watch
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget, SolveResult, Watch
+from engine.core.status import Status
 from engine.search.domain import Domain, actions_between, encode
-from engine.status import Status
 
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the scalar array ``st`` a kernel reads on entry and writes on return.
@@ -135,7 +135,7 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
 def best_first_kernel(children_hook, h_hook):
     """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure and
-    # would compile again in every process (as in ``engine.tiles.ida_kernels.ida_kernel``).
+    # would compile again in every process (as in ``engine.domains.tiles.ida_kernels.ida_kernel``).
     run = FunctionType(_run.__code__, {**globals(), "children": children_hook, "h": h_hook}, "run")
     # one cache index per kernel name, so loading one kernel never unpickles another's signatures
     run.__qualname__ = (f"best_first_kernel[{children_hook.__module__}.{children_hook.__qualname__},"

@@ -49,7 +49,7 @@ Compiled search (optional)
 Kinds
     A domain registers a ``DomainKind`` (its name, title, heuristics and the function that builds a problem from a
     request's JSON, raising ``PuzzleError`` with a sentence on bad input); ``/api/step`` and the CLI look kinds up
-    here. ``engine.registry`` imports the domain packages, so the lookups see every kind.
+    here. ``engine.core.registry`` imports the domain packages, so the lookups see every kind.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.errors import PuzzleError
+from engine.core.registry import Registry
 
 
 class Domain(Protocol):
@@ -138,25 +138,13 @@ class DomainKind:
     heuristics: tuple[str, ...]
 
 
-_KINDS: dict[str, DomainKind] = {}
-
-
-def register_domain(kind: DomainKind) -> DomainKind:
-    if kind.name in _KINDS and _KINDS[kind.name] != kind:
-        raise ValueError(f"domain {kind.name!r} is registered twice")
-    _KINDS[kind.name] = kind
-    return kind
+DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem")
+register_domain = DOMAINS.add
 
 
 def domain_kinds() -> dict[str, DomainKind]:
-    from engine import registry
-
-    registry.load_all()
-    return dict(_KINDS)
+    return DOMAINS.all()
 
 
 def domain_kind(name: object) -> DomainKind:
-    kinds = domain_kinds()
-    if name not in kinds:
-        raise PuzzleError(f"unknown problem {name!r}; choose one of {', '.join(sorted(kinds))}")
-    return kinds[name]
+    return DOMAINS.named(name)

@@ -8,8 +8,8 @@ when it is already built: showing a heuristic never starts a 40-second build.
 
 from __future__ import annotations
 
-from engine.tiles.board import Board
-from engine.tiles.heuristics import linear_conflict_distance, manhattan_distance
+from engine.domains.tiles.board import Board
+from engine.domains.tiles.heuristics import linear_conflict_distance, manhattan_distance
 
 
 def _goal_places(goal: Board) -> dict[int, tuple[int, int]]:
@@ -50,7 +50,7 @@ def pdb_groups(board: Board, goal: Board) -> dict | None:
     yet (or the board is not 4×4)."""
     if (board.rows, board.cols) != (4, 4):
         return None
-    from engine.tiles import pdb
+    from engine.domains.tiles import pdb
 
     database, _ = pdb.resolve("pdb", goal)
     if database is None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
+from engine.domains.tiles.board import INVERSE, Board
+from engine.domains.tiles.heuristics import heuristic_function
 from engine.search.domain import Domain
-from engine.tiles.board import INVERSE, Board
-from engine.tiles.heuristics import heuristic_function
 
 #: aima-python's name for what every search reads: the domain contract (``engine.search.domain``).
 Problem = Domain
@@ -20,8 +20,8 @@ class SlidingTileProblem:
     reversible = True
 
     def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
-        """``heuristic`` is a name in the registry (``engine.tiles.heuristics``); ``options`` are the solve's own
-        (``{"table": name}`` picks a learned table)."""
+        """``heuristic`` is a name in the registry (``engine.domains.tiles.heuristics``); ``options`` are the solve's
+        own (``{"table": name}`` picks a learned table)."""
         self.initial = initial
         self.goal = goal
         self.heuristic_name = heuristic

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.core.registry import Registry
+
 #: How the frontier is kept, for the view: a FIFO queue, a priority queue, the recursion stack, or two queues.
 FRONTIER_KINDS = ("queue", "priority", "stack", "two-queues")
 
@@ -48,14 +50,9 @@ class Algorithm:
         return {event: i for i, (_, event) in enumerate(self.pseudocode) if event}
 
 
-ALGORITHMS: dict[str, Algorithm] = {}
-
-
-def register(algorithm: Algorithm) -> Algorithm:
-    if algorithm.name in ALGORITHMS:
-        raise ValueError(f"algorithm {algorithm.name!r} is registered twice")
-    ALGORITHMS[algorithm.name] = algorithm
-    return algorithm
+#: every algorithm is in engine.search.algorithms, which the package imports first: no subject to load
+ALGORITHMS: Registry[Algorithm] = Registry("algorithm", loads=False)
+register = ALGORITHMS.add
 
 
 def algorithm(name: str) -> Algorithm:

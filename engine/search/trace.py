@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from engine.errors import PuzzleError
-from engine.result import Budget
+from engine.core.result import Budget
+from engine.core.status import Status
 from engine.search.domain import Domain, encode, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
-from engine.status import Status
 
 MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says when the recording stopped
 
@@ -94,9 +93,7 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
                  max_expansions: int = MAX_EXPANSIONS) -> dict:
     """Run one algorithm on ``problem`` and record it: every node with its state (``encode``) and picture, every
     step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""
-    if algorithm not in ALGORITHMS:
-        raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-    spec = ALGORITHMS[algorithm]
+    spec = ALGORITHMS.named(algorithm)
     lines = spec.lines
     record = _Recorder(lambda state: encode(problem, state), getattr(problem, "picture", None), lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s

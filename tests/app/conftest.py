@@ -3,7 +3,7 @@ import os
 import pytest
 
 from app import create_app, init_jobs
-from engine import store
+from engine.serving import store
 
 
 class RunnerOnFirstUse:

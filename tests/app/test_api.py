@@ -33,7 +33,7 @@ def test_solve_answers_the_cli_json(client, capsys):
 
 def replayed(moves: str) -> tuple[int, ...]:
     """The position the moves solve: the goal with the moves undone."""
-    from engine.tiles import goal_board
+    from engine.domains.tiles import goal_board
 
     goal = goal_board(3, 3, "blank-last")
     undo = {"U": "D", "D": "U", "L": "R", "R": "L"}

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.classic import graph
+from engine.subjects.classic import graph
 from tests.support.pages import job_id
 
 

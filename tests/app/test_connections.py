@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from app.serve import make_server
-from engine import store
+from engine.serving import store
 from tests.support.waiting import wait_until
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cluster import Limits
+from engine.serving.cluster import Limits
 
 FIELDS = ["size", "goal", "tiles", "solver", "heuristic", "solvers", "mode", "max_nodes", "max_seconds", "params",
           "kind", "n", "k", "method", "methods", "rows", "cols", "start", "board", "blank_home", "k3_max", "n_max",

@@ -1,7 +1,7 @@
 """The job fragments' convention: a finished job of kind K is drawn by templates/results/K.html."""
 
-from engine import registry
-from engine.jobs import job_kinds
+from engine.core import registry
+from engine.serving.jobs import job_kinds
 
 
 def test_every_result_template_draws_a_job_kind_and_every_kind_but_the_table_build_has_one(app):
@@ -34,7 +34,7 @@ def panel(app, **job) -> str:
     """The progress fragment a page polls, drawn for a job row as the runner returns it."""
     from flask import render_template
 
-    from app.jobs import kind_view
+    from app.job_pages import kind_view
 
     row = {"id": "ab12", "kind": "solve", "params": {}, "status": "running", "fraction": None, "info": {},
            "elapsed": 0.5, "worker": None, "error": None, "result": None, **job}
@@ -96,9 +96,9 @@ def test_a_panel_carries_the_form_its_job_was_sent_with(app):
 
 
 def test_a_reloaded_page_gets_its_form_back_under_the_forms_own_field_names():
-    """The names are those of the forms' fields (templates/classic/queens.html, meta/index.html, play.html)."""
-    from app.jobs import form_values
-    from engine.classic.queens import METHODS
+    """The names are those of the forms' fields (templates/classic/queens.html, meta/index.html, play/index.html)."""
+    from app.job_pages import form_values
+    from engine.subjects.classic.queens import METHODS
 
     queens = form_values({"kind": "classic-queens", "params": {"n": 8, "methods": ["bitmask"]}})
     assert queens == {"n": 8, **{m: "1" if m == "bitmask" else "" for m in METHODS}}

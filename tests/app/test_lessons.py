@@ -6,7 +6,7 @@ import pytest
 
 from app.lessons import LESSONS, opening_step
 from app.step import step_traces
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 from engine.search import GraphProblem, breadth_first_search
 
 SLIDES = [(lesson, number, slide) for lesson in LESSONS for number, slide in enumerate(lesson.slides, 1)]

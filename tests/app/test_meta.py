@@ -29,7 +29,7 @@ def test_a_dpso_run_is_a_job_whose_answer_replays(client, app):
     job = app.extensions["jobs"].wait(job_id(response), timeout=120)
     result = job["result"]
     assert result["status"] == "solved" and result["extra"]["history"]
-    from engine.tiles import Board, goal_board
+    from engine.domains.tiles import Board, goal_board
     assert Board(4, 4, tuple(result["tiles"])).apply(result["moves"]).cells == goal_board(4, 4).cells
     fragment = client.get(f"/jobs/{job['id']}").get_data(as_text=True)
     assert "best fitness per iteration" in fragment and 'data-player="board"' in fragment
@@ -67,8 +67,8 @@ def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch)
     from markupsafe import escape
 
     import app.meta
-    from engine.meta.claims import claims, figures
-    from engine.records import load_record
+    from engine.core.records import load_record
+    from engine.subjects.meta.claims import claims, figures
 
     result = synthetic_experiment({10: 30, 30: 15, 50: 1}, {10: 25, 30: 10, 50: 1})
     rows = claims(result)
@@ -86,7 +86,7 @@ def test_the_meta_page_states_the_papers_claims_beside_ours(client, monkeypatch)
 
 
 def test_without_a_run_on_the_server_the_page_shows_the_recorded_experiment_at_every_depth(client):
-    from engine.records import load_record
+    from engine.core.records import load_record
 
     recorded = load_record("meta", "experiment")["result"]
     html = client.get("/meta/").get_data(as_text=True)
@@ -107,7 +107,7 @@ def test_an_experiment_table_without_checkpoints_of_one_algorithm_keeps_its_colu
 
     from flask import render_template
 
-    from engine.records import load_record
+    from engine.core.records import load_record
 
     result = copy.deepcopy(load_record("meta", "experiment")["result"])
     for row in result["table"]:

@@ -32,9 +32,9 @@ def test_home_and_navigation_link_every_subject(app, client):
     assert re.findall(r'href="([^"]+)"', nav) == [url for url, _ in links]
     for url, subject in links:
         assert f'<a class="card" href="{url}"><h2>{escape(subject.title)}</h2><p>{escape(subject.blurb)}</p>' in cards
-    # every page module registers a subject of its own (main, jobs and api have no page of their own in the list)
+    # every page module registers a subject of its own (home, jobs and api have no page of their own in the list)
     with_subjects = {s.endpoint.partition(".")[0] for s in subjects}
-    assert with_subjects == set(app.blueprints) - {"main", "jobs", "api"}
+    assert with_subjects == set(app.blueprints) - {"home", "jobs", "api"}
 
 
 @pytest.mark.parametrize("url, label", [("/play", "Play"), ("/compare", "Compare"), ("/research/", "Research"),
@@ -82,7 +82,7 @@ def test_the_play_page_selects_the_strongest_solver_ready(client, size, chosen):
 def test_pages_opened_bare_start_on_a_random_position(client, monkeypatch, url, size):
     """The draw is seeded here (a bare page draws unseeded), so the position it must land on is known."""
     import app.positions
-    from engine.tiles import goal_board, random_solvable
+    from engine.domains.tiles import goal_board, random_solvable
 
     monkeypatch.setattr(app.positions, "random_solvable", lambda goal, seed=None: random_solvable(goal, 5))
     location = client.get(url).headers["Location"]
@@ -178,7 +178,7 @@ def test_compare_charts_show_every_value_with_the_solvers_names(client):
 @pytest.mark.parametrize("seconds, shown", [(0.0, "0 s"), (4.2e-6, "4.2 µs"), (0.000_999_6, "1 ms"),
                                             (0.0125, "12.5 ms"), (3.4, "3.4 s"), (125.4, "2 min 5 s"), (None, "–")])
 def test_durations_read_in_the_unit_that_fits(seconds, shown):
-    from app.jobs import duration
+    from app.job_pages import duration
 
     assert duration(seconds) == shown
 

@@ -7,9 +7,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from engine.tiles import Board, goal_board
-from engine.tiles.kernel_drivers import bfs_distances
-from engine.tiles.ranking_kernels import board_rank
+from engine.domains.tiles import Board, goal_board
+from engine.domains.tiles.kernel_drivers import bfs_distances
+from engine.domains.tiles.ranking_kernels import board_rank
 
 SEED_004 = "8,6,7,2,5,4,3,0,1"  # docs/SPEC.md: BFS solves it in 31 moves
 HTMX = {"HX-Request": "true"}

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from engine.rectout.puzzle import start_state
+from engine.domains.rectout.puzzle import start_state
 from tests.support.pages import job_id
 
 START = [list(p) for p in start_state()]

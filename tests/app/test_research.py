@@ -1,8 +1,8 @@
 import math
 import re
 
-from engine.tiles import Board, goal_board
-from engine.tiles.solvability import is_solvable
+from engine.domains.tiles import Board, goal_board
+from engine.domains.tiles.solvability import is_solvable
 from tests.support.pages import job_id
 
 
@@ -56,8 +56,8 @@ def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_c
     import json
 
     from app import research
-    from engine import store
-    from engine.bounds.table import OEIS_2X7_FIRST
+    from engine.serving import store
+    from engine.subjects.research.table import OEIS_2X7_FIRST
 
     monkeypatch.setattr(research, "load_record", lambda subject, name: None)  # as if nothing were recorded
     html = client.get("/research/").get_data(as_text=True)
@@ -74,10 +74,10 @@ def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_c
 
 
 def test_the_recorded_2x7_search_is_the_published_answer_and_shows_where_nothing_was_searched(client):
-    from engine.bounds.table import OEIS_2X7_FIRST, OEIS_2X7_LAST
-    from engine.records import load_record
+    from engine.core.records import load_record
+    from engine.subjects.research.table import OEIS_2X7_FIRST, OEIS_2X7_LAST
 
-    recorded = load_record("bounds", "bfs-2x7")
+    recorded = load_record("research", "bfs-2x7")
     histogram = recorded["histogram"]
     assert sum(histogram) == recorded["positions"] == math.factorial(14) // 2
     assert histogram[:len(OEIS_2X7_FIRST)] == OEIS_2X7_FIRST

@@ -103,7 +103,7 @@ def test_the_app_runs_its_jobs_on_a_separate_dask_cluster(tmp_path):
         for lane, name in (("long", "class-long"), ("interactive", "class-interactive")):
             processes.append(subprocess.Popen(
                 [DASK, "worker", address, "--name", name, "--nworkers", "1", "--nthreads", "1", "--resources",
-                 f"{lane}=1", "--preload", "engine.worker", "--no-dashboard"], env=env,
+                 f"{lane}=1", "--preload", "engine.serving.worker", "--no-dashboard"], env=env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         server = Server(tmp_path, {"PUZZLE_SCHEDULER": address})
         try:
@@ -153,7 +153,7 @@ def test_a_taken_port_is_a_clear_message(tmp_path):
 def test_sigterm_under_load_ends_the_server_and_marks_its_jobs_interrupted(tmp_path):
     import threading
 
-    from engine.jobs import JobStore
+    from engine.serving.jobs import JobStore
 
     server = Server(tmp_path)
     jobs = [call(server.base, "/api/jobs", {"kind": "classic-knights", "params": {"rows": 6, "cols": 6,

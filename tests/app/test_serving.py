@@ -183,13 +183,14 @@ def test_sync_mode_is_bounded(client):
 
 
 def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a_job(client, monkeypatch):
-    from app.solving import warm_quick_solves
+    from app.submit import warm_quick_solves
 
     warm_quick_solves()  # as the server does at start: loading the kernels is no search's time
     data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "bfs"}).get_json()
     assert data["length"] == 31 and data["optimal"] and data["solver"] == "bfs"
     assert client.get("/api/jobs").get_json()["jobs"] == []  # no worker was asked
-    monkeypatch.setattr("engine.solve_cost.QUICK_NODES", 100)  # this search needs 14,195 nodes: past the cap, a job
+    # this search needs 14,195 nodes: past the cap, a job
+    monkeypatch.setattr("engine.domains.tiles.solve_cost.QUICK_NODES", 100)
     data = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004, "solver": "idastar",
                                              "heuristic": "manhattan", "mode": "sync"}).get_json()
     assert data["length"] == 31 and data["nodes_expanded"] == 14_195
@@ -199,7 +200,7 @@ def test_a_small_solve_is_answered_by_the_web_process_and_a_capped_one_becomes_a
 
 def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_address):
     from app import create_app, init_jobs
-    from engine.tiles.pdb_catalogue import missing
+    from engine.domains.tiles.pdb_catalogue import missing
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
                       "SCHEDULER": scheduler_address, "BUILD_TABLES": True})
@@ -254,7 +255,7 @@ def test_cookieless_jobs_from_one_address_count_as_one_client_and_a_browser_ther
 
 
 def test_per_address_limits_say_how_to_raise_them(app):
-    from engine.cluster import Limits
+    from engine.serving.cluster import Limits
 
     app.extensions["jobs"].limits = Limits(per_address=2)
     started = [job_id(visitor(app).post("/api/jobs", json={"kind": "classic-knights",
@@ -271,7 +272,7 @@ def test_per_address_limits_say_how_to_raise_them(app):
 
 def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_start(tmp_path):
     from app import create_app
-    from app.solving import warm_quick_solves
+    from app.submit import warm_quick_solves
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)})
     assert "jobs" not in app.extensions  # no cluster was started

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from engine.tiles import goal_board
-from engine.tiles.random import scramble
+from engine.domains.tiles import goal_board
+from engine.domains.tiles.random import scramble
 from tests.app.conftest import visitor
 
 GOALS = ("blank-first", "blank-last")

@@ -50,7 +50,8 @@ def test_a_domain_registered_at_test_time_is_served(client, monkeypatch):
     from engine.search import domain
     from tests.engine.search.pancake import register
 
-    monkeypatch.setattr(domain, "_KINDS", domain.domain_kinds())  # what this test registers is forgotten after it
+    # what this test registers is forgotten after it
+    monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())
     register()
     response = client.post("/api/step", json={"problem": "pancake", "stack": [2, 0, 1], "algorithms": ["bfs"]})
     result = response.get_json()["traces"][0]["result"]

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from engine.errors import PuzzleError
-from engine.jobs import JobStore, Retention, checked
-from engine.status import Status
+from engine.core.errors import PuzzleError
+from engine.core.status import Status
+from engine.serving.jobs import JobStore, Retention, checked
 from tests.app.conftest import visitor
 from tests.support.pages import job_id
 from tests.support.waiting import wait_until
@@ -112,13 +112,13 @@ def test_the_retention_rule_deletes_old_and_surplus_rows_and_keeps_the_results_p
 
 
 def test_parameters_keep_only_what_the_kind_reads_and_are_bounded(monkeypatch):
-    import engine.jobs
+    import engine.serving.jobs
 
     board = {"size": "3x3", "tiles": [8, 6, 7, 2, 5, 4, 3, 0, 1]}
     _, clean = checked("solve", {**board, "solver": "dpso", "params": {"iterations": 5, "junk": "x" * 50_000},
                                  "more_junk": [1] * 1000})
     assert clean["params"] == {"iterations": 5} and "more_junk" not in clean
-    monkeypatch.setattr(engine.jobs, "MAX_PARAMS_BYTES", 100)
+    monkeypatch.setattr(engine.serving.jobs, "MAX_PARAMS_BYTES", 100)
     with pytest.raises(PuzzleError, match="too large"):
         checked("compare", {**board, "solvers": ["bfs", "idastar"]})
 
@@ -155,7 +155,7 @@ def tiny_disk(tmp_path):
 def test_the_job_rows_on_a_full_256_kb_file_system_refuse_clearly_and_recover(tiny_disk):
     import os
 
-    from engine.jobs import StorageFull
+    from engine.serving.jobs import StorageFull
 
     rows = JobStore(str(tiny_disk / "jobs.sqlite"))
     rows.create("before", "solve", {}, "someone", "interactive")

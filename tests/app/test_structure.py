@@ -67,8 +67,8 @@ def job_id_in(html: str) -> str:
     return re.search(r'data-job="([0-9a-f]+)"', html).group(1)
 
 
-#: the page templates that sit flat in app/templates/ (every other one is in its blueprint's folder)
-FLAT = {"play.html", "compare.html", "step.html", "lesson.html", "lessons.html", "error.html"}
+#: the one page template that sits flat in app/templates/: the error page every blueprint answers with
+FLAT = {"error.html"}
 #: folders shared by every blueprint: fragments, a job kind's result, macros
 SHARED = {"partials", "results", "macros"}
 

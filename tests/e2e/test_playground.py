@@ -213,7 +213,7 @@ def test_the_heuristic_on_the_board_follows_the_moves(page, live_server):
 
 
 def _scrambled_4x4() -> str:
-    from engine.tiles import goal_board, scramble
+    from engine.domains.tiles import goal_board, scramble
 
     return ",".join(map(str, scramble(goal_board(4, 4), 24, 5)[0].cells))
 

@@ -53,7 +53,7 @@ def test_dragging_a_plate_stops_at_contact(page, live_server):
 
 #: The position after the paper's first move (four diagonal slides) from the start: the search from here finds the
 #: other five moves, the two pairs of plates turning together among them, in about 120 expansions (the whole search
-#: from here, held to the paper's count, is tests/engine/rectout's).
+#: from here, held to the paper's count, is tests/engine/domains/rectout's).
 READY = [[4.88, 1.22, 0], [4.88, 3.66, 0], [8.12, 6.1, 0], [8.12, 11.78, 0]]
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.tiles import goal_board, pdb, pdb_catalogue
+from engine.domains.tiles import goal_board, pdb, pdb_catalogue
 
 
 @pytest.fixture(scope="session")

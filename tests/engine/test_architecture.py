@@ -1,10 +1,11 @@
 """The shape of engine/: its import graph, read with ``ast`` (no module is imported to draw it), and what the CLI
 loads.
 
-Layers: ``engine.tiles`` (the sliding-tile model, its kernels and heuristics) and ``engine.search`` (the textbook
-searches) are the base; the core modules (``engine.solvers``, ``engine.jobs``, ``engine.result``, ``engine.status``,
-``engine.registry``...) build on them; the subject packages (meta, learned, bounds, rectout, classic) register into
-the core; ``app`` sits on top and nothing in engine/ knows it.
+Layers, from the bottom: ``engine.core`` (results, statuses, errors, parameters, the registry) imports
+nothing else of engine/; ``engine.serving`` (jobs and how they run) imports the core only;
+``engine.search`` (the textbook searches, the solver registry and ``solve``) and ``engine.domains`` (tiles,
+Rectangle-out, ...) import no subject; the subjects (``engine.subjects``: research, meta, learned, classic)
+register into the registries; ``app`` sits on top and nothing in engine/ knows it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.jobs import job_kinds
+from engine.serving.jobs import job_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
-BASE = ("engine.tiles", "engine.search")
+CORE = ("engine.core",)  # the vocabulary: imports nothing else of engine/
+SERVING = ("engine.serving",)  # jobs and how they run: imports the core only
+BASE = ("engine.core", "engine.serving", "engine.search", "engine.domains")
 FRONT_ENDS = ("engine.cli",)  # the command line calls every subject, as the app does
-#: every other package under engine/ is a subject (a new one is covered by being made)
-SUBJECTS = tuple(sorted(f"engine.{path.parent.name}" for path in ENGINE.glob("*/__init__.py")
-                        if f"engine.{path.parent.name}" not in BASE + FRONT_ENDS))
+#: every package under engine/subjects/ is a subject (a new one is covered by being made)
+SUBJECTS = tuple(sorted(f"engine.subjects.{path.parent.name}"
+                        for path in (ENGINE / "subjects").glob("*/__init__.py")))
 
 
 def module_name(path: Path) -> str:
@@ -79,7 +82,8 @@ def imports(module: str, top_level_only: bool) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """engine module → the engine modules importing it loads first: the ones it names, and their parent packages
-    (``import engine.tiles.board`` runs engine/tiles/__init__.py) unless the importer is inside that package."""
+    (``import engine.domains.tiles.board`` runs engine/domains/tiles/__init__.py) unless the importer is inside that
+    package."""
     graph = {}
     for module in MODULES:
         targets = set()
@@ -120,12 +124,13 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_reader_sees_imports_and_cycles():
     """The test's own parts on known facts, so an empty graph cannot pass for a clean one."""
     graph = import_graph()
-    assert "engine.tiles.board" in graph["engine.solvers"] and "engine.tiles" in graph["engine.solvers"]
-    assert "engine.solvers" in graph["engine.meta.solvers"]
-    assert "engine.registry" in graph["engine.jobs"]
+    assert "engine.domains.tiles.board" in graph["engine.search.solve"]
+    assert "engine.domains.tiles" in graph["engine.search.solve"]
+    assert "engine.search.solve" in graph["engine.subjects.meta.solvers"]
+    assert "engine.core.registry" in graph["engine.serving.jobs"]
     # imported inside the solver functions only
-    assert "engine.tiles.kernel_drivers" not in graph["engine.tile_solvers"]
-    assert "engine.tiles.kernel_drivers" in imports("engine.tile_solvers", top_level_only=False)
+    assert "engine.domains.tiles.kernel_drivers" not in graph["engine.domains.tiles.solvers"]
+    assert "engine.domains.tiles.kernel_drivers" in imports("engine.domains.tiles.solvers", top_level_only=False)
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
@@ -148,13 +153,36 @@ def test_tiles_and_search_import_no_subject_package():
             assert not wrong, (module, wrong)
 
 
-def test_the_registry_modules_exist_and_every_subject_is_listed():
-    from engine.registry import SUBJECT_MODULES
+def registers_at_import(module: str) -> bool:
+    """Whether a module registers an entry when imported: a top-level call of a register function, or a
+    ``@job_kind``/``@warms_up`` decorator on a top-level function."""
+    tree = ast.parse(MODULES[module].read_text())
+    registering = {"register_solver", "register_heuristic", "register_domain", "register", "job_kind", "warms_up"}
 
-    assert set(SUBJECT_MODULES) <= set(MODULES)
-    listed = {name.rsplit(".", 1)[0] for name in SUBJECT_MODULES}
-    assert set(SUBJECTS) <= listed
-    assert {"engine.meta", "engine.learned", "engine.bounds", "engine.rectout", "engine.classic"} <= set(SUBJECTS)
+    def called(node) -> str:
+        target = node.func if isinstance(node, ast.Call) else node
+        return getattr(target, "id", getattr(target, "attr", ""))
+
+    for node in tree.body:
+        calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)] if isinstance(node, (ast.Expr, ast.Assign)) \
+            else []
+        decorators = node.decorator_list if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else []
+        if any(called(n) in registering for n in calls + decorators):
+            return True
+    return False
+
+
+def test_every_module_that_registers_is_loaded_by_the_registry_and_every_subject_is_found():
+    """No list to edit: a domain or subject is loaded by being a package in its folder, with its ``REGISTERS``."""
+    done = subprocess.run([sys.executable, "-c", "import json, sys; from engine.core import registry; "
+                           "registry.load_all(); print(json.dumps(sorted(sys.modules)))"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    loaded = set(json.loads(done.stdout))
+    for module in MODULES:
+        if module.startswith(("engine.domains.", "engine.subjects.")) and registers_at_import(module):
+            assert module in loaded, f"{module} registers entries but no package's REGISTERS names it"
+    assert {"engine.subjects.meta", "engine.subjects.learned", "engine.subjects.research",
+            "engine.subjects.classic"} <= set(SUBJECTS) <= loaded
 
 
 def run_cli_and_report_modules(*commands: list[str]) -> list[dict]:
@@ -209,7 +237,7 @@ def test_every_kernel_releases_the_gil():
     """Jobs run kernels in a worker thread beside the thread that watches for cancel and reports progress; a kernel
     that held the GIL would freeze both until its slice ended. A bare ``@njit`` (no call) is caught as well."""
     kernels = compiled_kernels()
-    assert len(kernels) > 40 and any(module == "engine.rectout.turn_kernels" for module, _, _ in kernels)
+    assert len(kernels) > 40 and any(module == "engine.domains.rectout.turn_kernels" for module, _, _ in kernels)
     holding = [(module, line) for module, line, call in kernels
                if not any(k.arg == "nogil" and getattr(k.value, "value", None) is True for k in call.keywords)]
     assert holding == []
@@ -230,3 +258,13 @@ def test_every_result_status_is_a_member_of_the_one_enum():
                 bare += [(module, node.lineno) for value in given
                          if isinstance(value, ast.Constant) and isinstance(value.value, str)]
     assert bare == []
+
+
+def test_the_core_imports_nothing_else_and_serving_only_the_core():
+    """Not even inside a function: the layers under the domains know nothing of them."""
+    for module in MODULES:
+        names = {n for n in imports(module, top_level_only=False) if n.startswith("engine.")}
+        if module.startswith(CORE):
+            assert {n for n in names if not n.startswith(CORE)} == set(), module
+        elif module.startswith(SERVING):
+            assert {n for n in names if not n.startswith(CORE + SERVING)} == set(), module

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from engine.background import run_tasks
+from engine.serving.background import run_tasks
 
 
 @pytest.mark.parametrize("workers", [1, 3])

@@ -63,7 +63,7 @@ def test_research_refuses_what_does_not_fit(capsys):
 
 
 def test_fast_solver_and_tables_list(capsys, tmp_path, monkeypatch):
-    from engine import store
+    from engine.serving import store
 
     code, out, _ = run(capsys, "solve", "--size", "5x5", "--solver", "fast", "--json",
                        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 0 23 24")
@@ -78,9 +78,9 @@ def test_fast_solver_and_tables_list(capsys, tmp_path, monkeypatch):
 
 def test_tables_build_builds_the_15_puzzle_tables_unless_asked_for_all(capsys, tmp_path, monkeypatch):
     """Which names each form of ``tables build`` asks the catalogue for (the builds themselves are tested in
-    tests/engine/tiles/test_pdb.py and by the session's 7-8 build)."""
-    from engine import store
-    from engine.tiles import pdb_catalogue
+    tests/engine/domains/tiles/test_pdb.py and by the session's 7-8 build)."""
+    from engine.domains.tiles import pdb_catalogue
+    from engine.serving import store
 
     monkeypatch.setattr(store, "_data_dir", tmp_path)
     asked = []
@@ -96,8 +96,8 @@ def test_tables_build_builds_the_15_puzzle_tables_unless_asked_for_all(capsys, t
 
 
 def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys, tmp_path, monkeypatch):
-    from engine import store
-    from engine.tiles import pdb
+    from engine.domains.tiles import pdb
+    from engine.serving import store
 
     monkeypatch.setattr(store, "_data_dir", tmp_path)
     monkeypatch.setattr(pdb, "_loaded", {})
@@ -110,7 +110,7 @@ def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys
 
 
 def test_loading_is_reported_apart_from_the_search(capsys, monkeypatch):
-    from engine import solvers
+    from engine.search import solve as solvers
 
     monkeypatch.setattr(solvers, "_loaded", set())  # as in a fresh process: this solve loads its kernels first
     first = json.loads(run(capsys, "solve", "8 6 7 2 5 4 3 0 1", "--solver", "astar", "--json")[1])
@@ -133,4 +133,4 @@ def test_a_solve_loads_only_the_kernels_it_runs():
         " if isinstance(d, CPUDispatcher) and d.overloads))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     loaded = out.strip().splitlines()[-1]
-    assert loaded == "['ida_kernel[engine.tiles.ida_kernels._manhattan_h]', 'manhattan_sum']", loaded
+    assert loaded == "['ida_kernel[engine.domains.tiles.ida_kernels._manhattan_h]', 'manhattan_sum']", loaded

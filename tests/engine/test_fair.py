@@ -1,6 +1,6 @@
 """The fair scheduler's decisions, driven step by step (no Dask, no clock)."""
 
-from engine.fair import FairScheduler, Waiting
+from engine.serving.fair import FairScheduler, Waiting
 
 
 def job(name: str, owner: str, address: str = "", lane: str = "interactive") -> Waiting:

@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine import registry
-from engine.cluster import JobRunner, Limits, NotOwner, QuotaExceeded
-from engine.errors import PuzzleError
-from engine.jobs import JobStore, canonical, checked, job_kinds
-from engine.status import Status
+from engine.core import registry
+from engine.core.errors import PuzzleError
+from engine.core.status import Status
+from engine.serving.cluster import JobRunner, Limits, NotOwner, QuotaExceeded
+from engine.serving.jobs import JobStore, canonical, checked, job_kinds
 from tests.support.job_kinds import register_everywhere
 from tests.support.waiting import wait_until
 
@@ -109,7 +109,7 @@ def test_cancel_of_a_queued_job(runner):
 
 
 def test_a_job_that_ignores_cancel_loses_its_worker_and_others_carry_on(runner, monkeypatch):
-    monkeypatch.setattr("engine.cluster.KILL_AFTER", 1.0)
+    monkeypatch.setattr("engine.serving.cluster.KILL_AFTER", 1.0)
     other, _ = runner.submit("test-interactive", {"n": 400, "sleep": 0.01})  # on the other worker
     stubborn, _ = runner.submit("test-ignore-cancel", {})
     wait_until(lambda: runner.get(stubborn)["status"] == "running")
@@ -221,11 +221,11 @@ def test_a_database_from_before_owners_and_lanes_is_upgraded(tmp_path):
 
 
 def test_newest_by_keeps_the_newest_done_job_per_key(tmp_path, monkeypatch):
-    import engine.jobs
+    import engine.serving.jobs
 
     store = JobStore(str(tmp_path / "jobs.sqlite"))
     clock = itertools.count(1_000_000)  # one second apart, whatever the machine's clock resolution
-    monkeypatch.setattr(engine.jobs, "time", SimpleNamespace(time=lambda: float(next(clock))))
+    monkeypatch.setattr(engine.serving.jobs, "time", SimpleNamespace(time=lambda: float(next(clock))))
     for index, n in enumerate((3, 4, 3)):
         store.create(f"j{index}", "test-count", {"n": n}, "", "long")
         store.finish(f"j{index}", Status.DONE, {"reached": n})
@@ -262,7 +262,7 @@ def test_limits_per_address_and_the_global_cap_never_refuse_an_idle_browsers_sol
 
 
 def test_a_job_past_its_slice_goes_on_in_the_long_lane(tmp_path, scheduler_address, monkeypatch):
-    from engine.cluster import BACKGROUND_TEXT
+    from engine.serving.cluster import BACKGROUND_TEXT
 
     runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address,
                        limits=Limits(slice_seconds=0.5))
@@ -286,7 +286,7 @@ def test_a_job_past_its_slice_goes_on_in_the_long_lane(tmp_path, scheduler_addre
 def test_a_slice_stops_the_job_as_a_cancel_would():
     import threading
 
-    from engine.worker import _Watchers
+    from engine.serving.worker import _Watchers
 
     class NeverCancelled:
         def wait(self, timeout):
@@ -316,8 +316,8 @@ def test_a_worker_without_the_preload_or_lanes_runs_jobs(tmp_path):
 def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path, monkeypatch):
     from distributed import LocalCluster
 
-    from engine.cluster import NoWorker
-    from engine.lanes import LaneCensus
+    from engine.serving.cluster import NoWorker
+    from engine.serving.lanes import LaneCensus
 
     monkeypatch.setattr(LaneCensus, "STARTING", 0.0)  # past the start-up grace: the lane is known to be missing
 

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from engine.errors import PuzzleError
-from engine.params import numbers
+from engine.core.errors import PuzzleError
+from engine.core.params import numbers
 
 
 def test_numbers_reads_lists_and_query_text_alike():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine.meta.claims import claims, figures, judge
-from engine.records import Measurement, load_record, shape
+from engine.core.records import Measurement, load_record, shape
+from engine.subjects.meta.claims import claims, figures, judge
 from tests.support.meta import synthetic_experiment
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -37,10 +37,10 @@ def test_the_recorded_experiment_is_the_figures_claims_judges():
 
 
 def test_the_recorded_tables_have_the_shape_the_bench_writes(tmp_path, monkeypatch):
-    import engine.records
+    import engine.core.records
 
     bench_meta = _bench_meta()
-    monkeypatch.setattr(engine.records, "ROOT", tmp_path)  # the bench's --record writes here, not into the tree
+    monkeypatch.setattr(engine.core.records, "ROOT", tmp_path)  # the bench's --record writes here, not into the tree
     written = Measurement(["python", "bench/meta.py", "--clamp", "--record"]).write(
         "meta", "clamp", bench_meta.clamp_table(runs=1, iterations=3))
     assert written == tmp_path / "meta" / "recorded" / "clamp.json"

@@ -5,12 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.result
-from engine.errors import PuzzleError
-from engine.result import Budget
-from engine.solvers import solve, solvers
-from engine.tiles import Board, goal_board, random_solvable, scramble
-from engine.tiles.kernel_drivers import bfs_distances, goal_distance_table
+import engine.core.result
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget
+from engine.domains.tiles import Board, goal_board, random_solvable, scramble
+from engine.domains.tiles.kernel_drivers import bfs_distances, goal_distance_table
+from engine.search.solve import solve, solvers
 
 SEED_004 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 KORF_1 = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # 57 moves: far beyond these budgets
@@ -57,7 +57,7 @@ def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, conventi
     goal = goal_board(3, 3, convention)
     board = random_solvable(goal, seed)
     distance = goal_distance_table(goal)  # one full BFS from the goal: the true distances
-    from engine.tiles.ranking_kernels import board_rank
+    from engine.domains.tiles.ranking_kernels import board_rank
 
     optimum = int(distance[board_rank(board.cells)])
     for solver, heuristic in SOLVERS:
@@ -97,7 +97,7 @@ def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, sol
     # The search's clock is its own progress, 0.2 s per report, so the machine's speed cannot change where it stops:
     # past the 0.5 s budget after the third report, and at the first check after that.
     reports = []
-    monkeypatch.setattr(engine.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
+    monkeypatch.setattr(engine.core.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
     result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
                    progress=lambda fraction, info: reports.append(info["nodes"]))
     assert result.status == "budget_exhausted" and "0.5 s" in result.message and result.extra["budget"] == "seconds"
@@ -162,9 +162,9 @@ def test_larger_boards_solve():
                                   "5x6", "6x5", "6x6"])
 @pytest.mark.parametrize("convention", ["blank-first", "blank-last"])
 def test_fast_answers_random_boards_of_every_offered_size(size, convention):
-    from engine.result import Watch
-    from engine.tiles import parse_size
-    from engine.tiles.reduction import reduction_moves
+    from engine.core.result import Watch
+    from engine.domains.tiles import parse_size
+    from engine.domains.tiles.reduction import reduction_moves
 
     goal = goal_board(*parse_size(size), convention)
     for seed in range(3):
@@ -188,8 +188,8 @@ def test_fast_with_a_goal_whose_blank_is_in_the_middle():
 
 
 def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
-    from engine.result import Watch
-    from engine.tiles.reduction import reduction_moves
+    from engine.core.result import Watch
+    from engine.domains.tiles.reduction import reduction_moves
 
     assert solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)), GOAL_3x3, "fast", None).status == "unsolvable"
     result = solve(GOAL_3x3, GOAL_3x3, "fast", None)
@@ -204,8 +204,8 @@ def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
 def test_loading_the_fast_solvers_kernels_goes_through_its_line_placing_search(monkeypatch):
     # what a solve loads before its clock starts must be what it runs: the fast solver places lines by a compiled
     # search, which a position close to the goal would otherwise never reach (its compilation counted as search)
-    from engine import solvers as registry_of_solvers
-    from engine.tiles import reduction
+    from engine.domains.tiles import reduction
+    from engine.search import solve as registry_of_solvers
 
     calls = []
     place_group = reduction.place_group

@@ -1,6 +1,6 @@
 import numpy as np
 
-from engine import store
+from engine.serving import store
 
 
 def test_built_once_then_loaded(tmp_path, monkeypatch):

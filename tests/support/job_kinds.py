@@ -9,9 +9,9 @@ import time
 
 import numpy as np
 
-from engine.errors import PuzzleError
-from engine.jobs import INTERACTIVE, job_kind
-from engine.params import integer, number
+from engine.core.errors import PuzzleError
+from engine.core.params import integer, number
+from engine.serving.jobs import INTERACTIVE, job_kind
 
 
 def _count_params(params: dict) -> dict:

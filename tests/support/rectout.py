@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from engine.rectout.motion import Motion
-from engine.rectout.puzzle import overlap_depths
+from engine.domains.rectout.motion import Motion
+from engine.domains.rectout.puzzle import overlap_depths
 
 
 def overlap_along(state, motion: Motion, samples: int = 200) -> float:

@@ -2,7 +2,7 @@
 // each page sees the other's graph). Edges carry whole-number costs, drawn at their middles.
 import { svgEl } from "./common.js";
 
-const MAX_COST = 99;  // engine/classic/graph.py MAX_COST
+const MAX_COST = 99;  // engine/subjects/classic/graph.py MAX_COST
 const edgeKey = (a, b) => `${Math.min(a, b)},${Math.max(a, b)}`;
 
 export const GRAPH_KEY = "puzzle-playground-graph";

@@ -7,9 +7,9 @@ the domain contract; ``examples/``: built-in graphs (AIMA's Romania).
 import json
 from pathlib import Path
 
+from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
 from engine.domains.graph.problem import GraphDomain, graph_problem
-from engine.errors import PuzzleError
 from engine.search.domain import DomainKind, register_domain
 
 EXAMPLES = Path(__file__).parent / "examples"

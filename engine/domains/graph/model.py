@@ -21,8 +21,8 @@ import heapq
 import math
 from dataclasses import dataclass
 
-from engine.errors import PuzzleError
-from engine.params import flag, number, text
+from engine.core.errors import PuzzleError
+from engine.core.params import flag, number, text
 
 MAX_NODES = 500
 MAX_EDGES = 5_000

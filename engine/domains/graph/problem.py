@@ -7,8 +7,8 @@ verdict on its h; a state's picture is its node's name.
 
 from __future__ import annotations
 
+from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
-from engine.errors import PuzzleError
 
 
 class GraphDomain:

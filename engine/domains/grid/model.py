@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import PuzzleError
+from engine.core.errors import PuzzleError
 
 SQRT2 = math.sqrt(2.0)
 #: (name, dx, dy) in the order searches generate children; the first four are the 4-connected moves

@@ -3,8 +3,8 @@ against the book's answers and against hand checks."""
 
 import pytest
 
+from engine.core.errors import PuzzleError
 from engine.domains.graph import GraphDomain, example, parse_graph, verdict
-from engine.errors import PuzzleError
 from engine.search.domain import walk
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from engine.cli import main
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget, Watch
 from engine.domains.grid import GridDomain, grid_from_rows, grid_problem, read_map, read_scenarios
 from engine.domains.grid.model import Grid
-from engine.errors import PuzzleError
-from engine.result import Budget, Watch
 from engine.search.algorithms import astar_search, uniform_cost_search
 from engine.search.compiled import compiled_astar
 from engine.search.record import ALGORITHMS

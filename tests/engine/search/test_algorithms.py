@@ -2,7 +2,8 @@
 
 import pytest
 
-from engine.classic.graph import SEED_GRAPH, graph_from
+from engine.domains.tiles import goal_board
+from engine.domains.tiles.random import scramble
 from engine.search import (
     GraphProblem,
     SlidingTileProblem,
@@ -13,8 +14,7 @@ from engine.search import (
     iterative_deepening_search,
     uniform_cost_search,
 )
-from engine.tiles import goal_board
-from engine.tiles.random import scramble
+from engine.subjects.classic.graph import SEED_GRAPH, graph_from
 
 GOAL = goal_board(3, 3, "blank-last")
 
@@ -71,9 +71,9 @@ def test_the_problem_supplies_the_inverse_action():
 
 
 def test_the_heuristic_breakdown_adds_up():
+    from engine.domains.tiles import Board
+    from engine.domains.tiles.heuristics import linear_conflicts
     from engine.search.explain import explain
-    from engine.tiles import Board
-    from engine.tiles.heuristics import linear_conflicts
 
     for seed in range(5):
         board = scramble(GOAL, 20, seed)[0]
@@ -107,7 +107,7 @@ def test_on_a_graph_with_costs_uniform_cost_and_a_star_find_the_cheapest_path_an
 
 
 def test_edge_costs_are_checked():
-    from engine.errors import PuzzleError
+    from engine.core.errors import PuzzleError
 
     g = graph_from(3, [[0, 1], [1, 2]], None, [5, 7])
     assert g.cost(1, 0) == 5 and g.cost(2, 1) == 7 and g.cost(0, 2) == 1

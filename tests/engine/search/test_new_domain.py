@@ -40,7 +40,8 @@ def test_the_breadth_first_distances_give_the_published_pancake_number(flips):
 
 
 def test_every_step_through_algorithm_and_the_compiled_astar_solve_the_registered_domain(flips, monkeypatch):
-    monkeypatch.setattr(domain, "_KINDS", domain.domain_kinds())  # what this test registers is forgotten after it
+    # what this test registers is forgotten after it
+    monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())
     kind = register()
     assert domain_kind("pancake") is kind
     stacks = [s for s in permutations(range(N)) if flips[s] == 7][:2] + [tuple(np.random.default_rng(3).permutation(N))]

@@ -5,13 +5,13 @@ import random
 
 import pytest
 
-from engine.classic.graph import SEED_GRAPH
+from engine.domains.tiles import goal_board
+from engine.domains.tiles.random import scramble
 from engine.search.algorithms import breadth_first_search
 from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.questions import KINDS, ask, available, first_step, node_label
 from engine.search.trace import trace_search
-from engine.tiles import goal_board
-from engine.tiles.random import scramble
+from engine.subjects.classic.graph import SEED_GRAPH
 
 GOAL = goal_board(3, 3, "blank-last")
 

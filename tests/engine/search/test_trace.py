@@ -1,11 +1,11 @@
 import pytest
 
-from engine.classic.graph import SEED_GRAPH
+from engine.domains.tiles import Board, goal_board
+from engine.domains.tiles.random import scramble
 from engine.search.problem import GraphProblem, SlidingTileProblem
+from engine.search.solve import solve
 from engine.search.trace import ALGORITHMS, trace_search
-from engine.solvers import solve
-from engine.tiles import Board, goal_board
-from engine.tiles.random import scramble
+from engine.subjects.classic.graph import SEED_GRAPH
 
 
 def cells(board):
@@ -186,7 +186,7 @@ def test_a_registered_algorithm_appears_in_the_step_through_with_its_pseudocode(
         assert traced["title"] == "Breadth-first, registered twice" and traced["pseudocode"][1] == "expand it"
         assert traced["result"]["moves"] == "2 4 6" and traced["optimal"] and traced["frontier_kind"] == "queue"
     finally:
-        del ALGORITHMS["bfs-again"]
+        ALGORITHMS.forget("bfs-again")
 
 
 def test_every_event_a_search_emits_has_a_pseudocode_line_and_optimality_comes_from_the_record():

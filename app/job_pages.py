@@ -1,0 +1,118 @@
+"""Job progress fragments (htmx polls them every second), the cancel button, and the list of your own jobs.
+
+A finished job's result is drawn by ``templates/results/<kind>.html`` (given ``result`` and ``job``): a new job kind
+shows its answer by adding that one file; a kind without one shows its status and message.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, render_template, url_for
+from jinja2 import Template, TemplateNotFound
+
+from app.submit import my_jobs, owner, page_unless_htmx, progress_fragment, request_cancel, runner
+from engine.core.status import Status
+from engine.serving.jobs import JobView, job_kinds
+
+bp = Blueprint("jobs", __name__, url_prefix="/jobs")
+
+
+@bp.app_template_global()
+def kind_view(job: dict) -> JobView:
+    """The panel's words for ``job``, as its kind declares them (``engine.serving.jobs.JobView``)."""
+    kind = job_kinds().get(job["kind"])
+    if kind is None:  # a row of a kind this server does not register
+        return JobView(job["kind"].replace("-", " ").capitalize())
+    return kind.view_for(job.get("params") or {})
+
+
+def form_values(job: dict) -> dict:
+    """The job's parameters under the names of the form that starts it, so a page reloaded while it runs shows the
+    form as it was sent (``js/jobs.js`` fills it in; hidden fields must match or the job is not this form's)."""
+    params = job.get("params") or {}
+    if isinstance(params.get("goal"), list) and params.get("size"):
+        params = {**params, "goal": _goal_name(params["size"], params["goal"])}
+    view = kind_view(job)
+    return view.form_values(params) if view.form_values else params
+
+
+def _goal_name(size: str, cells: list[int]) -> str:
+    """A goal as the page's form names it: blank-last or blank-first, else its tiles."""
+    from engine.domains.tiles import goal_board, parse_size
+
+    rows, cols = parse_size(size)
+    for name in ("blank-last", "blank-first"):
+        if list(goal_board(rows, cols, name).cells) == cells:
+            return name
+    return ",".join(map(str, cells))
+
+
+@bp.app_template_filter("form_json")
+def form_json(job: dict) -> str:
+    values = {k: (",".join(map(str, v)) if k == "tiles" and isinstance(v, list) else v)
+              for k, v in form_values(job).items()}
+    return json.dumps(values)
+
+
+@bp.app_template_filter("duration")
+def duration(seconds: float | None) -> str:
+    """A time as people read it, three significant digits in the unit that fits: 4.2 µs, 12.5 ms, 3.40 s, 2 min 5 s
+    (a 7,000-node solve takes milliseconds, and "0.000 s" would say it took nothing)."""
+    if seconds is None:
+        return "–"
+    if seconds <= 0:
+        return "0 s"
+    for scale, unit in ((1e6, "µs"), (1e3, "ms")):
+        shown = float(f"{seconds * scale:.3g}")
+        if shown < 1000:
+            return f"{shown:g} {unit}"
+    if seconds < 59.95:
+        return f"{float(f'{seconds:.3g}'):g} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def result_template(kind: str) -> Template | None:
+    """The template that draws a finished job of this kind, if the kind has one."""
+    try:
+        return current_app.jinja_env.get_template(f"results/{kind}.html")
+    except TemplateNotFound:
+        return None
+
+
+def result_fragment(kind: str, result: dict, job: dict | None = None) -> str:
+    """A result as its kind's template draws it, whether it came from a job or was computed in the request."""
+    return render_template(result_template(kind), result=result, job=job)
+
+
+def job_fragment(job_id: str):
+    job = runner().get(job_id)
+    if job is None:
+        abort(404, description=f"there is no job {job_id}")
+    if job["status"] == Status.DONE and result_template(job["kind"]) is not None:
+        return result_fragment(job["kind"], job["result"], job)
+    return progress_fragment(job_id, kind_view(job).title, job=job, mine=job["owner"] == owner())
+
+
+@bp.get("/<job_id>")
+def show(job_id: str):
+    """The job's fragment for htmx's polling; its own page otherwise (where a form without JavaScript leads)."""
+    fragment = job_fragment(job_id)
+    job = runner().get(job_id)
+    live = job["status"] in (Status.QUEUED, Status.RUNNING)
+    return page_unless_htmx(fragment, kind_view(job).title, url_for("jobs.show", job_id=job_id) if live else None)
+
+
+@bp.post("/<job_id>/cancel")
+def cancel(job_id: str):
+    if request_cancel(job_id) is None:
+        abort(404, description=f"there is no job {job_id}")
+    return job_fragment(job_id)
+
+
+@bp.get("/mine")
+def mine():
+    """This browser's queued and running jobs, each with its live progress (shown again after a reload)."""
+    jobs = [job for job in my_jobs(limit=20) if job["status"] in (Status.QUEUED, Status.RUNNING)]
+    return render_template("partials/my_jobs.html", jobs=jobs)

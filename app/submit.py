@@ -1,0 +1,161 @@
+"""Submitting work: a job from any form or API request, and how the web answers a solve or a compare.
+
+A solve small enough to be sure of (a compiled solver on the 8-puzzle or a smaller board:
+``engine.domains.tiles.solve_cost.quick``) is answered here in the web process, under a node cap, without a worker.
+Every other solve and compare is a job (a Dask worker process, never this one), on the lane its cost estimate
+chooses. The request waits a moment for it: a quick job (most 2×n positions, many 15-puzzle ones) answers at once with
+the result; a longer one answers 202 with the job's id and goes on in the background, with no work thrown away.
+
+``mode``: ``auto`` (the default: wait up to ``AUTO_WAIT``), ``job`` (answer 202 at once) or ``sync`` (wait for the
+answer; the budget is capped at ``SYNC_MAX_SECONDS`` so that no request holds a connection longer).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from flask import current_app, g, jsonify, render_template, request, url_for
+from markupsafe import Markup
+
+from engine.core.params import choice, number
+from engine.core.status import FINISHED, Status
+from engine.domains.tiles.jobs import MAX_REQUEST_SECONDS
+from engine.domains.tiles.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
+from engine.serving.cluster import JobRunner, NoWorker, anonymous_owner
+from engine.serving.jobs import checked
+
+AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id
+SYNC_MAX_SECONDS = 10.0
+SYNC_SLACK = 2.0  # seconds beyond the budget a sync request waits (the job may queue briefly)
+
+
+@dataclass
+class Answer:
+    result: dict | None = None
+    job_id: str | None = None
+    reattached: bool = False
+
+
+def runner() -> JobRunner:
+    jobs = current_app.extensions.get("jobs")
+    if jobs is None:
+        raise JobsNotStarted("this app runs no jobs: it was built without app.init_jobs")
+    return jobs
+
+
+class JobsNotStarted(NoWorker):
+    """The app was built without its job runner (a test or a script that needs none)."""
+
+
+def owner() -> str:
+    """Who is asking: the browser's cookie (the first response sets it, and it owns what that request starts)."""
+    return g.get("owner") or anonymous_owner(request.remote_addr or "")
+
+
+def anonymous_address() -> str | None:
+    """The client's address when its request carried no cookie (curl, a script): it may see and cancel what its
+    address started without one."""
+    return request.remote_addr if g.get("new_owner") else None
+
+
+def start_job(kind: str, params: dict) -> tuple[str, bool]:
+    """Submit a job for the current browser: (job id, reattached to an identical running job)."""
+    return runner().submit(kind, params, owner(), request.remote_addr or "", anonymous=bool(g.get("new_owner")))
+
+
+def request_cancel(job_id: str) -> dict | None:
+    return runner().cancel(job_id, owner(), anonymous_address())
+
+
+def my_jobs(limit: int = 50) -> list[dict]:
+    if current_app.extensions.get("jobs") is None:  # an app that runs no jobs: nobody has any
+        return []
+    return runner().mine(owner(), anonymous_address(), limit=limit)
+
+
+def job_accepted(job_id: str, reattached: bool = False):
+    """The API's 202 for a started job."""
+    return jsonify(job=job_id, status=str(Status.QUEUED), reattached=reattached,
+                   url=url_for("api.job", job_id=job_id)), 202
+
+
+def progress_fragment(job_id: str, title: str, **extra):
+    """A job's progress as a page shows it (htmx polls it until the result shows)."""
+    return render_template("partials/job.html", job_id=job_id, title=title, **extra)
+
+
+def page_unless_htmx(fragment: str, title: str, refresh: str | None = None):
+    """htmx swaps ``fragment`` into the page that asked; a browser without JavaScript, which posted the form itself,
+    gets a whole page holding it (reloading ``refresh`` every 2 s while a job runs)."""
+    if request.headers.get("HX-Request"):
+        return fragment
+    back = request.referrer if (request.referrer or "").startswith(request.host_url) else url_for("home.index")
+    return render_template("jobs/answer.html", fragment=Markup(fragment), title=title, refresh=refresh, back=back)
+
+
+def job_fragment_for(kind: str, params: dict, title: str):
+    """Start a job from a page's form and answer its progress fragment (a whole page that reloads the job's own
+    page while it runs, for a form posted without JavaScript)."""
+    job_id, reattached = start_job(kind, params)
+    return page_unless_htmx(progress_fragment(job_id, title, reattached=reattached), title,
+                            url_for("jobs.show", job_id=job_id))
+
+
+def _run(kind: str, params: dict) -> Answer:
+    mode = choice(params, "mode", ("auto", "job", "sync"), "auto")
+    if mode == "sync":
+        seconds = number(params, "max_seconds", 0.001, MAX_REQUEST_SECONDS, SYNC_MAX_SECONDS)
+        params = {**params, "max_seconds": min(seconds, SYNC_MAX_SECONDS)}
+    params = {k: v for k, v in params.items() if k != "mode"}
+    if kind == "solve" and mode != "job" and (result := quick_answer(params)) is not None:
+        return Answer(result=result)
+    job_id, reattached = start_job(kind, params)
+    if mode == "job":
+        return Answer(job_id=job_id, reattached=reattached)
+    wait = AUTO_WAIT if mode == "auto" else SYNC_MAX_SECONDS + SYNC_SLACK
+    job = runner().wait(job_id, timeout=wait)
+    if job is not None and job["status"] in FINISHED:
+        if job["status"] == Status.DONE:
+            return Answer(result=job["result"])
+        return Answer(result={"status": str(job["status"]), "message": job["error"] or str(job["status"]),
+                              "job": job_id})
+    return Answer(job_id=job_id, reattached=reattached)
+
+
+def quick_answer(params: dict) -> dict | None:
+    """A small solve's result, searched here under its node cap (``quick_nodes``); None when it is not tried here or
+    the cap ended it before its own budget did (it then runs as a job)."""
+    job, clean = checked("solve", params)
+    cap = quick_nodes(clean)
+    if not cap:
+        return None
+    capped = {**clean, "max_nodes": min(clean["max_nodes"], cap),
+              "max_seconds": min(clean["max_seconds"], QUICK_SECONDS)}
+    result = job.run(capped, _no_progress, threading.Event())
+    if result["status"] == Status.BUDGET_EXHAUSTED and capped != clean:
+        return None
+    return result
+
+
+def _no_progress(fraction, info) -> None:
+    pass
+
+
+def warm_quick_solves() -> None:
+    """Load the quick solvers' kernels in this process (a thread at start-up), so no request pays for it."""
+    for solver, heuristics in QUICK_SOLVERS.items():
+        for name in heuristics:
+            quick_answer({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": solver, "heuristic": name})
+            if solver in ("astar", "idastar"):  # the 4×4 kernels are others
+                quick_answer({"size": "4x4", "tiles": list(range(1, 15)) + [0, 15], "solver": solver,
+                              "heuristic": name})
+
+
+def solve_request(params: dict) -> Answer:
+    return _run("solve", params)
+
+
+def compare_request(params: dict) -> Answer:
+    """Every chosen solver on the same position, each within its own budget."""
+    return _run("compare", params)

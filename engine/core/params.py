@@ -1,0 +1,155 @@
+"""One reader for the numbers, flags and choices that arrive in requests and job parameters.
+
+Values come from JSON bodies (numbers, strings, anything), HTML forms and query strings (always strings). Each reader
+takes the container, the field's name and its allowed range, and either returns a clean Python value or raises
+``PuzzleError`` with a message that names the field and what it accepts. It refuses what ``int()`` and ``float()``
+would let through and then break later: NaN, infinities, integers too large for a float, booleans posing as numbers,
+lists and objects, and digits outside ASCII (``str.isdigit()`` accepts "¹", ``int()`` does not).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.core.errors import PuzzleError
+
+_MISSING = object()
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII only; 18 digits cannot overflow an int64
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+
+
+def _raw(data: Mapping, name: str, default: Any) -> Any:
+    value = data.get(name, _MISSING) if isinstance(data, Mapping) else _MISSING
+    if value is _MISSING or value is None or (isinstance(value, str) and value.strip() == ""):
+        if default is _MISSING:
+            raise PuzzleError(f"{name} is missing")
+        return default
+    return value
+
+
+def _range_text(low: float, high: float) -> str:
+    return f"from {low:,} to {high:,}"
+
+
+def integer(data: Mapping, name: str, low: int, high: int, default: Any = _MISSING) -> int:
+    """A whole number in [low, high]; a float with no fraction (``3.0``) is accepted, ``3.5`` is not."""
+    value = _raw(data, name, default)
+    if value is default and default is not _MISSING:
+        return value
+    message = f"{name} must be a whole number {_range_text(low, high)}"
+    if isinstance(value, bool):
+        raise PuzzleError(message)
+    if isinstance(value, float):
+        if not math.isfinite(value) or value != int(value):
+            raise PuzzleError(message)
+        value = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not _INTEGER.fullmatch(text):
+            raise PuzzleError(message)
+        value = int(text)
+    elif not isinstance(value, int):
+        raise PuzzleError(message)
+    if not low <= value <= high:
+        raise PuzzleError(f"{message} (got {value:,})" if abs(value) < 10**15 else message)
+    return value
+
+
+def number(data: Mapping, name: str, low: float, high: float, default: Any = _MISSING) -> float:
+    """A finite number in [low, high]."""
+    value = _raw(data, name, default)
+    if value is default and default is not _MISSING:
+        return value
+    message = f"{name} must be a number {_range_text(low, high)}"
+    if isinstance(value, bool):
+        raise PuzzleError(message)
+    if isinstance(value, str):
+        text = value.strip()
+        if not _DECIMAL.fullmatch(text):
+            raise PuzzleError(message)
+        value = float(text)
+    elif isinstance(value, int):
+        value = float(value) if abs(value) < 2**63 else math.inf
+    elif not isinstance(value, float):
+        raise PuzzleError(message)
+    if not math.isfinite(value) or not low <= value <= high:
+        raise PuzzleError(message)
+    return value
+
+
+def numbers(value: Any, name: str, count: int, low: float, high: float) -> tuple[float, ...]:
+    """Exactly ``count`` finite numbers in [low, high]: a JSON list, or text separated by commas or spaces (a query
+    string). Each is read as ``number`` reads one, so NaN, infinities and booleans are refused here too."""
+    items = value.replace(",", " ").split() if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or len(items) != count:
+        raise PuzzleError(f"{name} must be {count} numbers {_range_text(low, high)}")
+    return tuple(number({name: item}, name, low, high) for item in items)
+
+
+def flag(data: Mapping, name: str, default: bool) -> bool:
+    """A yes/no field: JSON true/false, or a form value (an unchecked checkbox sends nothing, so absent = default).
+
+    One meaning everywhere: 1, true, yes, on are true; 0, false, no, off and the empty string are false.
+    """
+    value = data.get(name, _MISSING) if isinstance(data, Mapping) else _MISSING
+    if value is _MISSING or value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise PuzzleError(f"{name} must be true or false")
+
+
+def choice(data: Mapping, name: str, options: Iterable[str], default: Any = _MISSING) -> str:
+    """One of ``options`` (exact, case-sensitive names as the API documents them)."""
+    options = tuple(options)
+    value = _raw(data, name, default)
+    if isinstance(value, str) and value in options:
+        return value
+    if value is default and default is not _MISSING:
+        return value
+    shown = value if isinstance(value, str) and len(value) <= 40 else type(value).__name__
+    raise PuzzleError(f"{name} must be one of {', '.join(options)} (got {shown!r})")
+
+
+def text(data: Mapping, name: str, max_length: int = 200, default: Any = _MISSING) -> str:
+    """A string of at most ``max_length`` characters (numbers are accepted as their decimal text)."""
+    value = _raw(data, name, default)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise PuzzleError(f"{name} must be text")
+    if len(value) > max_length:
+        raise PuzzleError(f"{name} is too long (at most {max_length} characters)")
+    return value
+
+
+def depth(value: Any, limit: int) -> int:
+    """How deeply lists and objects nest in ``value``, counted without recursion (a request may nest thousands)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if deepest > limit:
+                return deepest
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def json_value(text: str | bytes, what: str) -> Any:
+    """``text`` parsed as JSON. Nesting deeper than Python's parser goes (``[[[[…`` inside a form field or a query
+    string) is a PuzzleError naming ``what``; invalid JSON raises ``ValueError`` for the caller's own message."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise PuzzleError(f"{what} nests too deeply") from None

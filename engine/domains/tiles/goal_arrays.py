@@ -1,0 +1,98 @@
+"""Per-goal lookup arrays shared by the numba kernels: the blank's neighbours, each tile's Manhattan distance per
+cell, its goal row and column (plain NumPy arrays, built once per goal and kept in memory). The pattern databases,
+large tables on disk, are ``engine.domains.tiles.pdb`` and ``engine.domains.tiles.pdb_catalogue``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.domains.tiles.board import INVERSE, MOVES, STEP, Board
+
+#: Index of the move that undoes each move, in ``MOVES`` order (U D L R): ``board.INVERSE`` for the kernels.
+INVERSE_INDEX = np.array([MOVES.index(INVERSE[move]) for move in MOVES], dtype=np.int64)
+
+
+class ChildLists(NamedTuple):
+    """The children of a node for the IDA* kernels, keyed by (the blank's cell, the move that led there; 4 at the
+    root): ``key = cell * 5 + move``. The move back to the parent is not among them, so no node compares against its
+    parent. ``delta[(key * 4 + i) * cells + tile]`` is the change of the Manhattan distance when ``tile`` slides in by
+    the key's i-th child move."""
+    count: np.ndarray  # (keys,)
+    cell: np.ndarray  # (keys * 4,): the blank's cell after the key's i-th child move
+    move: np.ndarray  # (keys * 4,): that move's index in ``MOVES``
+    delta: np.ndarray  # (keys * 4 * cells,)
+    neighbors: np.ndarray  # the goal's ``neighbors`` (a resumed search retraces its path by them)
+    blank_distance: np.ndarray  # (cells,): each cell's Manhattan distance from the blank's goal cell
+
+
+@dataclass(frozen=True)
+class GoalTables:
+    rows: int
+    cols: int
+    neighbors: np.ndarray  # (cells, 4): the blank's cell after each move, -1 where it would leave the board
+    manhattan: np.ndarray  # (tiles, cells): Manhattan distance of a tile in a cell from its goal cell; 0 for the blank
+    goal_row: np.ndarray  # (tiles,)
+    goal_col: np.ndarray  # (tiles,)
+    children: ChildLists
+
+
+def neighbor_table(rows: int, cols: int) -> np.ndarray:
+    """(cells, 4): the blank's cell after each move in ``MOVES`` order, -1 where it would leave the board. Any size
+    (the 2×n sub-problem goes past the largest playable board)."""
+    table = np.full((rows * cols, 4), -1, dtype=np.int64)
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        for d, move in enumerate(MOVES):
+            dr, dc = STEP[move]
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                table[cell, d] = (r + dr) * cols + c + dc
+    return table
+
+
+@lru_cache(maxsize=64)
+def goal_tables(goal: Board) -> GoalTables:
+    size = goal.size
+    neighbors = neighbor_table(goal.rows, goal.cols)
+    goal_row = np.zeros(size, dtype=np.int64)
+    goal_col = np.zeros(size, dtype=np.int64)
+    for cell, tile in enumerate(goal.cells):
+        goal_row[tile], goal_col[tile] = divmod(cell, goal.cols)
+    manhattan = np.zeros((size, size), dtype=np.int64)
+    for tile in range(1, size):
+        for cell in range(size):
+            r, c = divmod(cell, goal.cols)
+            manhattan[tile, cell] = abs(r - goal_row[tile]) + abs(c - goal_col[tile])
+    for array in (neighbors, manhattan, goal_row, goal_col):
+        array.setflags(write=False)
+    blank_distance = np.array([abs(cell // goal.cols - goal_row[0]) + abs(cell % goal.cols - goal_col[0])
+                               for cell in range(size)], dtype=np.int64)
+    return GoalTables(goal.rows, goal.cols, neighbors, manhattan, goal_row, goal_col,
+                      child_lists(neighbors, manhattan, blank_distance))
+
+
+def child_lists(neighbors: np.ndarray, manhattan: np.ndarray, blank_distance: np.ndarray) -> ChildLists:
+    n = neighbors.shape[0]
+    keys = n * 5
+    count = np.zeros(keys, dtype=np.int64)
+    cell_after = np.zeros(keys * 4, dtype=np.int64)
+    move_of = np.zeros(keys * 4, dtype=np.int64)
+    delta = np.zeros((keys * 4, n), dtype=np.int64)
+    for cell in range(n):
+        for came in range(5):
+            key = cell * 5 + came
+            for d in range(4):
+                target = int(neighbors[cell, d])
+                if target < 0 or (came < 4 and d == INVERSE_INDEX[came]):
+                    continue
+                i = key * 4 + count[key]
+                cell_after[i], move_of[i] = target, d
+                delta[i] = manhattan[:, cell] - manhattan[:, target]
+                count[key] += 1
+    lists = ChildLists(count, cell_after, move_of, delta.reshape(-1), neighbors, blank_distance)
+    for array in lists:
+        array.setflags(write=False)
+    return lists

@@ -1,0 +1,425 @@
+"""numba kernels of IDA* for the sliding-tile solvers, and the record that makes a heuristic one of them.
+
+Each kernel is small, typed by its arrays and free of Python objects. Long searches are resumable: a kernel works
+until a node quota is used up, keeps its whole state in the arrays it was given and returns, so the Python caller
+(``engine/domains/tiles/kernel_drivers.py``) can report progress, honour a cancel and stop at the budget between chunks,
+at least once a second.
+
+``ida_run`` is the reference kernel: the plain search, every heuristic mode behind one switch. The kernels the
+solvers run are generated from one definition, ``ida_kernel``, by a heuristic's hooks (the child's h, and what
+to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its own and
+inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). A
+``KernelHeuristic`` pairs such a kernel with the function that builds its inputs; a heuristic's registry record
+(``engine.domains.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so the driver has no
+branch per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in ``pdb_kernel.py``, the
+learned table's in ``engine/subjects/learned/ida_kernel.py``.
+
+``tests/engine/domains/tiles/test_kernels.py`` runs the Manhattan, linear-conflict and learned kernels against
+``ida_run`` node for node, pausing and resuming included, and against the readable IDA* of
+``engine/search/algorithms.py``; ``tests/engine/domains/tiles/test_pdb.py`` holds the pattern-database kernel to the
+readable IDA* with ``PatternDatabase.value``. The hooks are compiled into ``ida_kernel``'s ``run``, whose cache numba
+keys by this file: after editing a hook elsewhere, touch this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FunctionType
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from engine.domains.tiles.goal_arrays import INVERSE_INDEX, goal_tables
+from engine.domains.tiles.heuristic_kernels import (
+    MODE_LEARNED,
+    MODE_LINEAR_CONFLICT,
+    heuristic_value,
+    learned_value,
+    line_conflicts_at,
+    linear_conflict_sum,
+    manhattan_sum,
+    own_goal_line,
+)
+
+if TYPE_CHECKING:
+    from engine.domains.tiles.board import Board
+
+# Return codes of the IDA* kernels.
+FOUND = 1
+ITERATION_DONE = 2
+PAUSED = 3
+
+# The fields of the state array ``st`` every IDA* kernel reads on entry and writes on return.
+DEPTH = 0        # the depth of the node being expanded (the path's length)
+BLANK = 1        # the blank's cell there
+NEXT_BOUND = 2   # the least f above the bound seen so far: the next iteration's bound
+EXPANDED = 3     # nodes expanded so far
+GENERATED = 4    # nodes generated so far
+STATE_FIELDS = 5
+NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
+U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
+
+
+#: The decorator of a heuristic's hooks: numba inlines them into the kernel in its own IR, where the loads they share
+#: with the loop are merged (compiled apart and called, a pattern-database node took 70 ns instead of 45 with a table
+#: in the cache; ``register_jitable(inline="always")`` took 260).
+hook = njit(inline="always", nogil=True)
+
+
+class SearchStack(NamedTuple):
+    """An IDA* kernel's arrays per depth d (kept between the calls of a paused search)."""
+    path: np.ndarray  # the move taken at d
+    trial: np.ndarray  # the next child to try at d
+    order: np.ndarray  # (depths, 9): an ordered kernel's children at d (``ida_kernel``)
+    md_stack: np.ndarray  # the Manhattan distance at d
+    key_at: np.ndarray  # the child-list key of the node at d (``goal_arrays.ChildLists``)
+    came_from: np.ndarray  # the blank's cell one move before d
+
+
+def new_stack(depths: int, md: int) -> SearchStack:
+    """The arrays of a search that may reach ``depths`` - 1 moves, from a root at Manhattan distance ``md``."""
+    stack = SearchStack(*(np.zeros(depths, dtype=np.int64) for _ in range(2)), np.zeros((depths, 9), dtype=np.int64),
+                        *(np.zeros(depths + 1, dtype=np.int64) for _ in range(3)))
+    stack.md_stack[0] = md
+    return stack
+
+
+def start_state(blank: int) -> np.ndarray:
+    """The state array of a new iteration from the root, the blank on ``blank``."""
+    state = np.zeros(STATE_FIELDS, dtype=np.int64)
+    state[BLANK] = blank
+    state[NEXT_BOUND] = NO_BOUND
+    return state
+
+
+@njit(cache=True, nogil=True)
+def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
+            mode, key_slot, key_radix, learned_table, bound, quota):
+    """Depth-first search below ``bound`` (one IDA* iteration), resumable.
+
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED). ``trial[d]`` is the next move to try at
+    depth d, ``path[d]`` the move taken. Returns FOUND (the path is ``path[:st[DEPTH]]``), ITERATION_DONE, or PAUSED
+    after ``quota`` expansions.
+    """
+    depth = st[DEPTH]
+    blank = st[BLANK]
+    stop_at = st[EXPANDED] + quota
+    while True:
+        if trial[depth] == 4:
+            if depth == 0:
+                st[DEPTH] = depth
+                st[BLANK] = blank
+                return ITERATION_DONE
+            depth -= 1
+            back = neighbors[blank, INVERSE_INDEX[path[depth]]]
+            tile = cells[back]
+            cells[blank] = tile
+            cells[back] = 0
+            blank = back
+            continue
+        d = trial[depth]
+        trial[depth] += 1
+        target = neighbors[blank, d]
+        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
+            continue
+        st[GENERATED] += 1
+        tile = cells[target]
+        md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
+        cells[blank] = tile
+        cells[target] = 0
+        lc = 0
+        learned = 0
+        if mode == MODE_LINEAR_CONFLICT:
+            lc = linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
+        elif mode == MODE_LEARNED:
+            learned = learned_value(cells, key_slot, key_radix, learned_table)
+        h = heuristic_value(mode, md, lc, learned)
+        f = depth + 1 + h
+        if f > bound:
+            if f < st[NEXT_BOUND]:
+                st[NEXT_BOUND] = f
+            cells[target] = tile
+            cells[blank] = 0
+            continue
+        path[depth] = d
+        depth += 1
+        blank = target
+        md_stack[depth] = md
+        if md == 0:
+            st[DEPTH] = depth
+            st[BLANK] = blank
+            return FOUND
+        trial[depth] = 0
+        st[EXPANDED] += 1
+        if st[EXPANDED] >= stop_at:
+            st[DEPTH] = depth
+            st[BLANK] = blank
+            return PAUSED
+
+
+#: What ``_run`` calls; every kernel ``ida_kernel`` makes binds its own heuristic's hooks in their place.
+child_h = look_ahead = on_cut = on_enter = on_leave = None
+ordered = False
+
+
+def _run(cells, st, stack, children, aux, bound, quota):
+    """The body of every kernel ``ida_kernel`` makes (its docstring says what each argument holds)."""
+    n = cells.shape[0]
+    path, trial, order, md_stack, key_at, came_from = stack
+    child_count, child_cell, child_move, delta, neighbors, blank_distance = children
+    depth = st[DEPTH]
+    blank = st[BLANK]
+    least = st[NEXT_BOUND]
+    expanded = st[EXPANDED]
+    generated = st[GENERATED]
+    stop_at = expanded + quota
+    cell = blank
+    for i in range(depth, 0, -1):
+        key_at[i] = cell * 5 + path[i - 1]
+        cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
+        came_from[i] = cell
+    key_at[0] = cell * 5 + 4
+    # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
+    # time per node (bench/vs_burns.py).
+    while True:
+        row = key_at[U(depth)] * 4
+        moves = child_count[U(row >> 2)]
+        base = md_stack[U(depth)]
+        limit = bound - depth - 1  # a child is inside the bound when its h is at most this
+        chosen = False
+        next_trial = 0
+        if ordered:
+            if trial[U(depth)] == 0:
+                # Every child is generated once, here; those inside the bound are kept in increasing h, then
+                # Manhattan distance, then the blank's distance from its goal cell, then move order:
+                # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many. Each child is
+                # looked ahead at first, so that the heuristic can request all of their table entries at once.
+                for k in range(moves):
+                    target = child_cell[U(row + k)]
+                    tile = cells[U(target)]
+                    look_ahead(aux, cells, depth, blank, target, tile, base + delta[U((row + k) * n + tile)], bound,
+                               least)
+                kept = 0
+                for k in range(moves):
+                    target = child_cell[U(row + k)]
+                    tile = cells[U(target)]
+                    generated += 1
+                    md = base + delta[U((row + k) * n + tile)]
+                    h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
+                    on_cut(aux, blank, target, tile)
+                    if h > limit:
+                        if h + depth + 1 < least:
+                            least = h + depth + 1
+                        continue
+                    slot = kept
+                    key = (h << 20) + (md << 10) + blank_distance[U(target)]  # md < 1024 up to 8×8
+                    while slot > 0 and order[U(depth), U(3 + slot)] > key:
+                        order[U(depth), U(slot)] = order[U(depth), U(slot - 1)]
+                        order[U(depth), U(4 + slot)] = order[U(depth), U(3 + slot)]
+                        slot -= 1
+                    order[U(depth), U(slot)] = k
+                    order[U(depth), U(4 + slot)] = key
+                    kept += 1
+                order[U(depth), 8] = kept
+                trial[U(depth)] = 1
+            position = trial[U(depth)] - 1  # trial is 1 + the position of the next kept child
+            if position < order[U(depth), 8]:
+                i = order[U(depth), U(position)] + 1
+                target = child_cell[U(row + i - 1)]
+                tile = cells[U(target)]
+                md = base + delta[U((row + i - 1) * n + tile)]
+                next_trial = position + 2
+                chosen = True
+        else:
+            i = trial[U(depth)]
+            while i < moves:
+                target = child_cell[U(row + i)]
+                tile = cells[U(target)]
+                md = base + delta[U((row + i) * n + tile)]
+                i += 1
+                generated += 1
+                h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
+                if h > limit:
+                    if h + depth + 1 < least:
+                        least = h + depth + 1
+                    on_cut(aux, blank, target, tile)
+                    continue
+                next_trial = i
+                chosen = True
+                break
+        if not chosen:
+            if depth == 0:
+                st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                    depth, blank, least, expanded, generated)
+                return ITERATION_DONE
+            parent = came_from[U(depth)]
+            depth -= 1
+            tile = cells[U(parent)]
+            cells[U(blank)] = tile
+            cells[U(parent)] = 0
+            on_leave(aux, blank, parent, tile)
+            blank = parent
+            continue
+        trial[U(depth)] = next_trial
+        on_enter(aux, depth, blank, target, tile)
+        cells[U(blank)] = tile
+        cells[U(target)] = 0
+        move = child_move[U(row + i - 1)]
+        path[U(depth)] = move
+        depth += 1
+        came_from[U(depth)] = blank
+        key_at[U(depth)] = target * 5 + move
+        blank = target
+        md_stack[U(depth)] = md
+        if md == 0:
+            st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                depth, blank, least, expanded, generated)
+            return FOUND
+        trial[U(depth)] = 0
+        expanded += 1
+        if expanded >= stop_at:
+            st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = (
+                depth, blank, least, expanded, generated)
+            return PAUSED
+
+
+def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=None):
+    """One IDA* iteration below ``bound``, resumable, for the heuristic given by its hooks (numba inlines them):
+
+    * ``child_h(aux, cells, depth, blank, target, tile, md, bound, least)``: h of the child reached by moving
+      ``tile`` from ``target`` into the blank at ``blank`` (the board is not changed yet; ``md`` is the child's
+      Manhattan distance); it may prepare ``aux`` for the child;
+    * ``on_cut(aux, blank, target, tile)``: the child is above the bound: undo what ``child_h`` prepared;
+    * ``on_enter(aux, depth, blank, target, tile)``: the search descends into the child (at ``depth`` + 1), the last
+      child ``child_h`` saw, or in an ordered kernel any child of the node;
+    * ``on_leave(aux, blank, parent, tile)``: the search backs up from the blank at ``blank`` to ``parent``;
+    * ``look_ahead`` (optional; arguments as ``child_h``'s, no result; ordered kernels only): called for each of a
+      node's children before the first ``child_h``, so a heuristic can start the memory reads of all of them
+      (``pdb_kernel``). The unordered kernel does not call it: even a call that does nothing, inlined, cost the
+      Manhattan kernel about 5 % (bench/vs_burns.py).
+
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``stack.trial[d]`` is the index of the
+    next child to try in the node's child list at depth d (its moves but the one back); ``stack.path[d]`` the move
+    taken.
+
+    ``ordered``: a node generates all its children first and descends into those inside the bound in increasing h,
+    ties by the lower Manhattan distance, then by the blank's distance from its goal cell (``order`` keeps them per
+    depth), as ``idastar_search`` with ``order_by=(h, Manhattan distance, the blank's distance)``. Every iteration
+    but the last expands the same nodes in any order; the last reaches the goal sooner. Over Korf's 100 with the
+    7-8 database, nodes generated on average: 40,712 unordered; by h 38,411; by h, Manhattan distance 37,192; by h,
+    Manhattan distance, the blank's distance 36,657 (h, then the higher Manhattan distance: 40,360; h, then the
+    Manhattan distance counting the blank: 36,852). The other kernels stay unordered: the Manhattan
+    one is compared bound by bound with Burns et al.'s unordered C++ (bench/vs_burns.py).
+
+    The kernel runs without numba's reference counting (``_nrt=False``): reading an array out of ``aux`` would
+    otherwise count a reference in and out at every read, most of a pattern-database node's time. So it allocates
+    nothing: ``stack`` (``new_stack``) holds its arrays per depth, ``children`` (``goal_tables(goal).children``) the
+    child lists of the goal's board.
+    """
+    if look_ahead is not None and not ordered:
+        raise ValueError("look_ahead is called by ordered kernels only")
+    # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
+    # dispatcher pickles differently in every process (each would compile the kernel again); globals are constants
+    # to numba and outside the key.
+    bindings = {**globals(), "child_h": child_h, "look_ahead": look_ahead or nothing_ahead, "on_cut": on_cut,
+                "on_enter": on_enter, "on_leave": on_leave, "ordered": ordered}
+    run = FunctionType(_run.__code__, bindings, "run")
+    # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
+    # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
+    # compiling different heuristics never overwrite each other's entries.
+    run.__qualname__ = f"ida_kernel[{child_h.__module__}.{child_h.__qualname__}]"
+    return njit(cache=True, nogil=True, _nrt=False)(run)
+
+
+#: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:
+#: ``(board, goal, loaded, stack)``, where ``loaded`` holds what the heuristic's ``kernel_inputs`` loaded (a pattern
+#: database, a trained table) and ``stack`` is the number of depths the search may reach (arrays per depth).
+InputsBuilder = Callable[["Board", "Board", dict, int], tuple[object, int]]
+
+
+@dataclass(frozen=True)
+class KernelHeuristic:
+    """A heuristic as the compiled IDA* computes it: the kernel made by ``ida_kernel`` from its hooks, and the
+    function that builds the kernel's inputs. The driver (``kernel_drivers.idastar``) reads nothing else."""
+    run: Callable
+    inputs: InputsBuilder
+
+
+@hook
+def nothing_ahead(aux, cells, depth, blank, target, tile, md, bound, least):
+    pass
+
+
+@hook
+def nothing_cut(aux, blank, target, tile):
+    pass
+
+
+@hook
+def nothing_enter(aux, depth, blank, target, tile):
+    pass
+
+
+@hook
+def nothing_leave(aux, blank, parent, tile):
+    pass
+
+
+# Manhattan distance: aux is unused (an empty array).
+@hook
+def _manhattan_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    return md
+
+
+def _manhattan_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[object, int]:
+    cells = np.array(board.cells, dtype=np.int64)
+    return np.zeros(0, dtype=np.int64), int(manhattan_sum(cells, goal_tables(goal).manhattan))
+
+
+MANHATTAN = KernelHeuristic(ida_kernel(_manhattan_h, nothing_cut, nothing_enter, nothing_leave), _manhattan_inputs)
+
+
+class ConflictArrays(NamedTuple):
+    """Linear conflict's aux. ``lc_stack[d]`` is the conflict count of the board at depth d: a child updates its
+    parent's by the one line its move can change (``own_goal_line``; instead of scanning every row and column), and
+    writes it at d + 1,
+    where a cut child's value is overwritten by the next one. ``places`` and ``longest`` are scratch lines."""
+    rows: int
+    cols: int
+    goal_row: np.ndarray
+    goal_col: np.ndarray
+    lc_stack: np.ndarray
+    places: np.ndarray
+    longest: np.ndarray
+
+
+@hook
+def _linear_conflict_h(aux, cells, depth, blank, target, tile, md, bound, least):
+    lc = aux.lc_stack[depth]
+    line = own_goal_line(blank, target, tile, aux.rows, aux.cols, aux.goal_row, aux.goal_col)
+    if line >= 0:
+        lc -= line_conflicts_at(cells, line, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places, aux.longest)
+        cells[blank] = tile
+        cells[target] = 0
+        lc += line_conflicts_at(cells, line, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places, aux.longest)
+        cells[target] = tile
+        cells[blank] = 0
+    aux.lc_stack[depth + 1] = lc
+    return md + 2 * lc
+
+
+def _linear_conflict_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[object, int]:
+    tables = goal_tables(goal)
+    cells = np.array(board.cells, dtype=np.int64)
+    lc_stack = np.zeros(stack, dtype=np.int64)
+    lc_stack[0] = linear_conflict_sum(cells, goal.rows, goal.cols, tables.goal_row, tables.goal_col)
+    line = max(goal.rows, goal.cols)
+    aux = ConflictArrays(goal.rows, goal.cols, tables.goal_row, tables.goal_col, lc_stack,
+                         np.zeros(line, dtype=np.int64), np.zeros(line, dtype=np.int64))
+    return aux, int(manhattan_sum(cells, tables.manhattan)) + 2 * int(lc_stack[0])
+
+
+LINEAR_CONFLICT = KernelHeuristic(ida_kernel(_linear_conflict_h, nothing_cut, nothing_enter, nothing_leave),
+                                  _linear_conflict_inputs)

@@ -1,0 +1,151 @@
+"""The solve and compare jobs: one solver, or two to four side by side, on one position within a budget; the
+API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them.
+
+A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); the lane is decided by the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from engine.core.errors import PuzzleError
+from engine.core.params import integer, number, text
+from engine.core.result import Budget
+from engine.domains.tiles.board import position_from
+from engine.domains.tiles.solvability import require_solvable
+from engine.domains.tiles.solve_cost import solve_placement
+from engine.search.solve import check_request, solve, solvers
+from engine.serving.jobs import JobView, Placement, job_kind
+
+#: Solvers one compare runs at most.
+MAX_COMPARE = 4
+
+#: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
+MAX_REQUEST_NODES = 20_000_000_000
+MAX_REQUEST_SECONDS = 900.0
+#: The memory a request's search may hold in its tables at most (``max_megabytes``; the default is the search's own,
+#: ``engine.core.result.default_max_bytes``): under the job's memory limit (``engine.serving.cluster.Limits.memory``).
+MAX_REQUEST_MEGABYTES = 2048
+
+
+def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
+    default = default or Budget()
+    megabytes = integer(params, "max_megabytes", 1, MAX_REQUEST_MEGABYTES,
+                        min(default.max_bytes // 2**20, MAX_REQUEST_MEGABYTES))
+    return Budget(integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
+                                                                                     MAX_REQUEST_NODES)),
+                  number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
+                                                                                      max_seconds)),
+                  megabytes * 2**20)
+
+
+def _budget_params(params: dict, budget: Budget) -> dict:
+    """The budget as a job's parameters (the memory only when the request named it)."""
+    chosen = {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+    if "max_megabytes" in params:
+        chosen["max_megabytes"] = budget.max_bytes // 2**20
+    return chosen
+
+
+def _name(params: dict, key: str, default: str) -> str:
+    """A solver or heuristic name: text, or the default when absent (a list or object is refused by name)."""
+    return text(params, key, 40, default)
+
+
+def check_solve(params: dict) -> dict:
+    """The solve job's parameters, validated: position, solvability, solver and heuristic, budget, options."""
+    board, goal = position_from(params)
+    require_solvable(board, goal)
+    if params.get("solver") is None and params.get("heuristic") is None:
+        # none named: the strongest solver ready for the board, as the Play page selects
+        from engine.domains.tiles.player import strongest_solver
+
+        params = {**params, **dict(zip(("solver", "heuristic"), strongest_solver(board, goal)[:2], strict=True))}
+    info, heuristic = check_request(board, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
+    options = params.get("params")
+    if options is not None and not isinstance(options, dict):
+        raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
+    if info.check_options is not None:
+        known = info.check_options(options or {})
+        # only the options the solver reads are kept (the rest would be stored as sent)
+        names = {field.name for field in fields(known)} if is_dataclass(known) else set()
+        options = {name: value for name, value in (options or {}).items() if name in names}
+    budget = budget_from(params, Budget(2_000_000_000, 120.0))
+    clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
+             "heuristic": heuristic, **_budget_params(params, budget)}
+    if options:
+        clean["params"] = options
+    return clean
+
+
+def check_compare(params: dict) -> dict:
+    """The compare job's parameters: 2 to 4 solvers on one position, each validated, one budget for each."""
+    board, goal = position_from(params)
+    require_solvable(board, goal)
+    entries = params.get("solvers")
+    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COMPARE:
+        raise PuzzleError(f"pick between 2 and {MAX_COMPARE} solvers to compare")
+    clean = []
+    for entry in entries:
+        if isinstance(entry, str):
+            solver, _, heuristic = entry.partition(":")
+            entry = {"solver": solver, "heuristic": heuristic}
+        if not isinstance(entry, dict) or not isinstance(entry.get("solver"), str):
+            raise PuzzleError('each compared solver is {"solver": ..., "heuristic": ...} or "solver:heuristic"')
+        info, heuristic = check_request(board, entry["solver"], _name(entry, "heuristic", "") or None)
+        clean.append({"solver": info.name, "heuristic": heuristic})
+    budget = budget_from(params, Budget(300_000_000, 20.0))
+    return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
+            **_budget_params(params, budget)}
+
+
+
+def solve_lane(params: dict) -> Placement:
+    return solve_placement(params, {name: info.optimal for name, info in solvers().items()})
+
+
+def solve_view(params: dict) -> JobView:
+    """As its solver says (a swarm counts evaluations), else a search counting nodes; the page's form names the
+    solver and heuristic as one choice."""
+    info = solvers().get(params.get("solver"))
+    if info is not None and info.job_view is not None:
+        return info.job_view
+    return JobView("Solving", form_values=lambda p: {**p, "choice": f"{p.get('solver')}:{p.get('heuristic') or ''}"})
+
+
+def compare_form(params: dict) -> dict:
+    """The compare form names each solver and heuristic as one choice."""
+    choices = [f"{s.get('solver')}:{s.get('heuristic') or ''}" for s in params.get("solvers", [])]
+    return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
+
+
+@job_kind("solve", check=check_solve, lane=solve_lane, view=solve_view)
+def solve_job(params: dict, report, cancel) -> dict:
+    """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
+    board, goal = position_from(params)
+    result = solve(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
+                   params=params.get("params"))
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+
+
+@job_kind("compare", check=check_compare, lane=solve_lane, view=JobView("Comparing solvers", form_values=compare_form))
+def compare_job(params: dict, report, cancel) -> dict:
+    """Several solvers on one position, one after another, each within the same budget."""
+    board, goal = position_from(params)
+    budget = budget_from(params)
+    entries = params["solvers"]
+    results = []
+    for index, entry in enumerate(entries):
+        def progress(fraction, info, index=index, name=entry["solver"]):
+            report((index + (fraction or 0.0)) / len(entries),
+                   {**info, "text": f"{name} ({index + 1} of {len(entries)}): {info.get('text', '')}"})
+
+        progress(0.0, {})
+        results.append(solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
+                             cancel).to_dict())
+        if cancel.is_set():
+            break
+    # each solve loads only its own kernels, outside its time; their sum is shown apart, and only when it happened
+    warm = sum(result["load_seconds"] for result in results)
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
+            **({"warm_up_seconds": round(warm, 3)} if warm else {})}

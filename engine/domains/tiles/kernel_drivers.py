@@ -1,0 +1,218 @@
+"""Drivers for the numba kernels: IDA* and breadth-first search that honour budgets, cancel and progress.
+
+IDA*'s kernel works in slices sized to a fraction of a second from the rate it shows (``engine.core.result.Slices``),
+breadth-first search in chunks of ``CHUNK`` positions; each returns here between them, so a cancel or a time budget
+is seen well within a second. Breadth-first search holds one byte per position of the whole space and its frontier:
+both count against the budget's bytes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine.core.errors import PuzzleError
+from engine.core.result import MEMORY, Slices, SolveResult, Watch
+from engine.core.status import Status
+from engine.domains.tiles.bfs_kernels import bfs_expand
+from engine.domains.tiles.board import (
+    BFS_MAX_CELLS,
+    INVERSE,
+    MOVES,
+    PERFECT_MAX_CELLS,
+    Board,
+    half_turn,
+    half_turn_moves,
+)
+from engine.domains.tiles.goal_arrays import goal_tables
+from engine.domains.tiles.heuristic_kernels import manhattan_sum
+from engine.domains.tiles.heuristics import heuristic
+from engine.domains.tiles.ida_kernels import (
+    DEPTH,
+    EXPANDED,
+    FOUND,
+    GENERATED,
+    NEXT_BOUND,
+    NO_BOUND,
+    PAUSED,
+    new_stack,
+    start_state,
+)
+from engine.domains.tiles.ranking import lexicographic_radix
+from engine.domains.tiles.ranking_kernels import board_rank
+from engine.serving.store import artefact_name, load_or_build
+
+CHUNK = 2_000_000
+
+
+def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | None = None,
+            max_bound: int = 400) -> SolveResult:
+    """IDA* by the compiled kernel of the heuristic ``name``; ``loaded`` is what its ``kernel_inputs`` loaded (a
+    pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError).
+
+    ``loaded["half_turn"]``: the tables were built for the goal's half-turn (``board.half_turn``), so the search runs
+    on the half-turned position and its moves are turned back: the same search, the same counts."""
+    if loaded and loaded.get("half_turn"):
+        turned = idastar(half_turn(board), half_turn(goal), name, watch, {**loaded, "half_turn": False}, max_bound)
+        turned.moves = half_turn_moves(turned.moves)
+        return turned
+    record = heuristic(name)
+    compiled = record.compiled()
+    tables = goal_tables(goal)
+    cells = np.array(board.cells, dtype=np.int64)
+    stack = max_bound + 2
+    aux, h0 = compiled.inputs(board, goal, loaded or {}, stack)
+    md = int(manhattan_sum(cells, tables.manhattan))
+    if md == 0:
+        return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, solver="idastar",
+                           heuristic=name)
+    frames = new_stack(stack, md)
+    expanded = generated = 0
+    bound = h0
+    iterations = []
+    slices = Slices()
+    while bound <= max_bound:
+        st = start_state(board.blank)
+        frames.trial[0] = 0
+        expanded += 1  # the root, expanded once per iteration
+        while True:
+            before, began = int(st[EXPANDED]), watch.elapsed
+            quota = min(slices.quota, max(1, watch.budget.max_nodes - expanded - before))
+            code = compiled.run(cells, st, frames, tables.children, aux, bound, quota)
+            slices.ran(int(st[EXPANDED]) - before, watch.elapsed - began)
+            total_expanded = expanded + int(st[EXPANDED])
+            if code != PAUSED:
+                break
+            watch.report(None, {"nodes": total_expanded, "bound": bound,
+                                "text": f"bound {bound}: {total_expanded:,} nodes expanded"})
+            if reason := watch.stop_reason(total_expanded):
+                return SolveResult(reason, nodes_expanded=total_expanded,
+                                   nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
+                                   seconds=watch.elapsed, solver="idastar", heuristic=name,
+                                   message=watch.stop_message(reason, total_expanded), extra={"bounds": iterations})
+        expanded += int(st[EXPANDED])
+        generated += int(st[GENERATED])
+        iterations.append({"bound": bound, "expanded": expanded})
+        if code == FOUND:
+            depth = int(st[DEPTH])
+            moves = "".join(MOVES[d] for d in frames.path[:depth])
+            return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, depth, watch.elapsed,
+                               "idastar", name, extra={"bounds": iterations})
+        if st[NEXT_BOUND] >= NO_BOUND:
+            break
+        bound = int(st[NEXT_BOUND])
+        if reason := watch.stop_reason(expanded):
+            return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
+                               solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
+                               extra={"bounds": iterations})
+    return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
+                       seconds=watch.elapsed, solver="idastar", heuristic=name,
+                       message=f"no solution within {max_bound} moves")
+
+
+def _check_bfs_size(board: Board, limit: int) -> None:
+    if board.size > limit:
+        raise PuzzleError(f"breadth-first search over a {board.size_name} board ({board.size} cells) needs "
+                          f"{math.factorial(board.size) // 2:,} states; it is offered for boards of at most "
+                          f"{limit} cells. Use IDA* instead.")
+
+
+def bfs_distances(start: Board, watch: Watch | None = None, stop_at: Board | None = None) -> tuple[np.ndarray, dict]:
+    """Breadth-first search from ``start`` over permutation ranks: distance (uint8, 255 = not reached) per rank.
+
+    Stops early when ``stop_at`` is reached. Returns the distance array and counts (expanded, generated, peak).
+    """
+    _check_bfs_size(start, BFS_MAX_CELLS)
+    watch = watch or Watch()
+    n = start.size
+    tables = goal_tables(start)
+    counts = {"expanded": 0, "generated": 0, "peak": 1, "depth": 0, "reached": 1, "stopped": None}
+    if math.factorial(n) > watch.budget.max_bytes:  # one byte per position: over the budget before it starts
+        counts["stopped"] = watch.exhaust(MEMORY)
+        return np.zeros(0, dtype=np.uint8), counts
+    distance = np.full(math.factorial(n), 255, dtype=np.uint8)
+    radix = lexicographic_radix(n, n)
+    first = board_rank(start.cells)
+    goal_rank = board_rank(stop_at.cells) if stop_at else -1
+    distance[first] = 0
+    frontier = np.array([first], dtype=np.int64)
+    total = math.factorial(n) // 2
+    depth = 0
+    while frontier.size and first != goal_rank:
+        pieces = []
+        found = False
+        for begin in range(0, frontier.size, CHUNK // 4):
+            chunk = frontier[begin:begin + CHUNK // 4]
+            out = np.empty(chunk.size * 4, dtype=np.int64)
+            written, generated, found_here = bfs_expand(chunk, distance, depth, tables.neighbors, radix, out,
+                                                        goal_rank)
+            pieces.append(out[:written])
+            counts["expanded"] += chunk.size
+            counts["generated"] += generated
+            counts["reached"] += written
+            found = found or found_here
+            watch.report(counts["reached"] / total, {"nodes": counts["reached"], "depth": depth + 1,
+                                                     "text": f"depth {depth + 1}: {counts['reached']:,} reached"})
+            if found:
+                break
+            held = distance.nbytes + frontier.nbytes + sum(piece.nbytes for piece in pieces)
+            if reason := watch.stop_reason(counts["expanded"], held):
+                counts["stopped"] = reason
+                return distance, counts
+        frontier = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+        depth += 1
+        counts["depth"] = depth if frontier.size else depth - 1
+        counts["peak"] = max(counts["peak"], int(frontier.size))
+        if found:
+            break
+    return distance, counts
+
+
+def descend(board: Board, distance: np.ndarray) -> str:
+    """Follow a distance table downhill from ``board`` to the position at distance 0: a shortest path."""
+    moves = []
+    current = board
+    d = int(distance[board_rank(current.cells)])
+    while d > 0:
+        for move in current.legal_moves():
+            child = current.move(move)
+            if int(distance[board_rank(child.cells)]) == d - 1:
+                moves.append(move)
+                current = child
+                d -= 1
+                break
+        else:
+            raise RuntimeError("distance table is inconsistent")
+    return "".join(moves)
+
+
+def invert(moves: str) -> str:
+    """The move string that walks a path backwards."""
+    return "".join(INVERSE[m] for m in reversed(moves))
+
+
+def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
+    """Breadth-first search from the position until the goal is reached, then a walk back down the distances."""
+    distance, counts = bfs_distances(board, watch, stop_at=goal)
+    common = dict(nodes_expanded=counts["expanded"], nodes_generated=counts["generated"],
+                  peak_frontier=counts["peak"], solver="bfs", heuristic="")
+    if counts["stopped"]:
+        return SolveResult(counts["stopped"], seconds=watch.elapsed,
+                           message=watch.stop_message(counts["stopped"], counts["expanded"]), **common)
+    moves = invert(descend(goal, distance))
+    return SolveResult(Status.SOLVED, moves, True, seconds=watch.elapsed, **common)
+
+
+def goal_distance_table(goal: Board) -> np.ndarray:
+    """Distance to ``goal`` of every position (by rank), from one full BFS; cached on disk. At most 10 cells."""
+    _check_bfs_size(goal, PERFECT_MAX_CELLS)
+    name = artefact_name("distances", goal.rows, goal.cols, goal.cells)
+    return load_or_build(name, lambda: bfs_distances(goal)[0])
+
+
+def perfect_solve(board: Board, goal: Board, watch: Watch) -> SolveResult:
+    """With the exact distance table as heuristic, search only walks the optimal path (one expansion per move)."""
+    distance = goal_distance_table(goal)
+    moves = descend(board, distance)
+    return SolveResult(Status.SOLVED, moves, True, len(moves), 0, 0, watch.elapsed, "table", "perfect")

@@ -1,0 +1,332 @@
+"""Background jobs: the registry of job kinds and the SQLite rows that record them.
+
+A job has an id, a kind, parameters, an owner (the browser that asked for it), a lane, a status
+(``engine.core.status.Status``), progress (a fraction, or None when unknown, plus an info dict such as nodes and a line
+of text), a result, the address of the worker that ran it and timestamps. Where the work runs is
+``engine.serving.cluster``'s business (Dask worker processes); this module only knows what a kind is and what a row
+holds.
+
+A kind is registered by its subject with ``@job_kind``: ``run(params, report, cancel) -> dict`` does the work (``report
+(fraction, info)`` records progress; ``cancel`` is a ``threading.Event`` the function polls between chunks), and
+``check(params) -> params`` validates and normalises the parameters when the job is submitted, so bad input is a 400
+then and never a failed job later. ``lane`` says which workers may run it: ``interactive`` (solves a person is
+waiting for; never queued behind long work) or ``long`` (research, experiments, training, counts).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from engine.core import registry
+from engine.core.errors import PuzzleError
+from engine.core.status import FINISHED, Status
+
+JobFunction = Callable[[dict, Callable[[float | None, dict], None], threading.Event], dict]
+CheckFunction = Callable[[dict], dict]
+
+INTERACTIVE, LONG = "interactive", "long"
+LANES = (INTERACTIVE, LONG)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The lane a job starts on and, for work known to be long before it starts, why (shown while it waits)."""
+
+    lane: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class JobView:
+    """How a job's panel speaks of it: its name for people and what its progress count counts."""
+
+    title: str
+    unit: str | None = "nodes"  # what ``info[count]`` counts; None: the kind reports no count worth a rate
+    count: str = "nodes"  # the progress info key holding the count
+    steady: bool = False  # each part of its fraction costs about the same, so elapsed / fraction predicts the end
+    form: str = ""  # the data-job-kind of the page form that starts it, when that is not the kind's name
+    #: the job's parameters under that form's field names (a page reloaded while it runs fills the form in with them);
+    #: None: the fields are named as the parameters
+    form_values: Callable[[dict], dict] | None = None
+
+
+@dataclass(frozen=True)
+class JobKind:
+    name: str
+    run: JobFunction
+    check: CheckFunction
+    lane: str | Callable[[dict], str | Placement]
+    doc: str
+    view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
+
+    def view_for(self, params: dict) -> JobView:
+        return self.view(params) if callable(self.view) else self.view
+
+    def place(self, params: dict) -> Placement:
+        chosen = self.lane(params) if callable(self.lane) else self.lane
+        return chosen if isinstance(chosen, Placement) else Placement(chosen)
+
+    def lane_for(self, params: dict) -> str:
+        return self.place(params).lane
+
+    @property
+    def lane_label(self) -> str:
+        return "by budget" if callable(self.lane) else self.lane
+
+
+KINDS: registry.Registry[JobKind] = registry.Registry("job kind")
+
+
+def _no_check(params: dict) -> dict:
+    return params
+
+
+def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
+             view: JobView | Callable[[dict], JobView] | None = None) -> Callable[[JobFunction], JobFunction]:
+    """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
+    (default: the name, counting nodes)."""
+    if not callable(lane) and lane not in LANES:
+        raise ValueError(f"lane must be one of {LANES}")
+
+    def register(function: JobFunction) -> JobFunction:
+        doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        shown = view or JobView(name.replace("-", " ").capitalize())
+        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown))
+        return function
+    return register
+
+
+def job_kinds() -> dict[str, JobKind]:
+    """Every registered kind (every subject's: this loads them)."""
+    return KINDS.all()
+
+
+def checked(kind: str, params: object) -> tuple[JobKind, dict]:
+    """The kind and its validated parameters, or a PuzzleError that says what is wrong."""
+    job = KINDS.named(kind)
+    if not isinstance(params, dict):
+        raise PuzzleError('"params" must be an object')
+    clean = job.check(dict(params))
+    try:
+        text = json.dumps(clean, allow_nan=False)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"the parameters of a {kind} job must be plain JSON values") from None
+    if len(text) > MAX_PARAMS_BYTES:
+        raise PuzzleError(f"the parameters of a {kind} job are too large ({len(text):,} bytes; at most "
+                          f"{MAX_PARAMS_BYTES:,})")
+    return job, clean
+
+
+#: Largest parameters a job may store (their canonical JSON): every kind's fit in a few hundred bytes.
+MAX_PARAMS_BYTES = 8 * 1024
+
+
+class StorageFull(Exception):
+    """The job database could not be written because its disk is full: the app answers 507, and the runner keeps
+    what it could not write in memory until space returns."""
+
+
+class InsufficientStorage(StorageFull):
+    """A job would need more space than the disk has free: refused when submitted (507)."""
+
+
+def is_disk_full(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "full" in str(error).lower()
+    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextmanager
+def disk_full_as_storage_full():
+    """Turn a write refused for want of space into ``StorageFull`` (with a message for people)."""
+    try:
+        yield
+    except (sqlite3.OperationalError, OSError) as error:
+        if is_disk_full(error):
+            raise StorageFull("the server's disk is full, so no new job can be recorded; it goes on by itself once "
+                              "space is freed (the operator: see the README, \"Storage\")") from error
+        raise
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Which finished job rows are deleted: those finished more than ``days`` ago, and the oldest beyond ``rows``.
+    Kept whatever their age: the newest done row of each long-lane kind and parameters (the research, experiment
+    and learned pages show those results). ``PUZZLE_JOB_DAYS`` (7) and ``PUZZLE_JOB_ROWS`` (100,000)."""
+
+    days: float = 7.0
+    rows: int = 100_000
+
+    @classmethod
+    def from_environment(cls) -> Retention:
+        days, rows = os.environ.get("PUZZLE_JOB_DAYS", "").strip(), os.environ.get("PUZZLE_JOB_ROWS", "").strip()
+        return cls(float(days) if days.replace(".", "", 1).isdigit() else cls.days,
+                   int(rows) if rows.isdigit() else cls.rows)
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
+    fraction REAL, info TEXT NOT NULL DEFAULT '{}', result TEXT, error TEXT,
+    created REAL NOT NULL, started REAL, finished REAL
+)
+"""
+#: Columns added after the first schema; an older database gets them on open.
+ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT",
+                 "address": "TEXT NOT NULL DEFAULT ''", "anonymous": "INTEGER NOT NULL DEFAULT 0"}
+
+
+class JobStore:
+    """The job rows in SQLite (WAL, so page reads never wait for the writer)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        with disk_full_as_storage_full(), self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(SCHEMA)
+            present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
+            for column, spec in ADDED_COLUMNS.items():
+                if column not in present:
+                    db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
+            db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
+            db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30)
+        db.row_factory = sqlite3.Row
+        # WAL with NORMAL sync: no fsync per commit (a power cut may lose the last rows, never corrupt the file)
+        db.execute("PRAGMA synchronous=NORMAL")
+        return db
+
+    def _write(self, sql: str, args: tuple) -> int:
+        """Run one writing statement; its row count. ``StorageFull`` when the disk is full."""
+        with disk_full_as_storage_full():
+            db = self._connect()
+            try:
+                with db:
+                    return db.execute(sql, args).rowcount
+            finally:
+                db.close()
+
+    def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str, address: str = "",
+               anonymous: bool = False, info: dict | None = None) -> None:
+        """A queued row; ``address``: the client's network address, ``anonymous``: its request carried no cookie."""
+        self._write("INSERT INTO jobs (id, kind, params, status, created, owner, lane, address, anonymous, info) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, kind, canonical(params), Status.QUEUED.value, time.time(), owner, lane, address,
+                     int(anonymous), json.dumps(info or {})))
+
+    def started(self, job_id: str, worker: str, when: float) -> None:
+        """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again)."""
+        self._write("UPDATE jobs SET status = ?, started = COALESCE(started, ?), worker = ? "
+                    "WHERE id = ? AND status = ?", (Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
+
+    def hand_over(self, job_id: str, lane: str, info: dict) -> None:
+        """Queued again on another lane (its slice on the interactive lane ended)."""
+        self._write("UPDATE jobs SET status = ?, lane = ?, info = ?, worker = NULL WHERE id = ? AND status IN (?, ?)",
+                    (Status.QUEUED.value, lane, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
+
+    def progress(self, job_id: str, fraction: float | None, info: dict) -> None:
+        self._write("UPDATE jobs SET fraction = ?, info = ? WHERE id = ? AND status IN (?, ?)",
+                    (fraction, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
+
+    def finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
+               info: dict | None = None) -> bool:
+        """Record the end of a job once; False if it had already ended (the first ending wins)."""
+        return self._write(
+            "UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, "
+            "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info) "
+            "WHERE id = ? AND status IN (?, ?)",
+            (status.value, json.dumps(result) if result is not None else None, error, time.time(),
+             status == Status.DONE, json.dumps(info) if info is not None else None, job_id,
+             Status.QUEUED.value, Status.RUNNING.value)) == 1
+
+    def interrupt_unfinished(self) -> int:
+        """Mark every job left queued or running by a server that stopped; returns how many."""
+        return self.interrupt_unfinished_except(())
+
+    def interrupt_unfinished_except(self, following: list[str] | tuple[str, ...]) -> int:
+        """The same, sparing the jobs a running server follows (``following``: their ids)."""
+        spared = f" AND id NOT IN ({', '.join('?' * len(following))})" if following else ""
+        return self._write(f"UPDATE jobs SET status = ?, finished = ? WHERE status IN (?, ?){spared}",
+                           (Status.INTERRUPTED.value, time.time(), Status.QUEUED.value, Status.RUNNING.value,
+                            *following))
+
+    def prune(self, retention: Retention, kept_kinds: tuple[str, ...]) -> int:
+        """Delete the finished rows ``retention`` no longer keeps; returns how many. ``kept_kinds``: the kinds whose
+        newest done row per parameters stays whatever its age."""
+        finished = tuple(status.value for status in FINISHED)
+        marks = ", ".join("?" * len(kept_kinds)) or "NULL"
+        kept = (f"SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY kind, params ORDER BY created DESC) AS n "
+                f"FROM jobs WHERE status = ? AND kind IN ({marks})) WHERE n = 1")
+        base = (f"status IN ({', '.join('?' * len(finished))}) AND id NOT IN ({kept})",
+                (*finished, Status.DONE.value, *kept_kinds))
+        old = self._write(f"DELETE FROM jobs WHERE {base[0]} AND finished < ?",
+                          (*base[1], time.time() - retention.days * 86400))
+        beyond = self._write(f"DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE {base[0]} "
+                             "ORDER BY created DESC LIMIT -1 OFFSET ?)", (*base[1], retention.rows))
+        return old + beyond
+
+    def get(self, job_id: str) -> dict | None:
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else _job(row)
+
+    def select(self, where: str, args: tuple, limit: int = 200) -> list[dict]:
+        with self._connect() as db:
+            rows = db.execute(f"SELECT * FROM jobs WHERE {where} ORDER BY created DESC LIMIT ?", (*args, limit))
+            return [_job(row) for row in rows]
+
+    def active(self, owner: str | None = None, kind: str | None = None, params: dict | None = None) -> list[dict]:
+        """Queued and running jobs, optionally of one owner, kind and exact parameters."""
+        where, args = "status IN (?, ?)", [Status.QUEUED.value, Status.RUNNING.value]
+        for column, value in (("owner", owner), ("kind", kind),
+                              ("params", canonical(params) if params is not None else None)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                args.append(value)
+        return self.select(where, tuple(args), limit=1000)
+
+    def count_queued(self) -> int:
+        with self._connect() as db:
+            return db.execute("SELECT COUNT(*) FROM jobs WHERE status = ?", (Status.QUEUED.value,)).fetchone()[0]
+
+    def latest(self, kind: str, where: Callable[[dict], bool] | None = None) -> dict | None:
+        """The newest finished-and-done job of ``kind`` whose params pass ``where`` (stored results reused)."""
+        for job in self.select("kind = ? AND status = ?", (kind, Status.DONE.value)):
+            if where is None or where(job["params"]):
+                return job
+        return None
+
+    def newest_by(self, kind: str, key: Callable[[dict], object]) -> list[dict]:
+        """The newest done job of ``kind`` for each distinct ``key(params)``, newest first."""
+        seen, jobs = set(), []
+        for job in self.select("kind = ? AND status = ?", (kind, Status.DONE.value), limit=500):
+            if key(job["params"]) not in seen:
+                seen.add(key(job["params"]))
+                jobs.append(job)
+        return jobs
+
+
+def canonical(params: dict) -> str:
+    """The parameters as one JSON text, keys sorted, so equal parameters compare equal in SQL."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+def _job(row: sqlite3.Row) -> dict:
+    job = {key: row[key] for key in row.keys()}
+    job["params"] = json.loads(job["params"])
+    job["info"] = json.loads(job["info"] or "{}")
+    job["result"] = json.loads(job["result"]) if job["result"] else None
+    end = job["finished"] or time.time()
+    job["elapsed"] = end - job["started"] if job["started"] else 0.0
+    job["waited"] = (job["started"] or end) - job["created"]
+    return job

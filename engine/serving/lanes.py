@@ -1,0 +1,104 @@
+"""The cluster's lanes: the shape of the embedded local cluster and how it starts, and which lanes the workers of any
+cluster serve.
+
+Workers advertise a lane as a Dask resource (``interactive=1`` or ``long=1``); ``engine.serving.cluster``'s runner asks
+this census how many threads each lane has before it hands a job over, and asks for the lane's resource with the job.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+
+from engine.serving.jobs import INTERACTIVE, LANES, LONG
+
+
+@dataclass(frozen=True)
+class LocalWorkers:
+    """The embedded cluster's shape: long-lane worker processes (one thread each) and interactive ones."""
+
+    long: int = max(1, os.cpu_count() or 2)
+    interactive: int = 1
+    interactive_threads: int = 2
+
+
+def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None = None):
+    """A scheduler in this process and worker processes on 127.0.0.1, each with its lane as a resource."""
+    import dask
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    # A worker that dies under a job (out of memory, killed after ignoring cancel) fails that job at once: retrying
+    # it elsewhere would kill the next worker too.
+    dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                     "distributed.worker.daemon": False,
+                     "distributed.admin.tick.limit": "30s"})
+    nanny_memory = memory_limit + 2**30  # the nanny's own limit is the backstop behind the job's watch
+
+    def worker(lane: str, threads: int) -> dict:
+        return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: 1}, "memory_limit": nanny_memory,
+                                          "preload": ["engine.serving.worker"], "env": env or {},
+                                          "host": "127.0.0.1", "dashboard": False, "silence_logs": logging.WARNING}}
+
+    workers = {f"long-{i}": worker(LONG, 1) for i in range(shape.long)}
+    workers.update({f"interactive-{i}": worker(INTERACTIVE, shape.interactive_threads)
+                    for i in range(shape.interactive)})
+    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0, "dashboard": False,
+                                               "dashboard_address": "127.0.0.1:0"}}  # its health route only
+    return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING, name="puzzle-playground")
+
+
+class LaneCensus:
+    """Which lanes the cluster's workers serve and with how many threads, asked of the scheduler at most every
+    ``EVERY`` seconds. A cluster whose workers advertise no lane (a bare ``dask worker``) runs every job anywhere."""
+
+    EVERY = 2.0
+    #: A lane seen this recently still counts as served (its one worker may be restarting).
+    REMEMBER = 60.0
+
+    #: For this long after the runner connects, a lane no worker has shown yet is not refused: a cluster's workers
+    #: register one by one (a worker's preload takes seconds), and a job for the late lane waits for it in the queue.
+    STARTING = 60.0
+
+    def __init__(self):
+        self._born = time.monotonic()
+        self._checked = -float("inf")
+        self._threads: dict[str, int] = {}
+        self._bare = 0
+        self._seen: dict[str, float] = {}
+
+    def _refresh(self, client) -> None:
+        now = time.monotonic()
+        if now - self._checked < self.EVERY:
+            return
+        workers = client.scheduler_info(n_workers=-1).get("workers", {}).values()
+        threads = dict.fromkeys(LANES, 0)
+        bare = 0
+        for worker in workers:
+            lanes = [lane for lane in LANES if lane in worker.get("resources", {})]
+            for lane in lanes:
+                threads[lane] += worker.get("nthreads", 1)
+                self._seen[lane] = now
+            bare += 0 if lanes else worker.get("nthreads", 1)
+        self._threads, self._bare, self._checked = threads, bare, now
+
+    @property
+    def offered(self) -> bool:
+        return any(self._threads.values())
+
+    def slots(self, client) -> dict[str, int]:
+        self._refresh(client)
+        if not self.offered:
+            return dict.fromkeys(LANES, max(1, self._bare))
+        return {lane: max(count, 1 if lane in self._seen else 0) for lane, count in self._threads.items()}
+
+    def resources(self, lane: str) -> dict | None:
+        return {lane: 1} if self.offered else None
+
+    def serves(self, client, lane: str) -> bool:
+        self._refresh(client)
+        if not self.offered:
+            return True  # no lanes at all: a bare worker takes anything, and a cluster still starting will too
+        now = time.monotonic()
+        return now - self._born < self.STARTING or now - self._seen.get(lane, -float("inf")) < self.REMEMBER

@@ -1,0 +1,90 @@
+"""Training, evaluation and the M curve as background jobs (kinds ``learned-train``, ``learned-evaluate`` and
+``learned-curve``). The training kernel loads when a job runs, not when the kinds are registered."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from engine.core.errors import PuzzleError
+from engine.core.params import choice, integer, number, text
+from engine.core.result import Budget
+from engine.core.status import Status
+from engine.domains.tiles import goal_board
+from engine.serving.jobs import JobView, job_kind
+from engine.subjects.learned.catalogue import check_params, trained_tables
+from engine.subjects.learned.evaluate import MAX_POSITIONS, evaluate, positions_source
+
+
+def check_train(params: dict) -> dict:
+    """Training parameters; the number of walks must be given (a default of 10^8 walks would run for half an hour
+    on an empty form)."""
+    integer(params, "walks", 1, 10**9)  # present and a number; check_params applies the real ceiling
+    checked = check_params(params)
+    return {**asdict(checked), "tiles": list(checked.tiles),
+            "goal": choice(params, "goal", ("blank-first", "blank-last"), "blank-first")}
+
+
+@job_kind("learned-train", check=check_train,
+          view=JobView("Training a learned table", "walks", count="walks", steady=True))
+def train_job(params: dict, report, cancel) -> dict:
+    """Train the learned table over random walks (seed 002's Algorithm 1)."""
+    from engine.subjects.learned.train import train
+
+    goal = goal_board(4, 4, params["goal"])
+    learned = train(goal, check_params(params), report, cancel)
+    if learned is None:
+        return {"status": Status.CANCELLED}
+    return {"status": Status.DONE, "name": learned.name, **learned.info}
+
+
+def check_evaluate(params: dict) -> dict:
+    tables = [t["name"] for t in trained_tables(goal_board(4, 4, "blank-first"))]  # listed, not loaded
+    wanted = text(params, "table", 200, "")
+    if not tables:
+        raise PuzzleError("no learned table is trained for this goal yet: train one first")
+    if wanted and wanted not in tables:
+        raise PuzzleError(f"there is no trained table {wanted!r}")
+    table = wanted or tables[0]
+    return {"table": table, "count": integer(params, "count", 1, MAX_POSITIONS, 500),
+            "seed": integer(params, "seed", 0, 2**31 - 1, 0),
+            "max_seconds": number(params, "max_seconds", 1, 3_600, 300),
+            "positions_from": positions_source(params.get("positions_from"))}
+
+
+@job_kind("learned-evaluate", check=check_evaluate, view=JobView("Solving positions three ways", "nodes (Manhattan)"))
+def evaluate_job(params: dict, report, cancel) -> dict:
+    """Solve random positions with Manhattan distance, the learned table and the pattern database, and compare."""
+    return evaluate(params["table"], params["count"], params["seed"],
+                    Budget(max_nodes=5_000_000_000, max_seconds=params["max_seconds"]), report, cancel,
+                    positions_from=params.get("positions_from", "uniform"))
+
+
+def check_curve(params: dict) -> dict:
+    """The M curve's parameters: ``walks`` (1 to 8 values of M, a list or "700000,2000000"), ``positions``
+    (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_nodes`` and ``max_seconds`` (each search's
+    budget)."""
+    from engine.subjects.learned.curve import CURVE_WALKS, MAX_NODES, MAX_SECONDS
+
+    walks = params.get("walks") or list(CURVE_WALKS)
+    if isinstance(walks, str):
+        walks = walks.replace(",", " ").split()
+    if not isinstance(walks, list) or not 1 <= len(walks) <= 8:
+        raise PuzzleError("walks must be 1 to 8 values of M, e.g. 700000,2000000")
+    walks = [check_params({"walks": w}).walks for w in walks]
+    return {"walks": walks, "positions": integer(params, "positions", 1, MAX_POSITIONS, 100),
+            "seed": integer(params, "seed", 0, 2**31 - 1, 0),
+            "train_seed": integer(params, "train_seed", 0, 2**31 - 1, 0),
+            "max_nodes": integer(params, "max_nodes", 1, 20_000_000_000, MAX_NODES),
+            "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS),
+            "positions_from": positions_source(params.get("positions_from"))}
+
+
+@job_kind("learned-curve", check=check_curve, view=JobView("Measuring the M curve", None))
+def curve_job(params: dict, report, cancel) -> dict:
+    """The M curve: one table per M (N = 200), each evaluated on the same positions (uniformly random, or N random
+    slides from the goal)."""
+    from engine.subjects.learned.curve import m_curve
+
+    return m_curve(tuple(params["walks"]), params["positions"], params["seed"],
+                   Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel,
+                   params.get("positions_from", "uniform"))

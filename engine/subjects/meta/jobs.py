@@ -1,0 +1,36 @@
+"""Seed 001's experiment as a background job (kind ``meta-experiment``): DPSO and the GA on scrambles of each depth."""
+
+from __future__ import annotations
+
+from engine.core.errors import PuzzleError
+from engine.core.params import integer
+from engine.serving.jobs import JobView, job_kind
+from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
+
+
+def check_experiment(params: dict) -> dict:
+    """The experiment's parameters, validated at submission: depths, trials, run lengths, seed."""
+    from engine.subjects.meta.experiment import DEPTHS
+
+    depths = params.get("depths") or list(DEPTHS)
+    if isinstance(depths, str):
+        depths = depths.replace(",", " ").split()
+    if not isinstance(depths, list) or not 1 <= len(depths) <= 10:
+        raise PuzzleError("depths must be 1 to 10 scramble depths such as 10 20 30")
+    depths = [integer({"depth": d}, "depth", 1, 100) for d in depths]
+    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
+                                    "particles": params.get("particles"), "vmax": params.get("vmax")})
+    ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
+    return {"depths": depths, "trials": integer(params, "trials", 1, 100, 30),
+            "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
+            "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
+
+
+@job_kind("meta-experiment", check=check_experiment, view=JobView("Running the experiment", "trials"))
+def experiment_job(params: dict, report, cancel) -> dict:
+    """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
+    from engine.subjects.meta.experiment import run_experiment
+
+    dpso = params_from(DPSOParams, {k: params[k] for k in ("iterations", "particles", "vmax")})
+    ga = params_from(GAParams, {"generations": params["generations"]})
+    return run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel)

@@ -1,0 +1,49 @@
+"""A pattern database proves itself before it is read: one altered in place, or truncated, is refused (and deleted
+so that it is built again), and the solve falls back and says why; no answer longer than the optimum is called
+optimal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.domains.tiles import goal_board, pdb, pdb_catalogue, scramble
+from engine.search.solve import solve
+from engine.serving import store
+
+FIRST = goal_board(4, 4, "blank-first")
+
+
+@pytest.fixture
+def own_663(tmp_path, monkeypatch):
+    """A 6-6-3 database of this test's own (seconds to build), in a data folder nobody else reads."""
+    monkeypatch.setattr(store, "_data_dir", tmp_path)
+    pdb_catalogue.build(["pdb-663/blank-first"])
+    name = pdb.artefact("pdb-663", FIRST)
+    yield name
+    pdb.forget("pdb-663", FIRST)
+
+
+def test_a_database_altered_in_place_is_refused_and_never_read(own_663):
+    board, _ = scramble(FIRST, 40, 11)
+    optimum = solve(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
+    before = solve(board, FIRST, "idastar", "pdb-663")  # the database is mapped and kept by this process
+    assert before.heuristic == "pdb-663" and before.length == optimum and before.optimal
+    tables = np.load(store.path_of(own_663), mmap_mode="r+")
+    tables[::50] += 6  # one entry in 50 raised by 6: inadmissible, as a damaged disk might leave it
+    tables.flush()
+    del tables
+    after = solve(board, FIRST, "idastar", "pdb-663")
+    assert not (after.optimal and after.length > optimum)
+    assert after.heuristic == "linear-conflict" and after.length == optimum and after.optimal
+    assert "failed its check" in after.message and "checksum does not match" in after.message
+    assert not store.exists(own_663) and pdb_catalogue.missing(["pdb-663/blank-first"])  # built again next
+
+
+def test_a_truncated_database_falls_back_with_a_message_that_says_so(own_663):
+    path = store.path_of(own_663)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    board, _ = scramble(FIRST, 20, 3)
+    result = solve(board, FIRST, "idastar", "pdb")
+    assert result.status == "solved" and result.heuristic == "linear-conflict"
+    assert "truncated" in result.message and "no pattern database is built yet" not in result.message
