@@ -15,9 +15,9 @@ from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.tiles import Board, parse_goal, parse_size, parse_tiles
 from engine.domains.tiles.board import position_from
+from engine.domains.tiles.explain import explain
 from engine.domains.tiles.jobs import MAX_COMPARE
 from engine.domains.tiles.player import Hint, distance_range, hint
-from engine.search.explain import explain
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_global(solver_label)
@@ -133,8 +133,8 @@ def compare_fragment():
 
 @bp.post("/api/heuristics")
 def heuristics_api():
-    """The parts of the tile heuristics for one position (engine.search.explain), for the board overlays of the Play
-    page and the step-through."""
+    """The parts of the tile heuristics for one position (engine.domains.tiles.explain), for the board overlays of the
+    Play page and the step-through."""
     data = json_body()
     rows, cols = parse_size(str(data.get("size", "3x3")))
     goal = parse_goal(data.get("goal", "blank-last"), rows, cols)

@@ -72,8 +72,8 @@ def test_the_problem_supplies_the_inverse_action():
 
 def test_the_heuristic_breakdown_adds_up():
     from engine.domains.tiles import Board
+    from engine.domains.tiles.explain import explain
     from engine.domains.tiles.heuristics import linear_conflicts
-    from engine.search.explain import explain
 
     for seed in range(5):
         board = scramble(GOAL, 20, seed)[0]
