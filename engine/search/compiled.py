@@ -14,6 +14,7 @@ overflow (``FULL``: the driver doubles the heap while the memory bound allows). 
 
 from __future__ import annotations
 
+import functools
 from types import FunctionType
 
 import numpy as np
@@ -143,6 +144,12 @@ def best_first_kernel(children_hook, h_hook):
     return njit(cache=True, nogil=True, _nrt=False)(run)
 
 
+@functools.cache
+def astar_kernel(children_hook, h_hook):
+    """The compiled A* of a pair of hooks, built once per process."""
+    return best_first_kernel(children_hook, h_hook)
+
+
 def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch | None = None,
                    max_bytes: int = MAX_BYTES) -> SolveResult:
     """A* by the problem's compiled hooks; the result's ``extra`` holds the ``path`` (states, start to goal, as JSON)
@@ -151,6 +158,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
     compiled = problem.compiled()
     if compiled is None:
         raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    kernel = astar_kernel(compiled.children, compiled.h)
     n = compiled.states
     if n * _STATE_BYTES > max_bytes:
         raise PuzzleError(f"this problem has {n:,} states; the compiled search keeps {_STATE_BYTES} bytes per state, "
@@ -169,7 +177,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
         return _stopped(problem, reason, (0, 0, 1), watch.stop_message(reason, 0), watch)
     while True:
         quota = min(SLICE, watch.budget.max_nodes - int(st[EXPANDED]))
-        outcome = compiled.kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
+        outcome = kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
                                   max(quota, 0))
         counts = (int(st[EXPANDED]), int(st[GENERATED]), int(st[PEAK]))
         if outcome == FOUND:
@@ -198,6 +206,7 @@ def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts:
         numbers.append(int(parent[numbers[-1]]))
     seconds = watch.elapsed
     states = [compiled.decode(number) for number in reversed(numbers)]
-    return SolveResult(Status.SOLVED, problem.format_path(actions_between(problem, states)), True, *counts, seconds,
-                       "astar-compiled", problem.heuristic_name,
+    actions = actions_between(problem, states)
+    return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds,
+                       "astar-compiled", problem.heuristic_name, actions=actions,
                        extra={"path": [encode(problem, s) for s in states], "cost": float(g[compiled.goal])})

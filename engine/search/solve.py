@@ -25,6 +25,7 @@ from engine.core.status import Status
 from engine.domains.tiles.board import BFS_MAX_CELLS, Board, goal_board
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.solvability import check_solvable
+from engine.search.domain_solve import settle
 
 if TYPE_CHECKING:
     from engine.serving.jobs import JobView
@@ -110,15 +111,8 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
     load_seconds = load_kernels(info, heuristic, goal, options)
     watch = Watch(budget, cancel, progress)
     result = info.function(board, goal, heuristic, watch, options)
-    result.load_seconds = load_seconds
-    if result.status == Status.BUDGET_EXHAUSTED and watch.exhausted:
-        result.extra.setdefault("budget", watch.exhausted)  # which limit ended it: nodes, seconds or memory
     record = heuristics().get(heuristic)
-    if record is not None and not record.admissible:
-        result.optimal = False
-        result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
-    result.solver = solver
-    return result
+    return settle(result, watch, solver, heuristic, load_seconds, record is None or record.admissible)
 
 
 _loaded: set[tuple] = set()

@@ -7,6 +7,8 @@ verdict on its h; a state's picture is its node's name.
 
 from __future__ import annotations
 
+import functools
+
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
 
@@ -56,9 +58,18 @@ class GraphDomain:
     def picture(self, state: str) -> dict:
         return {"node": state}
 
+    @functools.cached_property
+    def verdict(self) -> dict:
+        """Whether its h is admissible and consistent, checked exactly (``model.verdict``)."""
+        return verdict(self.graph, self._h)
+
+    @property
+    def admissible(self) -> bool:
+        return self.verdict["admissible"]
+
     def scene(self) -> dict:
         return {"graph": self.graph.to_json(), "h": self._h, "heuristics": list(self.graph.heuristics()),
-                "verdict": verdict(self.graph, self._h)}
+                "verdict": self.verdict}
 
 
 def graph_problem(data: dict) -> GraphDomain:

@@ -177,10 +177,10 @@ def test_a_registered_algorithm_appears_in_the_step_through_with_its_pseudocode(
     from engine.search.algorithms import breadth_first_search
     from engine.search.record import ALGORITHMS, Algorithm, register
 
-    register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, budget, trace, limit:
-                       breadth_first_search(p, budget, trace), (("start here", "start"), ("expand it", "expand"),
-                                                                ("skip it", "duplicate"), ("push it", "generate"),
-                                                                ("done", "goal")), frontier="queue", optimal=True))
+    register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, watch, trace, limit:
+                       breadth_first_search(p, trace=trace, watch=watch),
+                       (("start here", "start"), ("expand it", "expand"), ("skip it", "duplicate"),
+                        ("push it", "generate"), ("done", "goal")), frontier="queue", optimal=True))
     try:
         traced = trace_search(GraphProblem(SEED_GRAPH.adjacency, 0, 6), "bfs-again")
         assert traced["title"] == "Breadth-first, registered twice" and traced["pseudocode"][1] == "expand it"
