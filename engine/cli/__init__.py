@@ -6,7 +6,8 @@ it runs when it runs, so ``check``, ``scramble``, ``random``, ``jobs``, ``tables
 numba (tests/engine/test_architecture.py holds that).
 
 Each subject's commands live in a module of this package (``tiles``, ``research``, ``learned``, ``tables``,
-``grid``, ``problem``) with an ``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them in ``--help``.
+``grid``, ``problem``) with an ``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them
+in ``--help``.
 """
 
 from __future__ import annotations

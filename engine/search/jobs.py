@@ -97,7 +97,8 @@ def problem_solve_job(params: dict, report, cancel) -> dict:
     return {**clean, **answer(result)}
 
 
-@job_kind("problem-compare", check=check_problem_compare, lane=problem_lane, view=JobView("Comparing solvers on a graph or grid"))
+@job_kind("problem-compare", check=check_problem_compare, lane=problem_lane,
+          view=JobView("Comparing solvers on a graph or grid"))
 def problem_compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one problem of any domain, one after another, each within the same budget."""
     budget = budget_from(params, DEFAULT_BUDGET)
