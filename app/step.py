@@ -35,11 +35,12 @@ from app.subjects import Subject
 from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, text
 from engine.domains import graph as graph_examples
+from engine.domains.graph import numbered_graph
 from engine.domains.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.search.domain import domain_kind, domain_kinds
-from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
 from engine.subjects.classic import graph
@@ -80,7 +81,7 @@ def step_problem(data: dict):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
         straight_line = data.get("heuristic", "straight-line") != "zero"
-        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
+        return numbered_graph(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
     rows, cols = parse_size(str(data.get("size", "3x3")))
     if rows * cols > STEP_MAX_CELLS:
         raise PuzzleError(f"the step-through is offered for boards of at most {STEP_MAX_CELLS} cells "

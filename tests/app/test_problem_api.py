@@ -141,3 +141,16 @@ def test_a_compare_needs_two_to_ten_solvers_each_offered(client):
                              (["astar", "ucs:psychic"], "offers the heuristics"), (["astar", 7], "each solver")):
         response = client.post("/api/compare", json={"problem": "graph", "graph": "romania", "solvers": solvers})
         assert response.status_code == 400 and message in response.get_json()["error"], solvers
+
+
+def test_a_domain_registered_at_test_time_is_solved_by_its_compiled_searches(client, monkeypatch):
+    from engine.search import domain
+    from tests.engine.search.pancake import register
+
+    monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())  # forgotten after the test
+    register()
+    for solver in ("idastar-compiled", "astar-compiled", "bfs"):
+        response = client.post("/api/solve", json={"problem": "pancake", "pancake": [2, 0, 1], "solver": solver,
+                                                   "mode": "sync"})
+        # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
+        assert response.get_json()["path"] == [[2, 0, 1], [1, 0, 2], [0, 1, 2]], solver

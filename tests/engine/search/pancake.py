@@ -146,7 +146,8 @@ def gap_h(aux, state):
 
 
 def pancake_problem(data: dict) -> PancakeProblem:
-    return PancakeProblem(tuple(data["stack"]))
+    """The problem a request names: ``{"pancake": [sizes, top first]}``."""
+    return PancakeProblem(tuple(data["pancake"]))
 
 
 KIND = DomainKind("pancake", "The pancake puzzle", pancake_problem, ("gap",))

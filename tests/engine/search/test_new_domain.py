@@ -51,7 +51,7 @@ def test_every_step_through_algorithm_and_every_solver_solve_the_registered_doma
     assert domain_kind("pancake") is kind
     stacks = [s for s in permutations(range(N)) if flips[s] == 7][:2] + [tuple(np.random.default_rng(3).permutation(N))]
     for stack in stacks:
-        problem = kind.build({"stack": list(stack)})
+        problem = kind.build({"problem": "pancake", "pancake": list(stack)})
         for algorithm, spec in ALGORITHMS.items():
             result = trace_search(problem, algorithm, depth_limit=8, max_expansions=20_000)["result"]
             assert result["status"] == "solved", (algorithm, stack)
