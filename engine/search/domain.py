@@ -51,7 +51,8 @@ Kinds
     A domain registers a ``DomainKind`` (its name, title, heuristics and the function that builds a problem from a
     request's JSON, raising ``PuzzleError`` with a sentence on bad input: the problem's own JSON under the kind's
     name, ``{"graph": G}``, ``{"grid": {...}}``, and optionally ``heuristic``); ``/api/step``, ``/api/solve``,
-    ``/api/compare``, their jobs and the CLI look kinds up here. ``engine.core.registry`` imports the domain packages, so the lookups see every kind.
+    ``/api/compare``, their jobs and the CLI look kinds up here. ``engine.core.registry`` imports the domain
+    packages, so the lookups see every kind.
 """
 
 from __future__ import annotations
