@@ -51,6 +51,19 @@ def _before(heap, a, b):
 
 
 @hook
+def before_expanding(state, goal, expanded, stop_at, full):
+    """Why a kernel returns instead of expanding ``state``: FOUND at the goal, PAUSED when its slice's quota is
+    spent, FULL when its arrays have no room for the children; 0 to go on."""
+    if state == goal:
+        return FOUND
+    if expanded >= stop_at:
+        return PAUSED
+    if full:
+        return FULL
+    return 0
+
+
+@hook
 def _copy(heap, to, row):
     for column in range(4):
         heap[U(to), column] = heap[U(row), column]
@@ -73,14 +86,9 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
         state = np.int64(heap[0, STATE])
         state_g = heap[0, G]
         if state_g <= g[U(state)]:
-            if state == goal:
-                outcome = FOUND
-                break
-            if expanded >= stop_at:
-                outcome = PAUSED
-                break
-            if size - 1 + widest > scratch:
-                outcome = FULL
+            stop = before_expanding(state, goal, expanded, stop_at, size - 1 + widest > scratch)
+            if stop:
+                outcome = stop
                 break
         # pop the least entry: sift the last one down from the root
         size -= 1
@@ -133,15 +141,19 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
     return outcome
 
 
-def best_first_kernel(children_hook, h_hook):
-    """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
+def specialise(template: FunctionType, name: str, children_hook, h_hook):
+    """``template`` compiled with a domain's hooks in place of its globals ``children`` and ``h``."""
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure and
     # would compile again in every process (as in ``engine.domains.tiles.ida_kernels.ida_kernel``).
-    run = FunctionType(_run.__code__, {**globals(), "children": children_hook, "h": h_hook}, "run")
+    run = FunctionType(template.__code__, {**template.__globals__, "children": children_hook, "h": h_hook}, "run")
     # one cache index per kernel name, so loading one kernel never unpickles another's signatures
-    run.__qualname__ = (f"best_first_kernel[{children_hook.__module__}.{children_hook.__qualname__},"
-                        f"{h_hook.__qualname__}]")
+    run.__qualname__ = f"{name}[{children_hook.__module__}.{children_hook.__qualname__},{h_hook.__qualname__}]"
     return njit(cache=True, nogil=True, _nrt=False)(run)
+
+
+def best_first_kernel(children_hook, h_hook):
+    """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
+    return specialise(_run, "best_first_kernel", children_hook, h_hook)
 
 
 @functools.cache

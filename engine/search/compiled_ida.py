@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import functools
 import math
-from types import FunctionType
 
 import numpy as np
-from numba import njit
 
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.compiled import MAX_BYTES, SLICE, U
+from engine.search.compiled import FOUND, FULL, MAX_BYTES, SLICE, U, before_expanding, specialise
 from engine.search.domain import Domain, actions_between, encode
 
-FOUND, DONE, PAUSED, FULL = 1, 2, 3, 4
+DONE = 2  # the iteration is over (FOUND, PAUSED and FULL as the compiled A*'s)
 # The fields of the integer array ``st``: the top of the stack, whether its node is still to be entered, the counts.
 DEPTH, PENDING, EXPANDED, GENERATED = range(4)
 _DEPTH_BYTES = 32  # state, g, next child, least: one entry per depth, besides the children's rows
@@ -50,14 +48,9 @@ def _run(aux, states, g, next_child, count, least, child_states, child_costs, st
     while True:
         if st[PENDING] == 1:  # enter the node on top of the stack
             state = states[U(depth)]
-            if state == goal:
-                outcome = FOUND
-                break
-            if expanded >= stop_at:
-                outcome = PAUSED
-                break
-            if depth == deepest:
-                outcome = FULL
+            stop = before_expanding(state, goal, expanded, stop_at, depth == deepest)
+            if stop:
+                outcome = stop
                 break
             st[PENDING] = 0
             expanded += 1
@@ -95,11 +88,7 @@ def _run(aux, states, g, next_child, count, least, child_states, child_costs, st
 
 def depth_first_kernel(children_hook, h_hook):
     """The compiled IDA* iteration of a domain's hooks (``CompiledDomain`` says what they compute)."""
-    # globals, not a closure, and one cache index per kernel name (as ``engine.search.compiled.best_first_kernel``)
-    run = FunctionType(_run.__code__, {**globals(), "children": children_hook, "h": h_hook}, "run")
-    run.__qualname__ = (f"depth_first_kernel[{children_hook.__module__}.{children_hook.__qualname__},"
-                        f"{h_hook.__qualname__}]")
-    return njit(cache=True, nogil=True, _nrt=False)(run)
+    return specialise(_run, "depth_first_kernel", children_hook, h_hook)
 
 
 @functools.cache

@@ -118,23 +118,29 @@ def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_
     return result
 
 
+#: the compiled searches this process has loaded (``load_compiled``)
 _loaded: set[tuple] = set()
 _loading = threading.Lock()
 
 
+def load_once(loaded: set, key: tuple, load: Callable[[], object]) -> float:
+    """Run ``load`` (loading, on a fresh install compiling, what a solve runs) unless ``key`` is in ``loaded`` (then
+    add it); the seconds it took, 0.0 when it had run already."""
+    if key in loaded:
+        return 0.0
+    with _loading:
+        if key in loaded:
+            return 0.0
+        started = time.perf_counter()
+        load()
+        loaded.add(key)
+        return time.perf_counter() - started
+
+
 def load_compiled(problem: Domain, solver: str) -> float:
-    """Load (on a fresh install, compile) the kernel a compiled solve of ``problem`` runs, by running it with a
-    budget of one node; the seconds it took, 0.0 when this process has it already."""
+    """Load the kernel a compiled solve of ``problem`` runs, by running it with a budget of one node (``load_once``)."""
     hooks = problem.compiled()
     if hooks is None:
         raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
-    key = (solver, hooks.children, hooks.h)
-    if key in _loaded:
-        return 0.0
-    with _loading:
-        if key in _loaded:
-            return 0.0
-        started = time.perf_counter()
-        COMPILED[solver].run(problem, watch=Watch(Budget(max_nodes=1)))
-        _loaded.add(key)
-        return time.perf_counter() - started
+    return load_once(_loaded, (solver, hooks.children, hooks.h),
+                     lambda: COMPILED[solver].run(problem, watch=Watch(Budget(max_nodes=1))))

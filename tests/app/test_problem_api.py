@@ -11,8 +11,7 @@ import pytest
 
 from engine.domains.graph import example
 from engine.domains.grid import read_scenarios
-from tests.support.pages import job_id
-from tests.support.waiting import wait_until
+from tests.support.pages import cancel_mid_search, job_id
 
 MOVING_AI = Path(__file__).resolve().parents[1] / "data" / "movingai"
 ARENA_ROWS = (MOVING_AI / "arena.map").read_text().splitlines()[4:]
@@ -105,13 +104,9 @@ def test_a_long_solve_runs_as_a_job_and_can_be_cancelled(client):
     grid = {"rows": ["." * 64] * 64, "start": [0, 0], "goal": [63, 63], "connect": 8}
     response = client.post("/api/solve", json={"problem": "grid", "grid": grid, "heuristic": "zero",
                                                "solver": "idastar", "max_nodes": 2_000_000_000, "mode": "job"})
-    assert response.status_code == 202
-    job_url = response.get_json()["url"]
-    wait_until(lambda: client.get(job_url).get_json()["info"].get("nodes", 0) > 0)  # mid-search
-    job = client.get(job_url).get_json()
+    job, cancelled = cancel_mid_search(client, response)
     assert job["status"] == "running" and job["kind"] == "problem-solve"
-    cancelled = client.post(job_url + "/cancel").get_json()
-    assert cancelled["status"] == "cancelled"
+    assert cancelled["status"] == "cancelled" and cancelled["result"]["status"] == "cancelled"
 
 
 @pytest.mark.parametrize("body, message", [

@@ -71,23 +71,18 @@ def test_every_step_through_algorithm_and_every_solver_solve_the_registered_doma
         assert solve_problem(problem, "idastar-compiled").optimal and solve_problem(problem, "astar-compiled").optimal
 
 
-def test_the_compiled_astar_expands_what_the_readable_one_does(flips):
+@pytest.mark.parametrize(("readable_search", "compiled_search"), [(astar_search, compiled_astar),
+                                                                 (idastar_search, compiled_idastar)])
+def test_the_compiled_searches_expand_what_the_readable_ones_do(flips, readable_search, compiled_search):
     for stack in list(permutations(range(N)))[::37]:
         problem = PancakeProblem(stack)
-        readable, compiled = astar_search(problem), compiled_astar(problem)
-        assert (compiled.moves, compiled.nodes_expanded, compiled.nodes_generated, compiled.peak_frontier) == (
-            readable.moves, readable.nodes_expanded, readable.nodes_generated, readable.peak_frontier)
-        assert len(compiled.moves.split()) == flips[stack]
-
-
-def test_the_compiled_idastar_expands_what_the_readable_one_does(flips):
-    for stack in list(permutations(range(N)))[::37]:
-        problem = PancakeProblem(stack)
-        readable, compiled = idastar_search(problem), compiled_idastar(problem)
+        readable, compiled = readable_search(problem), compiled_search(problem)
         assert (compiled.moves, compiled.nodes_expanded, compiled.nodes_generated, compiled.peak_frontier) == (
             readable.moves, readable.nodes_expanded, readable.nodes_generated, readable.peak_frontier)
         assert len(compiled.moves.split()) == flips[stack] == compiled.extra["cost"]
-    # stopped by the same node budget, they have done the same work
+
+
+def test_the_compiled_idastar_stopped_by_a_node_budget_has_done_what_the_readable_one_did(flips):
     hardest = next(s for s in permutations(range(N)) if flips[s] == 7)
     readable = idastar_search(PancakeProblem(hardest), Budget(max_nodes=4))
     compiled = compiled_idastar(PancakeProblem(hardest), Budget(max_nodes=4))
