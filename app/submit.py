@@ -126,11 +126,12 @@ def _run(kind: str, params: dict) -> Answer:
 
 
 #: the solve kinds the web process tries itself, and the node cap each is tried under (0: not tried here)
-QUICK_CAPS = {"solve": quick_nodes, "problem-solve": lambda params: PROBLEM_QUICK_NODES}
+QUICK_CAPS = {"solve": quick_nodes, "problem-solve": lambda params: PROBLEM_QUICK_NODES,
+              "problem-compare": lambda params: PROBLEM_QUICK_NODES}
 
 
 def quick_answer(params: dict, kind: str = "solve") -> dict | None:
-    """A small solve's result, searched here under its node cap (``QUICK_CAPS``); None when it is not tried here or
+    """A small solve's (or a compare's, each solver) result, searched here under its node cap (``QUICK_CAPS``); None when it is not tried here or
     the cap ended it before its own budget did (it then runs as a job)."""
     job, clean = checked(kind, params)
     cap = QUICK_CAPS[kind](clean)
@@ -139,7 +140,7 @@ def quick_answer(params: dict, kind: str = "solve") -> dict | None:
     capped = {**clean, "max_nodes": min(clean["max_nodes"], cap),
               "max_seconds": min(clean["max_seconds"], QUICK_SECONDS)}
     result = job.run(capped, _no_progress, threading.Event())
-    if result["status"] == Status.BUDGET_EXHAUSTED and capped != clean:
+    if capped != clean and any(r["status"] == Status.BUDGET_EXHAUSTED for r in result.get("results", [result])):
         return None
     return result
 

@@ -149,3 +149,23 @@ def test_a_domain_registered_at_test_time_is_solved_by_its_compiled_searches(cli
                                                    "mode": "sync"})
         # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
         assert response.get_json()["path"] == [[2, 0, 1], [1, 0, 2], [0, 1, 2]], solver
+
+
+def test_the_step_views_graph_gets_its_solvers_compared_on_a_page(client):
+    page = client.get("/step/compare?problem=graph-data&data=romania&solvers=astar,greedy,bfs")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "<html" in text and "Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest" in text
+    assert "Arad → Sibiu → Fagaras → Bucharest" in text
+    fragment = client.get("/step/compare?problem=graph-data&data=romania&solvers=ucs,idastar",
+                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment and fragment.count(">418<") == 2
+
+
+def test_the_step_views_grid_gets_every_solver_and_tiles_are_sent_to_the_compare_page(client):
+    grid = json.dumps({"rows": ["....", ".##.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 4})
+    text = client.get("/step/compare", query_string={"problem": "grid", "data": grid}).get_data(as_text=True)
+    # Manhattan distance round the wall: five moves, cost 5, for every solver (the fewest moves are the cheapest)
+    assert text.count(">5<") >= 10 and "astar-compiled" in text and "idastar-compiled" in text
+    response = client.get("/step/compare?problem=tiles")
+    assert response.status_code == 400 and "Compare page" in response.get_data(as_text=True)
