@@ -131,8 +131,8 @@ QUICK_CAPS = {"solve": quick_nodes, "problem-solve": lambda params: PROBLEM_QUIC
 
 
 def quick_answer(params: dict, kind: str = "solve") -> dict | None:
-    """A small solve's (or a compare's, each solver) result, searched here under its node cap (``QUICK_CAPS``); None when it is not tried here or
-    the cap ended it before its own budget did (it then runs as a job)."""
+    """A small solve's (or a compare's, each solver) result, searched here under its node cap (``QUICK_CAPS``); None
+    when it is not tried here or the cap ended it before its own budget did (it then runs as a job)."""
     job, clean = checked(kind, params)
     cap = QUICK_CAPS[kind](clean)
     if not cap:
