@@ -328,11 +328,15 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
                         for name in names]
 
 
+#: each solver's budget on the compare page: a depth-first search on a grid would take the API's whole default minute
+PAGE_COMPARE_BUDGET = {"max_nodes": 1_000_000, "max_seconds": 10.0}
+
+
 @bp.get("/step/compare")
 def compare_solvers():
     """Solvers side by side on the problem of a step-through view of a typed graph or a grid (its query, as the page's
-    address holds it): ``solvers`` names them, comma-separated; without it every solver offered. Answered at once
-    when quick, else the problem-compare job's progress."""
+    address holds it): ``solvers`` names them, comma-separated; without it every solver offered, each within
+    ``PAGE_COMPARE_BUDGET``. Answered at once when quick, else the problem-compare job's progress."""
     view = view_from_query(request.args)
     if view.problem not in DOMAIN_HEURISTICS:
         raise PuzzleError("solvers are compared here on a typed graph or a grid; compare tile solvers on the Compare "
@@ -340,7 +344,8 @@ def compare_solvers():
     body = request_for(view)
     problem, params = build_problem(body)
     chosen = [name for name in text(request.args, "solvers", 400, "").split(",") if name]
-    params.update(solvers=chosen or list(problem_solvers(problem))[:MAX_COMPARE], depth_limit=view.depth_limit)
+    params.update(solvers=chosen or list(problem_solvers(problem))[:MAX_COMPARE], depth_limit=view.depth_limit,
+                  **PAGE_COMPARE_BUDGET)
     answer = compare_request(params)
     title = f"Solvers compared on this {params['problem']}"
     if answer.result is not None:
