@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from engine.core.status import Status
 
@@ -63,7 +63,7 @@ class SolveResult:
         return len(self.actions) if self.actions else len(self.moves)
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = asdict(replace(self, actions=()))  # the actions are not copied only to be dropped
         del data["actions"]
         data["length"] = self.length if self.status == Status.SOLVED else None
         data["seconds"] = round(self.seconds, 6)
