@@ -41,13 +41,13 @@ class CompiledSearch:
 def _compiled_astar(problem: Domain, watch: Watch) -> SolveResult:
     from engine.search.compiled import compiled_astar  # numba loads when a compiled search runs, not before
 
-    return compiled_astar(problem, watch=watch)
+    return compiled_astar(problem, watch=watch, max_bytes=watch.budget.max_bytes)
 
 
 def _compiled_idastar(problem: Domain, watch: Watch) -> SolveResult:
     from engine.search.compiled_ida import compiled_idastar
 
-    return compiled_idastar(problem, watch=watch)
+    return compiled_idastar(problem, watch=watch, max_bytes=watch.budget.max_bytes)
 
 
 COMPILED = {"astar-compiled": CompiledSearch("A* (compiled)", "astar", _compiled_astar),

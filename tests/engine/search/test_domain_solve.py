@@ -106,3 +106,12 @@ def test_the_compiled_idastar_reports_each_bound_it_ends():
     # Manhattan h(start) = 5 is the answer's cost: one bound ends the search
     assert result.extra["cost"] == 5 and [info["bound"] for _, info in reports][-1] == 5
     assert all(fraction is None for fraction, _ in reports)
+
+
+@pytest.mark.parametrize("solver", ["astar-compiled", "idastar-compiled"])
+def test_the_compiled_searches_keep_to_the_budgets_memory(solver):
+    # a 30×30 grid: the A* keeps 16 bytes per state (14,400 here) and the IDA* its stack of 64 depths (10,240 bytes here); 1 kB holds neither
+    problem = grid_problem({"grid": {"rows": ["." * 30] * 30, "start": [0, 0], "goal": [29, 29]}})
+    with pytest.raises(PuzzleError, match="memory bound"):
+        solve_problem(problem, solver, Budget(max_bytes=1_000))
+    assert solve_problem(problem, solver, Budget(max_bytes=10**7)).extra["cost"] == pytest.approx(29 * 2 ** 0.5)
