@@ -110,8 +110,8 @@ def test_the_compiled_idastar_reports_each_bound_it_ends():
 
 @pytest.mark.parametrize("solver", ["astar-compiled", "idastar-compiled"])
 def test_the_compiled_searches_keep_to_the_budgets_memory(solver):
-    # a 30×30 grid: the A* keeps 16 bytes per cell of the map padded with walls (16,384 here), the IDA* a stack of 64 depths (10,240 bytes
-    # here); 1 kB holds neither
+    # a 30×30 grid: the A* keeps 16 bytes per cell of the map padded with walls (16,384 here), the IDA* a stack of
+    # 64 depths (10,240 bytes here); 1 kB holds neither
     problem = grid_problem({"grid": {"rows": ["." * 30] * 30, "start": [0, 0], "goal": [29, 29]}})
     with pytest.raises(PuzzleError, match="memory bound"):
         solve_problem(problem, solver, Budget(max_bytes=1_000))
