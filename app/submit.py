@@ -127,7 +127,7 @@ def _run(kind: str, params: dict) -> Answer:
 
 #: the solve kinds the web process tries itself, and the node cap each is tried under (0: not tried here)
 QUICK_CAPS = {"solve": quick_nodes, "problem-solve": lambda params: PROBLEM_QUICK_NODES,
-              "problem-compare": lambda params: PROBLEM_QUICK_NODES}
+              "problem-compare": lambda params: PROBLEM_QUICK_NODES // len(params["solvers"])}
 
 
 def quick_answer(params: dict, kind: str = "solve") -> dict | None:
@@ -137,8 +137,9 @@ def quick_answer(params: dict, kind: str = "solve") -> dict | None:
     cap = QUICK_CAPS[kind](clean)
     if not cap:
         return None
+    # a compare's solvers share the time a solve has
     capped = {**clean, "max_nodes": min(clean["max_nodes"], cap),
-              "max_seconds": min(clean["max_seconds"], QUICK_SECONDS)}
+              "max_seconds": min(clean["max_seconds"], QUICK_SECONDS / len(clean.get("solvers", [clean])))}
     result = job.run(capped, _no_progress, threading.Event())
     if capped != clean and any(r["status"] == Status.BUDGET_EXHAUSTED for r in result.get("results", [result])):
         return None
