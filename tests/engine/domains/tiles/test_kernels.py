@@ -20,9 +20,10 @@ from engine.domains.tiles.heuristic_kernels import (
 from engine.domains.tiles.heuristics import heuristic as heuristic_record
 from engine.domains.tiles.heuristics import linear_conflicts, manhattan_distance
 from engine.domains.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, new_stack, start_state
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import rank_of_positions, unrank_positions
-from engine.search import SlidingTileProblem, idastar_search
+from engine.search import idastar_search
 from engine.search.solve import solve
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
