@@ -2,7 +2,7 @@
 // pseudocode with the line being run marked and the variables it reads, the frontier, and the search tree with a
 // clicked node's explanation. It draws a replay (replay.js) with the words of captions.js.
 import { html, svgEl } from "../common.js";
-import { Words } from "./captions.js";
+import { Words, figure } from "./captions.js";
 import { savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
@@ -186,8 +186,8 @@ export class SearchPanel {
     this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.words.path(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.depth], ["g", n.g]];
-    if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
+    const rows = [["depth", n.depth], ["g", figure(n.g)]];
+    if (n.h !== null) rows.push(["h", figure(n.h)], ["f", figure(n.g + n.h)]);
     rows.push(["status", this.words.statusText(id)]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
     this.details.append(dl, html("p", "", this.words.why(id)));
@@ -208,7 +208,7 @@ export class SearchPanel {
     const stack = t.frontier_kind === "stack";
     const stats = [["expanded", counts.expanded], ["generated", counts.generated],
       stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
-    if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     this.stats.innerHTML = "";
     stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
     this.el.dataset.expanded = counts.expanded;
@@ -223,9 +223,9 @@ export class SearchPanel {
     if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
-    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", n.g]];
-    if (t.uses_h) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
-    if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", figure(n.g)]];
+    if (t.uses_h) vars.push(["h", figure(n.h)], ["f = g + h", n.h === null ? "—" : figure(n.g + n.h)]);
+    if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
