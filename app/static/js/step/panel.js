@@ -3,7 +3,7 @@
 // clicked node's explanation. It draws a replay (replay.js) with the words of captions.js.
 import { html, svgEl } from "../common.js";
 import { Words, figure } from "./captions.js";
-import { savePng, saveSvg } from "./export.js";
+import { saveBoard, savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
@@ -42,7 +42,7 @@ export class SearchPanel {
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     this.stats = html("dl", "stats");
-    top.append(this.current, this.stats);
+    top.append(this.current, this.pictureTools(), this.stats);
     head.appendChild(top);
     main.appendChild(head);
     if (this.domain.optionsLabel) {
@@ -82,6 +82,24 @@ export class SearchPanel {
     this.el.append(main, treeColumn);
     this.buildTree(treeColumn, container);
     container.appendChild(this.el);
+  }
+
+  // SVG and PNG of the current node's picture: a graph is an SVG already, a board is drawn as one (export.js).
+  pictureTools() {
+    const tools = html("div", "picture-tools");
+    ["SVG", "PNG"].forEach((format) => {
+      const b = html("button", "export", format);
+      b.type = "button";
+      b.setAttribute("aria-label", `Save the current node's picture as ${format === "SVG" ? "an SVG" : "a PNG"} picture`);
+      b.addEventListener("click", () => {
+        const picture = this.current.firstChild, name = `${this.trace.algorithm}-step-${this.replay.applied}`;
+        const kind = format.toLowerCase();
+        if (picture instanceof SVGElement) (kind === "png" ? savePng : saveSvg)(picture, name);
+        else saveBoard(picture.dataset.cells.split(",").map(Number), this.problem.cols, picture, name, kind);
+      });
+      tools.appendChild(b);
+    });
+    return tools;
   }
 
   buildTree(column, container) {
