@@ -181,3 +181,41 @@ def test_a_race_chart_and_a_board_are_saved_as_svg_and_png_for_slides(browser, l
         assert_png(saved(page, panel.get_by_role("button", name="Save the current node's picture as a PNG picture")))
     finally:
         context.close()
+
+
+# Each panel's head (the caption, the counts, the current node's g, h and f) lies whole inside the window and inside
+# its own panel's box (which clips what overflows it).
+HEADS_SHOWN = """() => [...document.querySelectorAll('.step-panel')].flatMap((panel) => {
+  const box = panel.getBoundingClientRect();
+  return [...panel.querySelectorAll('.step-head .caption, .step-head dl.stats, .current-node > .muted')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const inside = r.top >= Math.max(0, box.top) - 0.5 && r.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+    return inside ? null : `${panel.dataset.algorithm} ${el.className}: ${Math.round(r.top)}–${Math.round(r.bottom)}`;
+  }).filter(Boolean);
+})"""
+
+
+def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector, live_server):
+    """Romania, breadth-first beside A*, at 853×480: at every step, in large text too, and after a tree node is
+    clicked in either panel, each panel's caption, counts and g, h, f stay on screen."""
+    page = projector
+    page.goto(f"{live_server}/step?problem=graph-data&algorithms=bfs,astar")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    steps = int(re.search(r"of (\d+)", page.locator("#step-stepper .step-count").text_content()).group(1))
+    try:
+        for large in (False, True):
+            if large:
+                page.locator("#large-text").check()
+            page.keyboard.press("Home")
+            for step in range(steps + 1):
+                expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
+                assert page.evaluate(HEADS_SHOWN) == [], f"step {step}, large text {large}"
+                page.keyboard.press("PageDown")
+            for panel in page.locator(".step-panel").all():
+                panel.locator(".tree-scroll [data-id]").last.click()
+                assert page.evaluate(HEADS_SHOWN) == [], f"after a click in a tree, large text {large}"
+    finally:
+        page.locator("#large-text").uncheck()
+        page.evaluate("localStorage.clear()")

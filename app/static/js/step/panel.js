@@ -210,7 +210,8 @@ export class SearchPanel {
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
     this.details.append(dl, html("p", "", this.words.why(id)));
     this.drawTree();
-    this.details.scrollIntoView({ block: "nearest" });
+    // presenting, the stage fills the window: scroll the panel's own boxes, never the page under the stage
+    if (this.el.closest(".presenting")) this.reveal(this.details); else this.details.scrollIntoView({ block: "nearest" });
   }
 
   render() {
