@@ -51,7 +51,18 @@ def race_rows(result: dict, params: dict | None = None) -> list[dict]:
     """The race's rows as the page shows them, each with ``label`` (what made its figures) and, for a row a budget
     stopped, ``message`` and ``seconds`` in the budget chosen (``params``, the job's: a job handed from the interactive
     lane to the long one goes on with the rest of its seconds, which is the budget the engine's message names)."""
-    return [{**row, "label": race_label(row), **_budget_stop(row, params or {})} for row in result["results"]]
+    return [{**row, "label": race_label(row), "per_bound": per_iteration((row.get("extra") or {}).get("bounds") or []),
+             **_budget_stop(row, params or {})} for row in result["results"]]
+
+
+def per_iteration(bounds: list[dict]) -> list[dict]:
+    """IDA*'s ``extra["bounds"]`` counts the nodes expanded from the start up to the end of each iteration; the chart
+    shows what each iteration expanded on its own."""
+    before, own = 0, []
+    for entry in bounds:
+        own.append({"bound": entry["bound"], "expanded": entry["expanded"] - before})
+        before = entry["expanded"]
+    return own
 
 
 def race_label(row: dict) -> str:

@@ -58,3 +58,15 @@ def test_a_row_stopped_by_time_says_the_budget_that_was_chosen(app):
         html = result_fragment("compare", rest, {"params": chosen})
     assert "its time budget (1 s)" in html and "0.2 s)" not in html and "300,000,000" not in html
     assert table_rows(html)[0][-1] == "1 s"
+
+
+def test_the_nodes_per_bound_are_each_iterations_own_and_add_up_to_the_work(client):
+    """IDA* repeats its search once per bound: what the iterations expanded, added up, is the work the table shows
+    (and the last iteration's bound is the answer's length, 31 for the seed's position)."""
+    html = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "mode": "sync",
+                                              "choice": ["idastar:manhattan", "bfs:"]}).get_data(as_text=True)
+    work = int(table_rows(html)[0][4].split()[0].replace(",", ""))
+    chart = re.search(r'<figure class="chart bounds-chart".*?</figure>', html, re.S).group(0)
+    values = [int(v.replace(",", "")) for v in re.findall(r'class="bar-value">([\d,]+)<', chart)]
+    assert sum(values) == work and min(values) > 0
+    assert re.findall(r'class="bar-label">f ≤ (\d+)<', chart)[-1] == "31"
