@@ -154,7 +154,7 @@ export class SearchPanel {
     column.appendChild(scroller);
     // Fit keeps fitting when the box changes size (the legend opens, the window turns)
     new ResizeObserver(() => { if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
-    this.details = html("div", "node-details idle");
+    this.details = region(html("div", "node-details idle"), "The clicked node");  // a long why scrolls inside it
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
     column.appendChild(this.details);
