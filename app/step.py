@@ -125,8 +125,8 @@ class View:
     graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
     start: int = 0
     end: int = 6
-    #: graph-data: a graph's JSON (CONTRACTS.md §3) or a built-in graph's name; grid: {"rows", "start", "goal",
-    #: "connect"}; None: the kind's example
+    #: graph-data: a graph's JSON (engine/domains/graph/model.py) or a built-in graph's name; grid: {"rows", "start",
+    #: "goal", "connect"}; None: the kind's example
     data: dict | str | None = None
 
 
@@ -356,7 +356,7 @@ def compare_solvers():
 
 @bp.get("/api/step/graphs/<name>")
 def example_graph(name: str):
-    """A built-in graph's JSON (CONTRACTS.md §3), for the step-through's graph editor to load."""
+    """A built-in graph's JSON (engine/domains/graph/model.py), for the step-through's graph editor to load."""
     return jsonify(graph_examples.example(name))
 
 

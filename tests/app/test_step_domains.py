@@ -1,4 +1,4 @@
-"""``POST /api/step`` with a domain's own JSON: a graph given as data (CONTRACTS.md §3) and a grid."""
+"""``POST /api/step`` with a domain's own JSON: a graph given as data (engine/domains/graph/model.py) and a grid."""
 
 import pytest
 

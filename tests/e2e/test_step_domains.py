@@ -95,3 +95,17 @@ def test_decimal_costs_read_as_people_write_them(page, live_server):
     expect(panel.locator(".caption")).to_contain_text("costing 0.3 (A → B → C)")
     shown = panel.inner_text() + panel.locator(".tree-scroll svg").text_content()
     assert re.findall(r"\d\.\d{4,}", shown) == []
+
+
+def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, live_server):
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    link = page.locator("#compare-solvers")
+    expect(link).to_be_visible()
+    link.click()
+    # AIMA's Romania: A* and uniform-cost find Arad → Bucharest at 418 via Rimnicu Vilcea and Pitesti
+    expect(page.locator("main")).to_contain_text("Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest")
+    expect(page.locator("main")).to_contain_text("418")
+    page.goto(f"{live_server}/step?problem=tiles")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#compare-solvers")).to_be_hidden()  # tile boards have their own Compare page

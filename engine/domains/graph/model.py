@@ -1,4 +1,4 @@
-"""A graph given as data: its JSON form (CONTRACTS.md §3), checked and bounded, and what is exactly true of it.
+"""A graph given as data: its JSON form (below), checked and bounded, and what is exactly true of it.
 
     {"nodes": [{"name": "Arad", "x": 91, "y": 108, "h": 366}, ...],
      "edges": [{"from": "Arad", "to": "Zerind", "cost": 75}, ...],

@@ -1,5 +1,5 @@
-// A graph typed into two tables (nodes: name, x, y, h; edges: from, to, cost), in the JSON of CONTRACTS.md §3, for
-// the step-through. Every edit calls onChange(graph) (debounced by the page); the server checks the graph and says
+// A graph typed into two tables (nodes: name, x, y, h; edges: from, to, cost), in the JSON that
+// engine/domains/graph/model.py describes, for the step-through. Every edit calls onChange(graph) (debounced by the page); the server checks the graph and says
 // what is wrong with it, so the tables accept any text and any number. Import and export are the same JSON.
 import { html, svgEl } from "../common.js";
 import { figure } from "./captions.js";
