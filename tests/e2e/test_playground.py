@@ -104,7 +104,7 @@ def test_compare_view_shows_two_solvers(page, live_server):
     page.uncheck('input[value="idastar:linear-conflict"]')
     page.click("#compare-button")
     rows = page.locator(".compare-table tbody tr")
-    expect(rows).to_have_count(2)
+    expect(rows).to_have_count(2, timeout=60_000)  # a worker's first compare may load its kernels first
     expect(rows.nth(0)).to_contain_text("Breadth-first search")
     expect(rows.nth(1)).to_contain_text("IDA* + manhattan")
     for row in rows.all():

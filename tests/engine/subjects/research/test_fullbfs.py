@@ -189,7 +189,7 @@ def test_the_command_killed_mid_search_resumes_to_the_same_answer(tmp_path):
 
     from tests.support.waiting import wait_until
 
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]  # the checkout: python -m engine runs from there
     command = [sys.executable, "-m", "engine", "research", "bfs", "--size", "2x5", "--json"]
     env = {**os.environ, "PUZZLE_DATA_DIR": str(tmp_path)}
     manifest = tmp_path / "fullbfs-2x5" / "manifest.json"
