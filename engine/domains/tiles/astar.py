@@ -22,15 +22,11 @@ from engine.core.status import Status
 from engine.domains.tiles.bfs_kernels import blank_cell
 from engine.domains.tiles.board import MOVES, Board
 from engine.domains.tiles.goal_arrays import goal_tables
-from engine.domains.tiles.heuristic_kernels import (
-    MODE_LINEAR_CONFLICT,
-    MODE_MANHATTAN,
-    linear_conflict_sum,
-    manhattan_sum,
-)
+from engine.domains.tiles.heuristic_kernels import linear_conflict_sum, manhattan_sum
 
 MAX_CELLS = 16
 HEURISTICS = ("manhattan", "linear-conflict")
+MODE_MANHATTAN, MODE_LINEAR_CONFLICT = range(2)
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the state array ``st`` the kernel reads on entry and writes on return.
 NODES = 0       # positions stored (node i is ``keys[i]``)
