@@ -1,5 +1,5 @@
-"""The learned table in the compiled IDA*: its kernel against the reference kernel of its h of a whole board, and the
-compiled search against the readable IDA* with the plain V = MD + DB, node for node."""
+"""The learned table in the compiled searches: its IDA* kernel against the reference kernel of its h of a whole board,
+and the compiled IDA* and A* against the readable ones with the plain V = MD + DB, node for node."""
 
 from types import SimpleNamespace
 
@@ -7,11 +7,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.result import Watch
 from engine.domains.tiles import goal_board, scramble
+from engine.domains.tiles.astar import astar_fast, supports
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic, manhattan_distance
-from engine.search import SlidingTileProblem, idastar_search
+from engine.search import SlidingTileProblem, astar_search, idastar_search
 from engine.search.solve import solve
 from engine.serving import store
 from engine.subjects.learned import catalogue
@@ -41,7 +43,7 @@ def test_the_generated_learned_kernel_is_the_reference_kernel_node_for_node(seed
         "reference", "learned", board, GOAL, bound, quota, {"learned": learned})
 
 
-def test_the_compiled_idastar_with_v_is_the_readable_one_node_for_node(tmp_path, monkeypatch):
+def test_the_compiled_searches_with_v_are_the_readable_ones_node_for_node(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "_data_dir", tmp_path)
     monkeypatch.setattr(catalogue, "_cache", {})
     # three tiles and the blank: 43,680 keys, a third of them reached by these walks; a walk's count is far above MD
@@ -56,3 +58,10 @@ def test_the_compiled_idastar_with_v_is_the_readable_one_node_for_node(tmp_path,
         assert compiled.moves == readable.moves
         assert (compiled.nodes_expanded, compiled.nodes_generated) == (readable.nodes_expanded,
                                                                        readable.nodes_generated)
+        loaded = heuristic("learned").inputs(GOAL, {})[1]
+        compiled = astar_fast(board, GOAL, "learned", Watch(), loaded)
+        readable = astar_search(SlidingTileProblem(board, GOAL, "learned"))
+        assert compiled.status == "solved" and compiled.moves == readable.moves
+        assert (compiled.nodes_expanded, compiled.nodes_generated, compiled.peak_frontier) == (
+            readable.nodes_expanded, readable.nodes_generated, readable.peak_frontier)
+    assert supports(GOAL, "learned")  # so the astar solver runs this kernel
