@@ -21,7 +21,7 @@ from markupsafe import Markup
 from engine.core.params import choice, number
 from engine.core.status import FINISHED, Status
 from engine.domains.tiles.jobs import MAX_REQUEST_SECONDS
-from engine.domains.tiles.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
+from engine.domains.tiles.solve_cost import QUICK_SECONDS, quick_nodes, quick_solves
 from engine.serving.cluster import JobRunner, NoWorker, anonymous_owner
 from engine.serving.jobs import checked
 
@@ -144,12 +144,8 @@ def _no_progress(fraction, info) -> None:
 
 def warm_quick_solves() -> None:
     """Load the quick solvers' kernels in this process (a thread at start-up), so no request pays for it."""
-    for solver, heuristics in QUICK_SOLVERS.items():
-        for name in heuristics:
-            quick_answer({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": solver, "heuristic": name})
-            if solver in ("astar", "idastar"):  # the 4×4 kernels are others
-                quick_answer({"size": "4x4", "tiles": list(range(1, 15)) + [0, 15], "solver": solver,
-                              "heuristic": name})
+    for params in quick_solves():
+        quick_answer(params)
 
 
 def solve_request(params: dict) -> Answer:

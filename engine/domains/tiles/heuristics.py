@@ -50,6 +50,9 @@ class Heuristic:
     kernel_inputs: Callable[[Board, dict], KernelInputs] | None = None
     #: whether it can be offered now for a board (e.g. a table has been trained); None: whenever the shape fits
     available: Callable[[Board], bool] | None = None
+    #: cheap per node and loading nothing, so the web process tries a small solve with it itself, under a node cap
+    #: (``solve_cost.quick_nodes``); a quick heuristic has both compiled searches, IDA* and A*
+    quick: bool = False
 
     def fits(self, board: Board) -> bool:
         return self.shape is None or (board.rows, board.cols) == self.shape
@@ -165,12 +168,12 @@ def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
 register_heuristic(Heuristic(
     "manhattan", "Manhattan distance", "Each tile's row and column distance to its goal cell, summed.", True,
     lambda goal, options: lambda board: manhattan_distance(board, goal),
-    kernel="engine.domains.tiles.ida_kernels:MANHATTAN"))
+    kernel="engine.domains.tiles.ida_kernels:MANHATTAN", quick=True))
 register_heuristic(Heuristic(
     "linear-conflict", "linear conflict", "Manhattan distance plus two moves for each tile that must leave its row or "
     "column to let another pass.", True,
     lambda goal, options: lambda board: linear_conflict_distance(board, goal),
-    kernel="engine.domains.tiles.ida_kernels:LINEAR_CONFLICT"))
+    kernel="engine.domains.tiles.ida_kernels:LINEAR_CONFLICT", quick=True))
 register_heuristic(Heuristic(
     "pdb", "pattern database", "The strongest pattern database built for the goal (7-8, else 6-6-3).", True,
     _database_function("pdb"), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs("pdb")))
