@@ -6,9 +6,10 @@ The built-in heuristics register here; a subject registers its own from its pack
 such module, so a lookup of a name not yet registered loads them first. The solvers (which heuristics A* and IDA* take,
 which are admissible), the pages' choices, the step-through's list and the CLI's help all read this registry.
 
-Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled IDA*
-also a module holding its ``KernelHeuristic`` (its hooks and the function that builds its inputs, see
-``engine.domains.tiles.ida_kernels``), named by the record's ``kernel``. ARCHITECTURE.md works an example through.
+Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled IDA* and
+A* also a module holding its ``KernelHeuristic`` (its hooks, the function that builds its inputs and its h of a whole
+board, see ``engine.domains.tiles.ida_kernels``), named by the record's ``kernel``. ARCHITECTURE.md works an example
+through.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class Heuristic:
     function: HeuristicBuilder
     #: the one board shape it is made for; None: every board
     shape: tuple[int, int] | None = None
-    #: where its compiled IDA* is, ``"module:NAME"`` (a ``KernelHeuristic``), imported when a search first runs it
-    #: (so listing heuristics loads no compiler); None: only the readable searches use it, the solvers do not offer it
+    #: where its compiled searches are (IDA*, and A* when it gives h of a whole board), ``"module:NAME"`` (a
+    #: ``KernelHeuristic``), imported when a search first runs it (so listing heuristics loads no compiler); None: only
+    #: the readable searches use it, the solvers do not offer it
     kernel: str | None = None
     #: loads what the kernel reads (a pattern database, a trained table), possibly another heuristic's when this one's
     #: table is missing; None: nothing to load
@@ -85,7 +87,8 @@ def heuristic(name: str) -> Heuristic:
 
 
 def search_heuristics() -> tuple[str, ...]:
-    """The heuristics A* and IDA* take: those the IDA* kernel computes."""
+    """The heuristics A* and IDA* take: those with a compiled IDA* (the compiled A* takes those of them whose kernel
+    gives h of a whole board; the readable A* the others)."""
     return tuple(name for name, record in heuristics().items() if record.kernel is not None)
 
 
