@@ -482,11 +482,10 @@ def practice_context(practice: Practice) -> dict:
         if node is not None:
             context["node_board"] = {"cols": problem.initial.cols, "cells": trace["nodes"][node]["state"]}
     else:
-        context["edges"] = [f"{a}–{b} costs {problem.cost(a, b)}" for a in range(len(problem.adjacency))
-                            for b in problem.adjacency[a] if a < b]
+        context["edges"] = [f"{a}–{b} costs {cost}" for a, b, cost in problem.graph.edges()]
         context["ends"] = (problem.initial, problem.goal)
         if trace["uses_h"]:
-            context["h"] = [problem.h(v) for v in range(len(problem.adjacency))]
+            context["h"] = [problem.h(v) for v in problem.graph.names]
     return context
 
 

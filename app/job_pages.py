@@ -7,6 +7,8 @@ shows its answer by adding that one file; a kind without one shows its status an
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 
 from flask import Blueprint, abort, current_app, render_template, url_for
 from jinja2 import Template, TemplateNotFound
@@ -25,6 +27,35 @@ def kind_view(job: dict) -> JobView:
     if kind is None:  # a row of a kind this server does not register
         return JobView(job["kind"].replace("-", " ").capitalize())
     return kind.view_for(job.get("params") or {})
+
+
+class Pace:
+    """When each running job's count last moved, as this web process saw it between polls: a count that stands still
+    (IDA* deep in a bound, a compare's next solver loading) is said to wait rather than divided by a growing time."""
+
+    KEPT = 1000  # jobs remembered; the oldest seen is forgotten first
+
+    def __init__(self):
+        self._seen: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def since(self, job_id: str, count: int, elapsed: float) -> float:
+        """The job's elapsed seconds when ``count`` was first seen."""
+        with self._lock:
+            seen = self._seen.get(job_id)
+            if seen is None or seen[0] != count:
+                seen = self._seen[job_id] = (count, elapsed)
+            self._seen.move_to_end(job_id)
+            while len(self._seen) > self.KEPT:
+                self._seen.popitem(last=False)
+        return seen[1]
+
+
+@bp.app_template_global()
+def count_since(job: dict, count: int) -> float:
+    """The elapsed seconds at which the job's progress count reached ``count`` (partials/job.html)."""
+    pace = current_app.extensions.setdefault("job_pace", Pace())
+    return pace.since(job["id"], count, job["elapsed"])
 
 
 def form_values(job: dict) -> dict:

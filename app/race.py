@@ -1,9 +1,12 @@
-"""The figures a race of solvers (the compare page) shows to say why one wins: the effective branching factor and bar
-widths on a log scale when the values span orders of magnitude."""
+"""The figures a race of solvers (the compare page) shows to say why one wins: each row named by what ran and stopped
+by the budget that was chosen, the effective branching factor, and bar widths on a log scale when the values span
+orders of magnitude."""
 
 from __future__ import annotations
 
 import math
+
+from app.positions import solver_label
 
 LOG_SPREAD = 100  # a chart whose largest value is this many times its smallest positive one is drawn on a log scale
 
@@ -42,3 +45,41 @@ def bar_width(value, values, width: float, log: bool) -> float:
         return width * value / top
     low = min(positive) / 10
     return width * math.log10(value / low) / math.log10(top / low)
+
+
+def race_rows(result: dict, params: dict | None = None) -> list[dict]:
+    """The race's rows as the page shows them, each with ``label`` (what made its figures) and, for a row a budget
+    stopped, ``message`` and ``seconds`` in the budget chosen (``params``, the job's: a job handed from the interactive
+    lane to the long one goes on with the rest of its seconds, which is the budget the engine's message names)."""
+    return [{**row, "label": race_label(row), "per_bound": per_iteration((row.get("extra") or {}).get("bounds") or []),
+             **_budget_stop(row, params or {})} for row in result["results"]]
+
+
+def per_iteration(bounds: list[dict]) -> list[dict]:
+    """IDA*'s ``extra["bounds"]`` counts the nodes expanded from the start up to the end of each iteration; the chart
+    shows what each iteration expanded on its own."""
+    before, own = 0, []
+    for entry in bounds:
+        own.append({"bound": entry["bound"], "expanded": entry["expanded"] - before})
+        before = entry["expanded"]
+    return own
+
+
+def race_label(row: dict) -> str:
+    """A solver that hands a position to another search (Fast answers one close to home by IDA*) is named with the
+    method that made its figures, so the work and optimality shown are not taken for its own."""
+    label = solver_label(row["solver"], row.get("heuristic"))
+    method = (row.get("extra") or {}).get("method")
+    return f"{label.split(' (')[0]}: {method}" if method else label
+
+
+def _budget_stop(row: dict, params: dict) -> dict:
+    limit = (row.get("extra") or {}).get("budget")
+    if row.get("status") != "budget_exhausted" or limit not in ("seconds", "nodes") or f"max_{limit}" not in params:
+        return {}
+    if limit == "nodes":
+        return {"message": f"stopped by its node budget ({params['max_nodes']:,} nodes) after "
+                           f"{row['nodes_expanded']:,} nodes"}
+    chosen = float(params["max_seconds"])
+    return {"message": f"stopped by its time budget ({chosen:g} s) after {row['nodes_expanded']:,} nodes",
+            "seconds": max(row.get("seconds") or 0.0, chosen)}

@@ -26,26 +26,32 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
+from app.job_pages import result_fragment
 from app.lessons import BY_SLUG, LESSONS, NAMES, figures_at, neighbours, opening_step, read_own_lesson
-from app.race import bar_width, effective_branching_factor, uses_log_scale
+from app.race import bar_width, effective_branching_factor, race_rows, uses_log_scale
 from app.solve_api import json_body
 from app.subjects import Subject
+from app.submit import compare_request, page_unless_htmx, progress_fragment
 from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, text
 from engine.domains import graph as graph_examples
+from engine.domains.graph import numbered_graph
 from engine.domains.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
 from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.search.domain import domain_kind, domain_kinds
-from engine.search.problem import GraphProblem, SlidingTileProblem
+from engine.search.domain_solve import problem_solvers
+from engine.search.jobs import MAX_COMPARE, build_problem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
 from engine.subjects.classic import graph
 
 bp = Blueprint("step", __name__)
-for figure in (effective_branching_factor, uses_log_scale, bar_width):  # the compare page's "why" (app/race.py)
+# the compare page's rows and its "why" (app/race.py)
+for figure in (effective_branching_factor, uses_log_scale, bar_width, race_rows):
     bp.add_app_template_global(figure)
 SUBJECTS = [
     Subject("step.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "
@@ -80,7 +86,7 @@ def step_problem(data: dict):
             if not isinstance(node, int) or not 0 <= node < g.size:
                 raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
         straight_line = data.get("heuristic", "straight-line") != "zero"
-        return GraphProblem(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
+        return numbered_graph(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
     rows, cols = parse_size(str(data.get("size", "3x3")))
     if rows * cols > STEP_MAX_CELLS:
         raise PuzzleError(f"the step-through is offered for boards of at most {STEP_MAX_CELLS} cells "
@@ -119,8 +125,8 @@ class View:
     graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
     start: int = 0
     end: int = 6
-    #: graph-data: a graph's JSON (CONTRACTS.md §3) or a built-in graph's name; grid: {"rows", "start", "goal",
-    #: "connect"}; None: the kind's example
+    #: graph-data: a graph's JSON (engine/domains/graph/model.py) or a built-in graph's name; grid: {"rows", "start",
+    #: "goal", "connect"}; None: the kind's example
     data: dict | str | None = None
 
 
@@ -323,9 +329,34 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
                         for name in names]
 
 
+#: each solver's budget on the compare page: a depth-first search on a grid would take the API's whole default minute
+PAGE_COMPARE_BUDGET = {"max_nodes": 1_000_000, "max_seconds": 10.0}
+
+
+@bp.get("/step/compare")
+def compare_solvers():
+    """Solvers side by side on the problem of a step-through view of a typed graph or a grid (its query, as the page's
+    address holds it): ``solvers`` names them, comma-separated; without it every solver offered, each within
+    ``PAGE_COMPARE_BUDGET``. Answered at once when quick, else the problem-compare job's progress."""
+    view = view_from_query(request.args)
+    if view.problem not in DOMAIN_HEURISTICS:
+        raise PuzzleError("solvers are compared here on a typed graph or a grid; compare tile solvers on the Compare "
+                          "page")
+    body = request_for(view)
+    problem, params = build_problem(body)
+    chosen = [name for name in text(request.args, "solvers", 400, "").split(",") if name]
+    params.update(solvers=chosen or list(problem_solvers(problem))[:MAX_COMPARE], depth_limit=view.depth_limit,
+                  **PAGE_COMPARE_BUDGET)
+    answer = compare_request(params)
+    title = f"Solvers compared on this {params['problem']}"
+    if answer.result is not None:
+        return page_unless_htmx(result_fragment("problem-compare", answer.result), title)
+    return page_unless_htmx(progress_fragment(answer.job_id, title), title, url_for("jobs.show", job_id=answer.job_id))
+
+
 @bp.get("/api/step/graphs/<name>")
 def example_graph(name: str):
-    """A built-in graph's JSON (CONTRACTS.md §3), for the step-through's graph editor to load."""
+    """A built-in graph's JSON (engine/domains/graph/model.py), for the step-through's graph editor to load."""
     return jsonify(graph_examples.example(name))
 
 

@@ -22,8 +22,9 @@ from engine.core.registry import warm_up
 from engine.core.result import Budget, Watch
 from engine.domains.tiles import Board, goal_board, random_solvable
 from engine.domains.tiles.kernel_drivers import bfs_distances
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.reduction import fast_solve
-from engine.search import SlidingTileProblem, astar_search
+from engine.search import astar_search
 from engine.search.solve import solve
 from tests.support.korf import korf_instances
 

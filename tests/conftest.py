@@ -15,9 +15,11 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -33,39 +35,83 @@ settings.register_profile("no-saved-examples", database=None)
 settings.load_profile("no-saved-examples")
 
 
-_background_builds: dict[str, tuple[subprocess.Popen, Path]] = {}
-
-
 #: What each directory-of-tables fixture holds: the tables built into it.
 BACKGROUND_TABLES = {"pdb78_dir": ("pdb-78/blank-first",),
                      "startup_tables_dir": ("pdb-663/blank-first", "pdb-663/blank-last")}
+#: Under pytest-xdist every worker collects every test, but a table is built once per run: the first worker to
+#: claim a fixture's directory (named by the controller, the workers' parent process) starts the build; every worker
+#: waits for its exit file, and the controller removes the directories when the run ends.
+RUN_ID = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else None
+SHARED_TEMP = Path(tempfile.gettempdir())
+
+
+def _build_dir(fixture: str) -> Path:
+    if RUN_ID:
+        return SHARED_TEMP / f"puzzle-test-run{RUN_ID}-{fixture}"
+    return Path(tempfile.mkdtemp(prefix=f"puzzle-test-{fixture}-"))
+
+
+_build_dirs: dict[str, Path] = {}
 
 
 def pytest_collection_modifyitems(config, items):
     wanted = {name for item in items for name in getattr(item, "fixturenames", ())}
     for fixture, tables in BACKGROUND_TABLES.items():
         if fixture in wanted:
-            _start_build(fixture, tables)
+            _build_dirs[fixture] = _start_build(fixture, tables)
 
 
-def _start_build(fixture: str, tables: tuple[str, ...]) -> None:
-    directory = Path(tempfile.mkdtemp(prefix=f"puzzle-test-{fixture}-"))
-    atexit.register(shutil.rmtree, directory, True)
-    log = open(directory / "build.log", "w")  # left open: the build writes to it after this returns
+def _start_build(fixture: str, tables: tuple[str, ...]) -> Path:
+    directory = _build_dir(fixture)
+    try:
+        directory.mkdir(exist_ok=not RUN_ID)
+    except FileExistsError:
+        return directory  # another worker of this run builds it
+    if not RUN_ID:
+        atexit.register(shutil.rmtree, directory, True)  # under xdist the controller removes it at the end
     only = [arg for table in tables for arg in ("--only", table)]
-    process = subprocess.Popen([sys.executable, "-m", "engine", "tables", "build", *only], cwd=ROOT,
-                               env={**os.environ, "PUZZLE_DATA_DIR": str(directory)}, stdout=log, stderr=log,
-                               preexec_fn=lambda: os.nice(5))
-    atexit.register(process.kill)  # an interrupted run leaves no build behind
-    _background_builds[fixture] = (process, directory)
+    # the exit code is written when the build ends, so that any process can wait for it
+    script = ("import subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+              "open(sys.argv[1] + '.tmp', 'w').write(str(code)); "
+              "import os; os.replace(sys.argv[1] + '.tmp', sys.argv[1])")
+    with open(directory / "build.log", "w") as log:
+        process = subprocess.Popen([sys.executable, "-c", script, str(directory / "exit-code"), sys.executable, "-m",
+                                    "engine", "tables", "build", *only], cwd=ROOT,
+                                   env={**os.environ, "PUZZLE_DATA_DIR": str(directory)}, stdout=log, stderr=log,
+                                   preexec_fn=lambda: (os.setsid(), os.nice(5)))
+    if RUN_ID:  # the worker that started it may finish first: the controller ends it (see pytest_sessionfinish)
+        (directory / "pid").write_text(str(process.pid))
+    else:
+        atexit.register(_end_build, process.pid)  # an interrupted run leaves no build behind
+    return directory
+
+
+def _end_build(pid: int) -> None:
+    """Kill a build and the command it runs (its own process group)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _built(fixture: str) -> Path:
     """The fixture's directory once its background build has finished."""
-    process, directory = _background_builds[fixture]
-    code = process.wait(timeout=3600)
-    assert code == 0, (directory / "build.log").read_text()[-2000:]
+    directory = _build_dirs[fixture]
+    deadline = time.monotonic() + 3600
+    while not (directory / "exit-code").exists():
+        assert time.monotonic() < deadline, f"the {fixture} build did not end within an hour"
+        time.sleep(0.5)
+    code = (directory / "exit-code").read_text()
+    assert code == "0", (directory / "build.log").read_text()[-2000:]
     return directory
+
+
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist), once every test is done
+        for directory in SHARED_TEMP.glob(f"puzzle-test-run{os.getpid()}-*"):
+            if (directory / "pid").exists() and not (directory / "exit-code").exists():
+                _end_build(int((directory / "pid").read_text()))  # an interrupted run leaves no build behind
+            shutil.rmtree(directory, True)
 
 
 @pytest.fixture(scope="session")
@@ -88,8 +134,12 @@ def korf() -> list[tuple[int, int, tuple[int, ...]]]:
 @pytest.fixture(scope="session")
 def dask_cluster():
     """The embedded cluster's shape at its smallest: one long-lane worker and one interactive worker."""
+    from engine.core import registry
     from engine.serving.lanes import LocalWorkers, start_local_cluster
 
+    # This process compiles every kernel first (a fresh clone has no numba cache): the workers then load the cache
+    # instead of each compiling the same kernels at the same time on a two-core machine.
+    registry.warm_up()
     cluster = start_local_cluster(LocalWorkers(long=1, interactive=1, interactive_threads=2), memory_limit=2**30,
                                   env={"PUZZLE_DATA_DIR": os.environ["PUZZLE_DATA_DIR"]})
     from distributed import Client
@@ -112,3 +162,11 @@ def _warm_worker() -> bool:
 @pytest.fixture(scope="session")
 def scheduler_address(dask_cluster) -> str:
     return dask_cluster.scheduler_address
+
+
+def pytest_configure(config):
+    """With pytest-xdist, the controller loads (on a fresh clone: compiles) every kernel once before the workers
+    start, so the workers and their Dask workers read numba's cache instead of each compiling the same kernels."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        subprocess.run([sys.executable, "-c", "from engine.core import registry; registry.warm_up()"], cwd=ROOT,
+                       check=True)

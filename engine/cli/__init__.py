@@ -1,12 +1,13 @@
-"""Command line: ``python -m engine solve|scramble|random|check|research|learned|tables|jobs|grid ...``. Errors go to
-stderr, exit status 2.
+"""Command line: ``python -m engine solve|scramble|random|check|research|learned|tables|jobs|grid|solve-problem ...``.
+Errors go to stderr, exit status 2.
 
 Building the parser loads the registry (solver names, heuristics) but no kernel; a command imports the computations
 it runs when it runs, so ``check``, ``scramble``, ``random``, ``jobs``, ``tables list`` and ``--help`` never import
 numba (tests/engine/test_architecture.py holds that).
 
 Each subject's commands live in a module of this package (``tiles``, ``research``, ``learned``, ``tables``,
-``grid``) with an ``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them in ``--help``.
+``grid``, ``problem``) with an ``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them
+in ``--help``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 from engine.core.errors import PuzzleError
 
 COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
-                   "engine.cli.grid", "engine.cli.jobs")
+                   "engine.cli.grid", "engine.cli.problem", "engine.cli.jobs")
 
 
 def build_parser() -> argparse.ArgumentParser:

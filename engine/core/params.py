@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core.errors import PuzzleError
+from engine.core.result import Budget
 
 _MISSING = object()
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII only; 18 digits cannot overflow an int64
@@ -153,3 +154,29 @@ def json_value(text: str | bytes, what: str) -> Any:
         return json.loads(text)
     except RecursionError:
         raise PuzzleError(f"{what} nests too deeply") from None
+
+
+#: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
+MAX_REQUEST_NODES = 20_000_000_000
+MAX_REQUEST_SECONDS = 900.0
+#: The memory a request's search may hold in its tables at most (``max_megabytes``; the default is the search's own,
+#: ``engine.core.result.default_max_bytes``): under the job's memory limit (``engine.serving.cluster.Limits.memory``).
+MAX_REQUEST_MEGABYTES = 2048
+
+
+def budget_from(params: Mapping, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
+    """A request's budget (``max_nodes``, ``max_seconds``, ``max_megabytes``), each within what a request may ask."""
+    default = default or Budget()
+    megabytes = integer(params, "max_megabytes", 1, MAX_REQUEST_MEGABYTES,
+                        min(default.max_bytes // 2**20, MAX_REQUEST_MEGABYTES))
+    return Budget(integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes, MAX_REQUEST_NODES)),
+                  number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds, max_seconds)),
+                  megabytes * 2**20)
+
+
+def budget_params(params: Mapping, budget: Budget) -> dict:
+    """The budget as a job's parameters (the memory only when the request named it)."""
+    chosen = {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
+    if "max_megabytes" in params:
+        chosen["max_megabytes"] = budget.max_bytes // 2**20
+    return chosen

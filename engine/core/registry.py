@@ -28,12 +28,14 @@ from engine.core.errors import PuzzleError
 
 #: the folders whose packages register entries: the domains first, so that the tile solvers lead every list
 PACKAGE_FOLDERS = ("engine.domains", "engine.subjects")
+#: modules below the domains that register entries of every domain's (the jobs solving any domain's problem)
+BASE_REGISTERS = ("engine.search.jobs",)
 
 
 def registering_modules() -> list[str]:
-    """Every module ``load_all`` imports: each package of ``PACKAGE_FOLDERS`` and the modules its ``REGISTERS``
-    names."""
-    found = []
+    """Every module ``load_all`` imports: ``BASE_REGISTERS``, each package of ``PACKAGE_FOLDERS`` and the modules
+    its ``REGISTERS`` names."""
+    found = list(BASE_REGISTERS)
     for folder in PACKAGE_FOLDERS:
         parent = importlib.import_module(folder)
         for info in sorted(pkgutil.iter_modules(parent.__path__), key=lambda info: info.name):

@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from engine.core.status import Status
 
@@ -53,13 +53,18 @@ class SolveResult:
     extra: dict = field(default_factory=dict)
     #: seconds spent before the search loading (on a fresh install, compiling) what it runs: not in ``seconds``
     load_seconds: float = 0.0
+    #: the path as the problem's own actions, start to goal, when the search has them (a readable search, a domain's
+    #: compiled one); ``moves`` is their text. Not part of the JSON: an action need not be a JSON value.
+    actions: tuple = ()
 
     @property
     def length(self) -> int:
-        return len(self.moves)
+        """How many moves: one per action (a graph's move text names nodes), else one per letter of ``moves``."""
+        return len(self.actions) if self.actions else len(self.moves)
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = asdict(replace(self, actions=()))  # the actions are not copied only to be dropped
+        del data["actions"]
         data["length"] = self.length if self.status == Status.SOLVED else None
         data["seconds"] = round(self.seconds, 6)
         data["load_seconds"] = round(self.load_seconds, 6)

@@ -1,4 +1,6 @@
-"""Textbook searches over a small ``Problem`` interface, readable first; they emit trace events for teaching views."""
+"""Textbook searches over a small ``Problem`` interface (the domain contract, ``engine.search.domain``), readable
+first; they emit trace events for teaching views. The problems themselves live with their domains
+(``engine.domains.tiles.problem``, ``engine.domains.graph``, ``engine.domains.grid``)."""
 
 from engine.search.algorithms import (
     astar_search,
@@ -11,12 +13,13 @@ from engine.search.algorithms import (
     iterative_deepening_search,
     uniform_cost_search,
 )
-from engine.search.problem import GraphProblem, Problem, SlidingTileProblem
+from engine.search.domain import Domain
+
+#: aima-python's name for what every search reads: the domain contract (``engine.search.domain``).
+Problem = Domain
 
 __all__ = [
-    "GraphProblem",
     "Problem",
-    "SlidingTileProblem",
     "astar_search",
     "bidirectional_search",
     "breadth_first_search",

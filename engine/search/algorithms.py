@@ -97,7 +97,7 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
                 if trace:
                     trace("goal", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
                 return SolveResult(Status.SOLVED, problem.format_path(child_path), True, expanded, generated, peak,
-                                   watch.elapsed, "bfs")
+                                   watch.elapsed, "bfs", actions=child_path)
             frontier.append((child, child_path))
             if trace:
                 trace("generate", {"state": child, "path": child_path, **counts, "frontier": len(frontier)})
@@ -105,8 +105,8 @@ def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: 
     return _unreachable(expanded, generated, peak, watch, "bfs")
 
 
-register(Algorithm("bfs", "Breadth-first search", lambda problem, budget, trace, limit: breadth_first_search(
-    problem, budget, trace), (
+register(Algorithm("bfs", "Breadth-first search", lambda problem, watch, trace, limit: breadth_first_search(
+    problem, trace=trace, watch=watch), (
     ("if start is a goal: return it", None),
     ("frontier ← FIFO queue holding start; reached ← {start}", "start"),
     ("while frontier is not empty:", None),
@@ -172,7 +172,7 @@ _DLS = (
     ("function DLS(node, limit):", None),
     ("  if node is a goal: return its path", "goal"),
     ("  if depth(node) = limit: cut off, return", "prune"),
-    ("  expand node: for each child (never undoing the last move):", "expand"),
+    ("  expand node: for each child (never straight back to its parent):", "expand"),
     ("    if child's state is on the path to node: skip it", "duplicate"),
     ("    result ← DLS(child, limit)", None),
     ("    if result is a path: return it", None),
@@ -181,9 +181,9 @@ _DLS = (
 
 
 def depth_first_search(problem: Problem, limit: int, budget: Budget | None = None,
-                       trace: Trace | None = None) -> SolveResult:
+                       trace: Trace | None = None, watch: Watch | None = None) -> SolveResult:
     """Depth-first search to a fixed depth limit: finds *a* path, not a shortest one (the contrast with IDS)."""
-    watch = Watch(budget)
+    watch = watch or Watch(budget)
     counts = [0, 0]
     try:
         path = depth_limited_search(problem, limit, watch, trace, counts)
@@ -193,35 +193,36 @@ def depth_first_search(problem: Problem, limit: int, budget: Budget | None = Non
         return SolveResult(Status.NOT_SOLVED, nodes_expanded=counts[0], nodes_generated=counts[1],
                            seconds=watch.elapsed, solver="dfs", message=f"no solution within {limit} moves")
     return SolveResult(Status.SOLVED, problem.format_path(path), False, counts[0], counts[1], limit, watch.elapsed,
-                       "dfs")
+                       "dfs", actions=path)
 
 
-register(Algorithm("dfs", "Depth-first search (depth-limited)", lambda problem, budget, trace, limit:
-                   depth_first_search(problem, limit, budget, trace),
+register(Algorithm("dfs", "Depth-first search (depth-limited)", lambda problem, watch, trace, limit:
+                   depth_first_search(problem, limit, trace=trace, watch=watch),
                    (("return DLS(start, limit)", "start"),) + _DLS, frontier="stack", optimal=False, cutoff="depth"))
 
 
 def iterative_deepening_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
-                               max_depth: int = 80) -> SolveResult:
+                               max_depth: int = 80, watch: Watch | None = None) -> SolveResult:
     """Depth-limited search with limits 0, 1, 2, …: the first solution found is a shortest one."""
-    watch = Watch(budget)
+    watch = watch or Watch(budget)
     counts = [0, 0]
     try:
         for limit in range(max_depth + 1):
             if trace:
                 trace("bound", {"bound": limit, "previous": limit - 1 if limit else None,
                                 "expanded": counts[0], "generated": counts[1]})
+            watch.report(None, {"nodes": counts[0], "text": f"depth limit {limit}, {counts[0]:,} nodes expanded"})
             path = depth_limited_search(problem, limit, watch, trace, counts)
             if path is not None:
                 return SolveResult(Status.SOLVED, problem.format_path(path), True, counts[0], counts[1], limit,
-                                   watch.elapsed, "ids")
+                                   watch.elapsed, "ids", actions=path)
     except _Stop as stop:
         return _stopped(watch, stop.reason, counts[0], counts[1], 0, "ids")
     return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "ids")
 
 
-register(Algorithm("ids", "Iterative deepening", lambda problem, budget, trace, limit: iterative_deepening_search(
-    problem, budget, trace), (
+register(Algorithm("ids", "Iterative deepening", lambda problem, watch, trace, limit: iterative_deepening_search(
+    problem, trace=trace, watch=watch), (
     ("for limit ← 0, 1, 2, …:", "bound"),
     ("  result ← DLS(start, limit)", "start"),
     ("  if result is a path: return it", None),
@@ -230,6 +231,8 @@ register(Algorithm("ids", "Iterative deepening", lambda problem, budget, trace, 
 
 #: How often a best-first search reports progress (``watch.report``), in expansions.
 PROGRESS_EVERY = 10
+#: How often IDA* reports progress, in expansions (it reports at each bound too).
+IDA_PROGRESS_EVERY = 10_000
 
 
 def best_first_search(problem: Problem, priority: Callable[[float, float], float], solver: str,
@@ -270,7 +273,7 @@ def best_first_search(problem: Problem, priority: Callable[[float, float], float
             if trace:
                 trace("goal", {"state": state, "path": path, **counts})
             return SolveResult(Status.SOLVED, problem.format_path(path), optimal, expanded, generated, peak,
-                               watch.elapsed, solver)
+                               watch.elapsed, solver, actions=path)
         if reason := watch.stop_reason(expanded, STATE_BYTES * (len(best_g) + len(frontier))):
             return _stopped(watch, reason, expanded, generated, peak, solver)
         expanded += 1
@@ -309,7 +312,7 @@ _FORMULA = {"g": "g(child) = g(node) + cost(node, child)", "h": "h(child)", "f":
 
 def _best_first(name: str, title: str, key: str, optimal: bool, search) -> Algorithm:
     return register(Algorithm(
-        name, title, lambda problem, budget, trace, limit: search(problem, budget, trace),
+        name, title, lambda problem, watch, trace, limit: search(problem, trace=trace, watch=watch),
         tuple((line.format(key=key, formula=_FORMULA[key]), event) for line, event in _BEST_FIRST),
         frontier="priority", optimal=optimal, priority=key, uses_h=key != "g", cheapest=optimal))
 
@@ -339,8 +342,8 @@ ASTAR = _best_first("astar", "A*", "f", True, astar_search)
 
 
 def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
-                   max_bound: float = math.inf, order_by: Callable[[Hashable, int], object] | None = None
-                   ) -> SolveResult:
+                   max_bound: float = math.inf, order_by: Callable[[Hashable, int], object] | None = None,
+                   watch: Watch | None = None) -> SolveResult:
     """Iterative-deepening A*: depth-first search cut off where f = g + h exceeds a bound; the next bound is the
     least f that was cut off (g is the path's cost, so on a graph with decimal costs the bounds are decimals too).
     Never undoes the previous action (the only duplicate check). When an iteration cuts nothing off, no path is
@@ -348,8 +351,9 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
 
     ``order_by(child, h)``: a node generates all its children before it descends, into those inside the bound in
     increasing key (ties in action order), so the last iteration reaches the goal sooner; the others expand the
-    same nodes in any order."""
-    watch = Watch(budget)
+    same nodes in any order. Progress (its fraction unknown) is reported at each bound and every
+    ``IDA_PROGRESS_EVERY`` expansions."""
+    watch = watch or Watch(budget)
     counts = [0, 0]
 
     def note(event: str, state: Hashable, path: Path, h: int) -> None:
@@ -364,6 +368,9 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
         if reason := watch.stop_reason(counts[0]):
             raise _Stop(reason)
         counts[0] += 1
+        if counts[0] % IDA_PROGRESS_EVERY == 0:
+            watch.report(None, {"nodes": counts[0], "bound": bound,
+                                "text": f"bound {bound:g}, {counts[0]:,} nodes expanded"})
         note("expand", state, path, h)
         least = math.inf
 
@@ -399,10 +406,12 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
             if trace:
                 trace("bound", {"bound": bound, "previous": previous, "h": h0, "expanded": counts[0],
                                 "generated": counts[1]})
+            watch.report(None, {"nodes": counts[0], "bound": bound,
+                                "text": f"bound {bound:g}, {counts[0]:,} nodes expanded"})
             found, bound_next = search(problem.initial, (), 0, h0, bound, None)
             if found is not None:
                 return SolveResult(Status.SOLVED, problem.format_path(found), True, counts[0], counts[1], len(found),
-                                   watch.elapsed, "idastar")
+                                   watch.elapsed, "idastar", actions=found)
             if bound_next == math.inf:
                 return _unreachable(counts[0], counts[1], 0, watch, "idastar")
             bound, previous = bound_next, bound
@@ -411,20 +420,22 @@ def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace 
     return _stopped(watch, Status.BUDGET_EXHAUSTED, counts[0], counts[1], 0, "idastar")
 
 
-register(Algorithm("idastar", "IDA*", lambda problem, budget, trace, limit: idastar_search(problem, budget, trace), (
+register(Algorithm("idastar", "IDA*", lambda problem, watch, trace, limit: idastar_search(problem, trace=trace,
+                                                                                             watch=watch), (
     ("bound ← h(start)", "start"),
     ("loop: t ← SEARCH(start, 0, bound)", "bound"),
     ("  if t = FOUND: return the path; else bound ← t (least f cut off)", None),
     ("function SEARCH(node, g, bound):", None),
     ("  if node is a goal: return FOUND", "goal"),
-    ("  expand node: for each child (never undoing the last move):", "expand"),
+    ("  expand node: for each child (never straight back to its parent):", "expand"),
     ("    f ← g + cost + h(child); if f > bound: cut off, min ← min(min, f)", "prune"),
     ("    else: t ← SEARCH(child, g + cost, bound); if FOUND return it; min ← min(min, t)", None),
     ("  return min", None),
 ), frontier="stack", optimal=True, cutoff="f", uses_h=True, cheapest=True))
 
 
-def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None) -> SolveResult:
+def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+                         watch: Watch | None = None) -> SolveResult:
     """Breadth-first from the start and from the goal at once, a whole layer of the smaller side at a time, until
     the two meet. Needs a single goal state (``problem.goal``) and reversible actions: the backward search walks
     from a state to its neighbours and ``problem.inverse`` turns each backward step into the forward action.
@@ -436,7 +447,7 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
     if not getattr(problem, "reversible", True) or problem.goal is None:
         raise PuzzleError("bidirectional search needs one goal state and moves that can be undone at the same cost "
                           "(this problem has one-way moves)")
-    watch = Watch(budget)
+    watch = watch or Watch(budget)
     start, goal = problem.initial, problem.goal
     if problem.is_goal(start):
         if trace:
@@ -496,12 +507,12 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
                                "other": paths[other][meeting], "expanded": expanded, "generated": generated,
                                "frontier": len(frontiers["forward"]) + len(frontiers["backward"])})
             return SolveResult(Status.SOLVED, problem.format_path(best), True, expanded, generated, peak, watch.elapsed,
-                               "bidirectional")
+                               "bidirectional", actions=best)
     return _unreachable(expanded, generated, peak, watch, "bidirectional")
 
 
-register(Algorithm("bidirectional", "Bidirectional breadth-first search", lambda problem, budget, trace, limit:
-                   bidirectional_search(problem, budget, trace), (
+register(Algorithm("bidirectional", "Bidirectional breadth-first search", lambda problem, watch, trace, limit:
+                   bidirectional_search(problem, trace=trace, watch=watch), (
     ("forward frontier ← [start]; backward frontier ← [goal]", "start"),
     ("while both frontiers are non-empty:", None),
     ("  take the smaller frontier; for each node of its whole layer:", None),

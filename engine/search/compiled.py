@@ -14,6 +14,7 @@ overflow (``FULL``: the driver doubles the heap while the memory bound allows). 
 
 from __future__ import annotations
 
+import functools
 from types import FunctionType
 
 import numpy as np
@@ -50,6 +51,19 @@ def _before(heap, a, b):
 
 
 @hook
+def before_expanding(state, goal, expanded, stop_at, full):
+    """Why a kernel returns instead of expanding ``state``: FOUND at the goal, PAUSED when its slice's quota is
+    spent, FULL when its arrays have no room for the children; 0 to go on."""
+    if state == goal:
+        return FOUND
+    if expanded >= stop_at:
+        return PAUSED
+    if full:
+        return FULL
+    return 0
+
+
+@hook
 def _copy(heap, to, row):
     for column in range(4):
         heap[U(to), column] = heap[U(row), column]
@@ -72,14 +86,9 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
         state = np.int64(heap[0, STATE])
         state_g = heap[0, G]
         if state_g <= g[U(state)]:
-            if state == goal:
-                outcome = FOUND
-                break
-            if expanded >= stop_at:
-                outcome = PAUSED
-                break
-            if size - 1 + widest > scratch:
-                outcome = FULL
+            stop = before_expanding(state, goal, expanded, stop_at, size - 1 + widest > scratch)
+            if stop:
+                outcome = stop
                 break
         # pop the least entry: sift the last one down from the root
         size -= 1
@@ -132,15 +141,25 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
     return outcome
 
 
-def best_first_kernel(children_hook, h_hook):
-    """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
+def specialise(template: FunctionType, name: str, children_hook, h_hook):
+    """``template`` compiled with a domain's hooks in place of its globals ``children`` and ``h``."""
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure and
     # would compile again in every process (as in ``engine.domains.tiles.ida_kernels.ida_kernel``).
-    run = FunctionType(_run.__code__, {**globals(), "children": children_hook, "h": h_hook}, "run")
+    run = FunctionType(template.__code__, {**template.__globals__, "children": children_hook, "h": h_hook}, "run")
     # one cache index per kernel name, so loading one kernel never unpickles another's signatures
-    run.__qualname__ = (f"best_first_kernel[{children_hook.__module__}.{children_hook.__qualname__},"
-                        f"{h_hook.__qualname__}]")
+    run.__qualname__ = f"{name}[{children_hook.__module__}.{children_hook.__qualname__},{h_hook.__qualname__}]"
     return njit(cache=True, nogil=True, _nrt=False)(run)
+
+
+def best_first_kernel(children_hook, h_hook):
+    """The compiled A* of a domain's hooks (``CompiledDomain`` says what they compute)."""
+    return specialise(_run, "best_first_kernel", children_hook, h_hook)
+
+
+@functools.cache
+def astar_kernel(children_hook, h_hook):
+    """The compiled A* of a pair of hooks, built once per process."""
+    return best_first_kernel(children_hook, h_hook)
 
 
 def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch | None = None,
@@ -151,6 +170,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
     compiled = problem.compiled()
     if compiled is None:
         raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    kernel = astar_kernel(compiled.children, compiled.h)
     n = compiled.states
     if n * _STATE_BYTES > max_bytes:
         raise PuzzleError(f"this problem has {n:,} states; the compiled search keeps {_STATE_BYTES} bytes per state, "
@@ -169,7 +189,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
         return _stopped(problem, reason, (0, 0, 1), watch.stop_message(reason, 0), watch)
     while True:
         quota = min(SLICE, watch.budget.max_nodes - int(st[EXPANDED]))
-        outcome = compiled.kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
+        outcome = kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
                                   max(quota, 0))
         counts = (int(st[EXPANDED]), int(st[GENERATED]), int(st[PEAK]))
         if outcome == FOUND:
@@ -198,6 +218,7 @@ def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts:
         numbers.append(int(parent[numbers[-1]]))
     seconds = watch.elapsed
     states = [compiled.decode(number) for number in reversed(numbers)]
-    return SolveResult(Status.SOLVED, problem.format_path(actions_between(problem, states)), True, *counts, seconds,
-                       "astar-compiled", problem.heuristic_name,
+    actions = actions_between(problem, states)
+    return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds,
+                       "astar-compiled", problem.heuristic_name, actions=actions,
                        extra={"path": [encode(problem, s) for s in states], "cost": float(g[compiled.goal])})

@@ -42,14 +42,17 @@ Drawing (what a page needs)
 
 Compiled search (optional)
     ``compiled()``: None, or a ``CompiledDomain``: the problem's states numbered 0 … ``states`` − 1 and two numba
-    hooks (its children with their costs, its h) from which ``engine.search.compiled.best_first_kernel`` builds a
-    compiled A*. The numbering must follow ``actions``' order and the hooks must compute exactly what ``cost`` and
-    ``h`` compute, so the compiled A* expands the same nodes as the readable one (a test per domain holds them equal).
+    hooks (its children with their costs, its h) from which ``engine.search.compiled`` builds a compiled A* and
+    ``engine.search.compiled_ida`` a compiled IDA*. The numbering must follow ``actions``' order, no state may be
+    listed twice among one state's children, and the hooks must compute exactly what ``cost`` and ``h`` compute, so
+    the compiled searches expand the same nodes as the readable ones (a test per domain holds them equal).
 
 Kinds
     A domain registers a ``DomainKind`` (its name, title, heuristics and the function that builds a problem from a
-    request's JSON, raising ``PuzzleError`` with a sentence on bad input); ``/api/step`` and the CLI look kinds up
-    here. ``engine.core.registry`` imports the domain packages, so the lookups see every kind.
+    request's JSON, raising ``PuzzleError`` with a sentence on bad input: the problem's own JSON under the kind's
+    name, ``{"graph": G}``, ``{"grid": {...}}``, and optionally ``heuristic``); ``/api/step``, ``/api/solve``,
+    ``/api/compare``, their jobs and the CLI look kinds up here. ``engine.core.registry`` imports the domain
+    packages, so the lookups see every kind.
 """
 
 from __future__ import annotations
@@ -86,16 +89,17 @@ class Domain(Protocol):
 
 @dataclass(frozen=True)
 class CompiledDomain:
-    """A problem as the compiled best-first search reads it.
+    """A problem as the compiled searches read it.
 
-    ``kernel`` is ``best_first_kernel(children, h)`` for the domain's hooks (built once per domain and heuristic):
     ``children(aux, state, out_states, out_costs) -> count`` writes a state's children and their move costs in
-    ``actions`` order; ``h(aux, state) -> float``. ``aux`` is a tuple of arrays the hooks read; ``states`` how many
-    states there are (the search keeps one g and one parent per state); ``max_children`` the most children a state
-    has; ``decode(number)`` the domain's state of a number.
+    ``actions`` order; ``h(aux, state) -> float``; both are ``engine.search.compiled.hook`` functions, module-level
+    (each pair's kernels are compiled once and cached by numba under their names). ``aux`` is a tuple of arrays the
+    hooks read; ``states`` how many states there are (the A* keeps one g and one parent per state); ``max_children``
+    the most children a state has; ``decode(number)`` the domain's state of a number.
     """
 
-    kernel: Callable
+    children: Callable
+    h: Callable
     aux: tuple
     states: int
     start: int

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
-from engine.search.problem import Problem
+from engine.search.domain import Domain as Problem
 from engine.search.trace import trace_search
 
 KINDS = {

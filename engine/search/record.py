@@ -18,8 +18,9 @@ FRONTIER_KINDS = ("queue", "priority", "stack", "two-queues")
 
 @dataclass(frozen=True)
 class Algorithm:
-    """``search(problem, budget, trace, depth_limit)`` runs it; ``pseudocode`` is a list of (line, event shown on
-    it): a step highlights the line of its event, and "start" marks the line shown before the first step.
+    """``search(problem, watch, trace, depth_limit)`` runs it (``watch``: budget, cancel, progress); ``pseudocode``
+    is a list of (line, event shown on it): a step highlights the line of its event, and "start" marks the line
+    shown before the first step.
 
     ``priority`` is what a priority queue is ordered by ("g", "h" or "f"); ``cutoff`` says what stops a branch
     ("depth" for a depth limit, "f" for IDA*'s bound, None if nothing does); ``optimal`` whether a path it returns

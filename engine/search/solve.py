@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ from engine.core.status import Status
 from engine.domains.tiles.board import BFS_MAX_CELLS, Board, goal_board
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.solvability import check_solvable
+from engine.search.domain_solve import load_once, settle
 
 if TYPE_CHECKING:
     from engine.serving.jobs import JobView
@@ -110,19 +110,12 @@ def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | N
     load_seconds = load_kernels(info, heuristic, goal, options)
     watch = Watch(budget, cancel, progress)
     result = info.function(board, goal, heuristic, watch, options)
-    result.load_seconds = load_seconds
-    if result.status == Status.BUDGET_EXHAUSTED and watch.exhausted:
-        result.extra.setdefault("budget", watch.exhausted)  # which limit ended it: nodes, seconds or memory
     record = heuristics().get(heuristic)
-    if record is not None and not record.admissible:
-        result.optimal = False
-        result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
-    result.solver = solver
-    return result
+    return settle(result, watch, solver, heuristic, load_seconds, record is None or record.admissible)
 
 
+#: what this process has loaded already (``load_kernels``)
 _loaded: set[tuple] = set()
-_loading = threading.Lock()
 
 
 def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -> float:
@@ -140,15 +133,7 @@ def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -
     else:
         small = goal
     key = (info.name, heuristic, small, json.dumps({**options, **info.warm_options}, sort_keys=True, default=str))
-    if key in _loaded:
-        return 0.0
-    with _loading:
-        if key in _loaded:
-            return 0.0
-        started = time.perf_counter()
-        near = small.move(small.legal_moves()[0])
-        info.function(near, small, heuristic, Watch(Budget(max_nodes=10_000, max_seconds=10)),
-                      {**options, **info.warm_options})
-        _loaded.add(key)
-        return time.perf_counter() - started
+    near = small.move(small.legal_moves()[0])
+    return load_once(_loaded, key, lambda: info.function(
+        near, small, heuristic, Watch(Budget(max_nodes=10_000, max_seconds=10)), {**options, **info.warm_options}))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from engine.core.result import Budget
+from engine.core.result import Budget, Watch
 from engine.core.status import Status
 from engine.search.domain import Domain, encode, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
@@ -97,7 +97,7 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
     lines = spec.lines
     record = _Recorder(lambda state: encode(problem, state), getattr(problem, "picture", None), lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
-    result = spec.search(problem, budget, record, depth_limit)
+    result = spec.search(problem, Watch(budget), record, depth_limit)
     record.node("forward", (), problem.initial, problem.h(problem.initial))  # the root, even when it is the goal
     if spec.frontier == "two-queues":
         record.node("backward", (), problem.goal, problem.h(problem.goal))

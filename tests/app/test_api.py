@@ -2,8 +2,7 @@ import json
 
 import pytest
 
-from tests.support.pages import job_id
-from tests.support.waiting import wait_until
+from tests.support.pages import cancel_mid_search, job_id
 
 SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
 KORF_1 = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
@@ -69,12 +68,8 @@ def test_not_json_and_oversized_requests(client):
 def test_long_solve_becomes_a_job_that_can_be_cancelled(client):
     response = client.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_88,
                                                "solver": "idastar", "heuristic": "manhattan"})
-    assert response.status_code == 202
-    job_url = response.get_json()["url"]
-    wait_until(lambda: client.get(job_url).get_json()["info"].get("nodes", 0) > 0)  # mid-search
-    job = client.get(job_url).get_json()
+    job, cancelled = cancel_mid_search(client, response)
     assert job["status"] == "running" and job["kind"] == "solve"
-    cancelled = client.post(job_url + "/cancel").get_json()
     assert cancelled["status"] == "cancelled"
     assert cancelled["result"]["status"] == "cancelled"
 

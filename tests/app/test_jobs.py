@@ -1,5 +1,7 @@
 """The job fragments' convention: a finished job of kind K is drawn by templates/results/K.html."""
 
+import re
+
 from engine.core import registry
 from engine.serving.jobs import job_kinds
 
@@ -110,3 +112,15 @@ def test_a_reloaded_page_gets_its_form_back_under_the_forms_own_field_names():
     compare = form_values({"kind": "compare", "params": {"solvers": [{"solver": "bfs", "heuristic": ""},
                                                                      {"solver": "astar", "heuristic": "manhattan"}]}})
     assert compare == {"choice": ["bfs:", "astar:manhattan"]}
+
+
+def test_a_count_that_stops_moving_is_said_to_wait_not_shown_as_a_falling_rate(app):
+    """IDA* reports between slices; a solver that reports nothing for a while (a compare's next one loading) leaves
+    the last count standing. The panel keeps the rate that count was reached at and says how long it has stood."""
+    moving = panel(app, id="cd34", info={"nodes": 1_000_000, "bound": 52}, elapsed=2.0)
+    assert "500,000 nodes/s" in moving and "still searching" not in moving
+    standing = panel(app, id="cd34", info={"nodes": 1_000_000, "bound": 52}, elapsed=10.0)
+    assert "1,000,000" in standing and "100,000 nodes/s" not in standing
+    assert re.search(r"still searching bound 52[^<]*no new count for 8 s", standing), standing
+    moving_again = panel(app, id="cd34", info={"nodes": 3_000_000, "bound": 53}, elapsed=11.0)
+    assert "still searching" not in moving_again and "272,727 nodes/s" in moving_again  # 3,000,000 / 11 s

@@ -7,7 +7,8 @@ import pytest
 from app.lessons import LESSONS, opening_step
 from app.step import step_traces
 from engine.core.errors import PuzzleError
-from engine.search import GraphProblem, breadth_first_search
+from engine.domains.graph import GraphDomain
+from engine.search import breadth_first_search
 
 SLIDES = [(lesson, number, slide) for lesson in LESSONS for number, slide in enumerate(lesson.slides, 1)]
 KNOWN_CLAIMS = {"step", "iteration", "bound", "expanded", "frontier", "length", "moves", "fewer_expanded", "shortest",
@@ -28,7 +29,7 @@ def shown_counts(trace: dict, step: int) -> dict:
 
 def shortest_length(problem) -> int:
     moves = breadth_first_search(problem).moves
-    return len(moves.split()) if isinstance(problem, GraphProblem) else len(moves)
+    return len(moves.split()) if isinstance(problem, GraphDomain) else len(moves)
 
 
 def claim_numbers(value) -> set[int]:

@@ -165,7 +165,7 @@ def test_compare_charts_show_every_value_with_the_solvers_names(client):
     response = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "mode": "sync",
                                                   "choice": ["idastar:manhattan", "astar:linear-conflict"]})
     html = response.get_data(as_text=True)
-    charts = re.findall(r'<figure class="chart compare-chart">.*?</figure>', html, re.S)
+    charts = re.findall(r'<figure class="chart compare-chart"[^>]*>.*?</figure>', html, re.S)
     assert len(charts) == 3
     values = [re.findall(r'class="bar-value">([^<]*)<', chart) for chart in charts]
     assert values[0] == ["31", "31"]

@@ -29,7 +29,7 @@ def test_jobs_run_and_results_are_stored(client, app):
     assert job["result"]["f"] == 48
     job = runner.wait(start(client, "maxmd", {"n": "4", "method": "brute"}), timeout=60)
     assert job["result"]["max_md"] == 21
-    job = runner.wait(start(client, "bounds", {"n_max": "8"}), timeout=120)
+    job = runner.wait(start(client, "bounds", {"n_max": "4"}), timeout=120)  # n = 4 carries the flag
     assert job["status"] == "done"
     page = client.get("/research/").get_data(as_text=True)
     assert "2×4" in page and "paper prints upper bound 58" in page

@@ -1,4 +1,4 @@
-"""``POST /api/step`` with a domain's own JSON: a graph given as data (CONTRACTS.md §3) and a grid."""
+"""``POST /api/step`` with a domain's own JSON: a graph given as data (engine/domains/graph/model.py) and a grid."""
 
 import pytest
 
@@ -53,7 +53,7 @@ def test_a_domain_registered_at_test_time_is_served(client, monkeypatch):
     # what this test registers is forgotten after it
     monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())
     register()
-    response = client.post("/api/step", json={"problem": "pancake", "stack": [2, 0, 1], "algorithms": ["bfs"]})
+    response = client.post("/api/step", json={"problem": "pancake", "pancake": [2, 0, 1], "algorithms": ["bfs"]})
     result = response.get_json()["traces"][0]["result"]
     # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
     assert (result["path"], result["cost"]) == ([[2, 0, 1], [1, 0, 2], [0, 1, 2]], 2)

@@ -7,7 +7,8 @@ import pytest
 from app.lessons import LESSONS, neighbours
 from app.step import View, query_for, view_from_query
 from engine.domains.tiles import Board
-from engine.search import SlidingTileProblem, breadth_first_search
+from engine.domains.tiles.problem import SlidingTileProblem
+from engine.search import breadth_first_search
 
 LINK = ("problem=tiles&size=3x3&tiles=1,2,3,4,0,6,7,5,8&goal=blank-last&algorithms=bfs,astar:misplaced"
         "&heuristic=manhattan&depth_limit=12&show_h=1&step=7")

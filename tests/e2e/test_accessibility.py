@@ -2,7 +2,9 @@
 or critical violation. axe is injected into a context that bypasses the page's CSP; the app never serves it."""
 
 import os
+import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import url_for
@@ -129,30 +131,101 @@ def test_the_step_through_presenting_with_the_tree_fitted(axe_page, live_server)
     axe_page.set_viewport_size({"width": 1280, "height": 900})
 
 
-#: The pages whose main action adds wide markup (a result table, a chart, a player): (page, fields to fill, the
-#: button, what shows when the answer is in). Small inputs keep each action to seconds.
-MAIN_ACTIONS = [
-    ("/play?size=4x4&goal=blank-last&tiles=1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15", {}, "#solve-button",
-     ".result .player-controls"),
-    ("/compare?size=3x3&goal=blank-last&tiles=1,2,3,4,0,5,7,8,6", {}, "#compare-button", ".compare-item .board"),
-    ("/classic/queens", {}, "#queens-out >> xpath=.. >> button.primary", "#queens-out .queens-results"),
-    ("/learned/", {"input[name=walks]": "2000"}, "#train-out >> xpath=.. >> button.primary", "#tables tr.trained"),
-    ("/research/", {}, "#bfs button.primary", "#bfs-out .research-result"),
-]
+def one_move_from_goal(size: str) -> str:
+    """The blank-last goal of a board with its last tile and the blank swapped: one move to solve, so a solve, a
+    compare or a player takes milliseconds on any size."""
+    rows, cols = (int(n) for n in size.split("x"))
+    cells = [*range(1, rows * cols), 0]
+    cells[-2:] = cells[-1], cells[-2]
+    return f"size={size}&goal=blank-last&tiles={','.join(map(str, cells))}"
+
+
+def press(page, url: str, fields: dict, button: str, done: str) -> None:
+    page.goto(url)
+    for selector, value in fields.items():
+        page.fill(selector, value)
+    page.click(button)
+    expect(page.locator(done).first).to_be_visible(timeout=60_000)
+
+
+def step_through(page, url: str) -> None:
+    """Load two algorithms side by side and step both: the widest view of the step-through."""
+    page.goto(url)
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.select_option("#step-form select[name=second]", "astar")
+    page.click('#step-form button[type="submit"]')
+    expect(page.locator(".step-panel")).to_have_count(2)
+    for _ in range(5):
+        page.click('#step-stepper [data-act="forward"]')
+    expect(page).to_have_url(re.compile(r"[?&]step=5(&|$)"))
+
+
+def lesson_slide(page, url: str) -> None:
+    page.goto(url)
+    page.locator("main a[href*='/lessons/']").first.click()
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    for _ in range(3):
+        page.keyboard.press("PageDown")
+
+
+def class_lecturer_and_student(page, url: str) -> None:
+    """The class page sends the lecturer to a step-through to start a class; a student joins it by its code."""
+    page.goto(url)
+    page.locator("main a[href^='/step']").first.click()
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.get_by_role("button", name="Start a class").click()
+    code = page.locator(".class-dock .class-code").text_content()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the lecturer's view with its class dock"
+    page.goto(f"{url.rstrip('/')}/{code}")
+    expect(page.locator(".class-bar")).to_contain_text("following the lecturer")
+
+
+#: Each page the home page links to, by its path, and its main action: the one that adds the widest markup (a result
+#: table, a chart, a player, a second search). Small inputs keep each action to seconds; a link to a random position
+#: (the home page's "Play the 15-puzzle") is acted on at a position of the same size one move from solved.
+MAIN_ACTIONS = {
+    "/": lambda page, url: page.goto(url),
+    "/play": lambda page, url: press(page, f"{url.split('?')[0]}?{one_move_from_goal(size_of(url))}", {},
+                                     "#solve-button", ".result .player-controls"),
+    "/compare": lambda page, url: press(page, f"{url.split('?')[0]}?{one_move_from_goal(size_of(url))}", {},
+                                        "#compare-button", ".compare-item .board"),
+    "/classic/": lambda page, url: press(page, f"{url}queens", {}, "#queens-out >> xpath=.. >> button.primary",
+                                         "#queens-out .queens-results"),
+    "/learned/": lambda page, url: press(page, url, {"input[name=walks]": "2000"},
+                                         "#train-out >> xpath=.. >> button.primary", "#tables tr.trained"),
+    "/research/": lambda page, url: press(page, url, {}, "#bfs button.primary", "#bfs-out .research-result"),
+    "/meta/": lambda page, url: press(page, url, {'input[name="depth"]': "4", 'input[name="iterations"]': "50"},
+                                      ".meta-form button.primary", "#meta-run .result"),
+    "/rectout/": lambda page, url: press(page, url, {'#rectout-solve input[name="max_states"]': "50"},
+                                         "#rectout-solve button.primary", "#rectout-out .result"),
+    "/step": step_through,
+    "/lessons/": lesson_slide,
+    "/class/": class_lecturer_and_student,
+}
+
+
+def size_of(url: str) -> str:
+    return parse_qs(urlsplit(url).query).get("size", ["3x3"])[0]
+
+
+def home_links(page, live_server) -> list[str]:
+    page.goto(live_server + "/")
+    hrefs = page.eval_on_selector_all("a[href^='/']", "links => links.map((a) => a.getAttribute('href'))")
+    return list(dict.fromkeys(["/", *hrefs]))
 
 
 def test_no_page_is_wider_than_a_phone_after_its_main_action(browser, live_server):
+    """Every page the home page links to, after its main action, fits a 390-px phone: no sideways scroll."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
+    links = home_links(page, live_server)
+    unknown = [link for link in links if urlsplit(link).path not in MAIN_ACTIONS]
+    assert unknown == [], "a page linked from the home page with no main action here"
     wide = {}
-    for path, fields, button, done in MAIN_ACTIONS:
-        page.goto(live_server + path)
-        for selector, value in fields.items():
-            page.fill(selector, value)
-        page.click(button)
-        expect(page.locator(done).first).to_be_visible(timeout=60_000)
+    for link in links:
+        MAIN_ACTIONS[urlsplit(link).path](page, live_server + link)
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
-            wide[path] = width
+            wide[link] = width
     context.close()
-    assert wide == {}
+    assert len(links) >= len(MAIN_ACTIONS) and wide == {}

@@ -2,6 +2,8 @@
 words state, a few presses reach the next slide and lesson, and any step of /step has a link that reopens it."""
 
 import re
+import struct
+from xml.etree import ElementTree
 
 import pytest
 from playwright.sync_api import expect
@@ -136,3 +138,84 @@ def test_the_tree_is_saved_as_svg_and_png_for_slides(browser, live_server):
         assert open(saved.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     finally:
         context.close()
+
+
+def saved(page, button) -> bytes:
+    with page.expect_download() as download:
+        button.click()
+    return open(download.value.path(), "rb").read()
+
+
+def assert_svg_with(data: bytes, texts: list[str]) -> None:
+    root = ElementTree.fromstring(data)  # well-formed XML whose root is an SVG
+    assert root.tag == "{http://www.w3.org/2000/svg}svg" and float(root.get("width")) > 0
+    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(text in shown for text in texts), (texts, shown)
+
+
+def assert_png(data: bytes) -> None:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk: the picture's size in pixels
+    assert width > 0 and height > 0
+
+
+def test_a_race_chart_and_a_board_are_saved_as_svg_and_png_for_slides(browser, live_server):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/compare?size=3x3&goal=blank-last&tiles=8,6,7,2,5,4,3,0,1")
+        page.click("#compare-button")  # IDA* + manhattan and + linear conflict, the page's choice
+        chart = page.locator(".bounds-chart").first
+        expect(chart).to_be_visible(timeout=60_000)
+        bounds = chart.locator("text.bar-label").all_text_contents()
+        assert bounds[-1] == "f ≤ 31"  # the seed's 31-move answer ends the last iteration
+        assert_svg_with(saved(page, chart.get_by_role("button", name=re.compile("as an SVG picture"))), bounds)
+        assert_png(saved(page, chart.get_by_role("button", name=re.compile("as a PNG picture"))))
+
+        page.goto(f"{live_server}/step?problem=tiles&size=3x3&tiles=1,2,3,4,0,5,7,8,6&goal=blank-last&algorithms=bfs")
+        ready(page)
+        panel = page.locator(".step-panel").first
+        board = panel.locator(".node-board").get_attribute("data-cells").split(",")
+        data = saved(page, panel.get_by_role("button", name="Save the current node's picture as an SVG picture"))
+        assert_svg_with(data, [tile for tile in board if tile != "0"])
+        assert_png(saved(page, panel.get_by_role("button", name="Save the current node's picture as a PNG picture")))
+    finally:
+        context.close()
+
+
+# Each panel's head (the caption, the counts, the current node's g, h and f) lies whole inside the window and inside
+# its own panel's box (which clips what overflows it).
+HEADS_SHOWN = """() => [...document.querySelectorAll('.step-panel')].flatMap((panel) => {
+  const box = panel.getBoundingClientRect();
+  return [...panel.querySelectorAll('.step-head .caption, .step-head dl.stats, .current-node > .muted')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const inside = r.top >= Math.max(0, box.top) - 0.5 && r.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+    return inside ? null : `${panel.dataset.algorithm} ${el.className}: ${Math.round(r.top)}–${Math.round(r.bottom)}`;
+  }).filter(Boolean);
+})"""
+
+
+def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector, live_server):
+    """Romania, breadth-first beside A*, at 853×480: at every step, in large text too, and after a tree node is
+    clicked in either panel, each panel's caption, counts and g, h, f stay on screen."""
+    page = projector
+    page.goto(f"{live_server}/step?problem=graph-data&algorithms=bfs,astar")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    steps = int(re.search(r"of (\d+)", page.locator("#step-stepper .step-count").text_content()).group(1))
+    try:
+        for large in (False, True):
+            if large:
+                page.locator("#large-text").check()
+            page.keyboard.press("Home")
+            for step in range(steps + 1):
+                expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
+                assert page.evaluate(HEADS_SHOWN) == [], f"step {step}, large text {large}"
+                page.keyboard.press("PageDown")
+            for panel in page.locator(".step-panel").all():
+                panel.locator(".tree-scroll [data-id]").last.click()
+                assert page.evaluate(HEADS_SHOWN) == [], f"after a click in a tree, large text {large}"
+    finally:
+        page.locator("#large-text").uncheck()
+        page.evaluate("localStorage.clear()")

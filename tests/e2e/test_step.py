@@ -1,5 +1,7 @@
 """The step-through and the lessons in a real browser: every algorithm to its end on tiles and on the graph."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -315,3 +317,24 @@ def test_a_stars_frontier_list_drops_the_out_of_date_entry(page, live_server):
     shown = listed + (int(more.split()[2]) if more.startswith("… and") else 0)
     assert shown == frontier == 147
     assert panel.locator(".tree-scroll .t-stale").count() + panel.locator(".tree-scroll .t-folded").count() >= 1
+
+
+def frontier_shown_and_listed(panel) -> tuple[int, int]:
+    frontier = int(panel.locator('[data-stat="frontier"]').text_content())
+    more = panel.locator(".frontier-more").text_content()
+    return frontier, panel.locator("ol.frontier li").count() + (int(more.split()[2]) if more.startswith("… and") else 0)
+
+
+def test_bidirectional_searchs_frontier_count_is_what_its_two_queues_list(page, live_server):
+    """At every step, up to the meeting that ends it, the count says as many nodes as the two queues list."""
+    page.goto(f"{live_server}/step?problem=graph-data&algorithms=bidirectional")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    panel = page.locator(".step-panel").first
+    steps = len(page.request.post(f"{live_server}/api/step", data={
+        "problem": "graph", "graph": "romania", "algorithms": ["bidirectional"]}).json()["traces"][0]["steps"])
+    for step in range(1, steps + 1):
+        page.click('#step-stepper [data-act="forward"]')
+        expect(page).to_have_url(re.compile(rf"[?&]step={step}(&|$)"))
+        shown, listed = frontier_shown_and_listed(panel)
+        assert shown == listed, f"step {step}: the count says {shown}, the queues list {listed}"
+    expect(panel).to_have_attribute("data-done", "1")

@@ -1,5 +1,9 @@
 """The step-through on a graph typed as data and on a grid drawn with the mouse: an edit searches again at once."""
 
+import json
+import re
+from urllib.parse import urlencode
+
 import pytest
 from playwright.sync_api import expect
 
@@ -65,3 +69,43 @@ def test_editing_a_typed_graph_searches_again(page, live_server):
     # an h above a true cost is called out
     page.fill('#graph-editor input[aria-label="node 1 h"]', "500")  # Arad: the cheapest way costs 450
     expect(page.locator("#graph-verdict")).to_contain_text("not admissible: h(Arad) = 500")
+
+
+#: Costs whose sums a binary float cannot hold exactly: 0.1 + 0.2 is 0.30000000000000004 in Python and JavaScript.
+DECIMAL_GRAPH = {"nodes": [{"name": "A", "h": 0.3}, {"name": "B", "h": 0.2}, {"name": "C", "h": 0}],
+                 "edges": [{"from": "A", "to": "B", "cost": 0.1}, {"from": "B", "to": "C", "cost": 0.2},
+                           {"from": "A", "to": "C", "cost": 0.4}],
+                 "start": "A", "goal": "C", "directed": False}
+
+
+def test_decimal_costs_read_as_people_write_them(page, live_server):
+    """The caption, the counters, the frontier, the tree and a clicked node's details show 0.3, not 0.30000000000000004
+    (the sum of 0.1 and 0.2 as a float)."""
+    query = urlencode({"problem": "graph-data", "algorithms": "astar", "heuristic": "given",
+                       "data": json.dumps(DECIMAL_GRAPH)})
+    page.goto(f"{live_server}/step?{query}")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    panel = page.locator(".step-panel")
+    for _ in range(6):  # expand A, B and C generated, expand B, A skipped, C generated again: g = 0.1 + 0.2
+        page.click('#step-stepper [data-act="forward"]')
+    expect(panel.locator(".caption")).to_contain_text("Generate A → B → C (g 0.3 · h 0 · f 0.3)")
+    page.locator('.tree-scroll [data-id]').last.click()
+    expect(panel.locator(".node-details")).to_contain_text("0.3")
+    page.click('#step-stepper [data-act="end"]')
+    expect(panel.locator(".caption")).to_contain_text("costing 0.3 (A → B → C)")
+    shown = panel.inner_text() + panel.locator(".tree-scroll svg").text_content()
+    assert re.findall(r"\d\.\d{4,}", shown) == []
+
+
+def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, live_server):
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    link = page.locator("#compare-solvers")
+    expect(link).to_be_visible()
+    link.click()
+    # AIMA's Romania: A* and uniform-cost find Arad → Bucharest at 418 via Rimnicu Vilcea and Pitesti
+    expect(page.locator("main")).to_contain_text("Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest")
+    expect(page.locator("main")).to_contain_text("418")
+    page.goto(f"{live_server}/step?problem=tiles")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#compare-solvers")).to_be_hidden()  # tile boards have their own Compare page

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
-from engine.domains.graph.problem import GraphDomain, graph_problem
+from engine.domains.graph.problem import GraphDomain, graph_problem, numbered_graph
 from engine.search.domain import DomainKind, register_domain
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -28,4 +28,5 @@ def examples() -> list[str]:
 
 KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, ("given", "straight-line", "zero")))
 
-__all__ = ["KIND", "Graph", "GraphDomain", "example", "examples", "graph_problem", "parse_graph", "verdict"]
+__all__ = ["KIND", "Graph", "GraphDomain", "example", "examples", "graph_problem", "numbered_graph", "parse_graph",
+           "verdict"]

@@ -1,4 +1,4 @@
-"""A graph given as data: its JSON form (CONTRACTS.md §3), checked and bounded, and what is exactly true of it.
+"""A graph given as data: its JSON form (below), checked and bounded, and what is exactly true of it.
 
     {"nodes": [{"name": "Arad", "x": 91, "y": 108, "h": 366}, ...],
      "edges": [{"from": "Arad", "to": "Zerind", "cost": 75}, ...],
@@ -11,8 +11,10 @@ between the same nodes in the same direction are refused (which one would a sear
 h: the given table when the nodes give one (then every node must); else, when every node has coordinates, the
 straight-line distance to the goal times ``scale``, the least cost per unit of drawn length over all edges (every
 path costs at least scale × its drawn length ≥ scale × the straight line, so it is admissible, and consistent by
-the triangle inequality); else zero. ``verdict`` checks a given h exactly against the true costs to the goal
-(Dijkstra from the goal over the reversed edges).
+the triangle inequality), rounded down when every cost is a whole number (every path then costs a whole number, so
+the floor is still a lower bound, and floor(x) ≤ c + floor(y) whenever x ≤ c + y and c is whole: still
+consistent; and a whole number reads better in a step); else zero. ``verdict`` checks a given h exactly against the
+true costs to the goal (Dijkstra from the goal over the reversed edges).
 """
 
 from __future__ import annotations
@@ -68,7 +70,11 @@ class Graph:
             return dict(self.given_h)
         if name == "straight-line":
             scale, goal = self.scale(), self.coordinates[self.goal]
-            return {n: scale * math.dist(self.coordinates[n], goal) for n in self.names}
+            h = {n: scale * math.dist(self.coordinates[n], goal) for n in self.names}
+            if all(float(cost).is_integer() for _, _, cost in self.given):
+                # 1e-9: a product that should be whole may come out a hair below it
+                h = {n: math.floor(value + 1e-9) for n, value in h.items()}
+            return h
         return dict.fromkeys(self.names, 0.0)
 
     def heuristics(self) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ verdict on its h; a state's picture is its node's name.
 
 from __future__ import annotations
 
+import functools
+
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
 
@@ -48,7 +50,7 @@ class GraphDomain:
         return state if state in self._out[action] else None
 
     def format_path(self, path: tuple) -> str:
-        return " ".join(path)
+        return " ".join(map(str, path))
 
     def encode(self, state: str) -> str:
         return state
@@ -56,9 +58,36 @@ class GraphDomain:
     def picture(self, state: str) -> dict:
         return {"node": state}
 
+    @functools.cached_property
+    def verdict(self) -> dict:
+        """Whether its h is admissible and consistent, checked exactly (``model.verdict``)."""
+        return verdict(self.graph, self._h)
+
+    @property
+    def admissible(self) -> bool:
+        return self.verdict["admissible"]
+
     def scene(self) -> dict:
         return {"graph": self.graph.to_json(), "h": self._h, "heuristics": list(self.graph.heuristics()),
-                "verdict": verdict(self.graph, self._h)}
+                "verdict": self.verdict}
+
+
+def numbered_graph(adjacency, start: int, goal: int, positions=(), straight_line: bool = True,
+                   costs: dict | None = None) -> GraphDomain:
+    """The graph the step-through's drawing sends, nodes numbered 0 … n−1 by their place in ``adjacency`` (their
+    neighbours in its order), undirected, each edge costing ``costs[(smaller, larger)]`` or 1; h the straight-line
+    distance from ``positions`` unless ``straight_line`` is False or there are none (then zero)."""
+    costs = costs or {}
+
+    def cost(a: int, b: int):
+        return costs.get((min(a, b), max(a, b)), 1)
+
+    nodes = tuple(range(len(adjacency)))
+    given = tuple((a, b, cost(a, b)) for a in nodes for b in adjacency[a] if a < b)
+    graph = Graph(nodes, {a: tuple((b, cost(a, b)) for b in adjacency[a]) for a in nodes},
+                  {n: tuple(p) for n, p in zip(nodes, positions, strict=True)} if positions else {}, {}, start, goal,
+                  False, given)
+    return GraphDomain(graph, "straight-line" if straight_line and positions else "zero")
 
 
 def graph_problem(data: dict) -> GraphDomain:

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from engine.domains.grid.model import MOVES, Grid
-from engine.search.compiled import best_first_kernel, hook
+from engine.search.compiled import hook
 from engine.search.domain import CompiledDomain
 
 SQRT2 = math.sqrt(2.0)
@@ -75,11 +75,6 @@ def zero_h(aux, state):
 HOOKS = {"manhattan": manhattan_h, "octile": octile_h, "euclidean": euclidean_h, "zero": zero_h}
 
 
-@functools.cache
-def kernel(heuristic: str):
-    return best_first_kernel(grid_children, HOOKS[heuristic])
-
-
 @functools.lru_cache(maxsize=4)
 def padded(grid: Grid) -> tuple[np.ndarray, ...]:
     """The grid's cells padded with a ring of walls, as flat arrays: open, weight, column and row (x and y of the
@@ -106,5 +101,5 @@ def compiled_grid(problem) -> CompiledDomain:
     def number(cell: tuple[int, int]) -> int:
         return (cell[1] + 1) * width + cell[0] + 1
 
-    return CompiledDomain(kernel(problem.heuristic_name), aux, open_cells.size, number(problem.initial),
+    return CompiledDomain(grid_children, HOOKS[problem.heuristic_name], aux, open_cells.size, number(problem.initial),
                           number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1))

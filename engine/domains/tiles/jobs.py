@@ -1,7 +1,7 @@
 """The solve and compare jobs: one solver, or two to four side by side, on one position within a budget; the
 API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them.
 
-A request's budget is bounded (``MAX_REQUEST_NODES``, ``MAX_REQUEST_SECONDS``); the lane is decided by the budget.
+A request's budget is bounded (``engine.core.params.budget_from``); the lane is decided by the budget.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 
 from engine.core.errors import PuzzleError
-from engine.core.params import integer, number, text
+from engine.core.params import budget_from, budget_params, text
 from engine.core.result import Budget
 from engine.domains.tiles.board import position_from
 from engine.domains.tiles.solvability import require_solvable
@@ -19,32 +19,6 @@ from engine.serving.jobs import JobView, Placement, job_kind
 
 #: Solvers one compare runs at most.
 MAX_COMPARE = 4
-
-#: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.
-MAX_REQUEST_NODES = 20_000_000_000
-MAX_REQUEST_SECONDS = 900.0
-#: The memory a request's search may hold in its tables at most (``max_megabytes``; the default is the search's own,
-#: ``engine.core.result.default_max_bytes``): under the job's memory limit (``engine.serving.cluster.Limits.memory``).
-MAX_REQUEST_MEGABYTES = 2048
-
-
-def budget_from(params: dict, default: Budget | None = None, max_seconds: float = MAX_REQUEST_SECONDS) -> Budget:
-    default = default or Budget()
-    megabytes = integer(params, "max_megabytes", 1, MAX_REQUEST_MEGABYTES,
-                        min(default.max_bytes // 2**20, MAX_REQUEST_MEGABYTES))
-    return Budget(integer(params, "max_nodes", 1, MAX_REQUEST_NODES, min(default.max_nodes,
-                                                                                     MAX_REQUEST_NODES)),
-                  number(params, "max_seconds", 0.001, max_seconds, min(default.max_seconds,
-                                                                                      max_seconds)),
-                  megabytes * 2**20)
-
-
-def _budget_params(params: dict, budget: Budget) -> dict:
-    """The budget as a job's parameters (the memory only when the request named it)."""
-    chosen = {"max_nodes": budget.max_nodes, "max_seconds": budget.max_seconds}
-    if "max_megabytes" in params:
-        chosen["max_megabytes"] = budget.max_bytes // 2**20
-    return chosen
 
 
 def _name(params: dict, key: str, default: str) -> str:
@@ -72,7 +46,7 @@ def check_solve(params: dict) -> dict:
         options = {name: value for name, value in (options or {}).items() if name in names}
     budget = budget_from(params, Budget(2_000_000_000, 120.0))
     clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
-             "heuristic": heuristic, **_budget_params(params, budget)}
+             "heuristic": heuristic, **budget_params(params, budget)}
     if options:
         clean["params"] = options
     return clean
@@ -96,7 +70,7 @@ def check_compare(params: dict) -> dict:
         clean.append({"solver": info.name, "heuristic": heuristic})
     budget = budget_from(params, Budget(300_000_000, 20.0))
     return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
-            **_budget_params(params, budget)}
+            **budget_params(params, budget)}
 
 
 

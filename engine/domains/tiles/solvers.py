@@ -23,9 +23,9 @@ from engine.core import registry
 from engine.core.result import SolveResult, Watch
 from engine.domains.tiles.board import BFS_MAX_CELLS, PERFECT_MAX_CELLS, Board, goal_board
 from engine.domains.tiles.heuristics import heuristic, search_heuristics
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import random_solvable
 from engine.search.algorithms import astar_search
-from engine.search.problem import SlidingTileProblem
 from engine.search.solve import SolverInfo, register_solver, solve, solvers
 
 

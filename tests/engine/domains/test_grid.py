@@ -14,8 +14,9 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Watch
 from engine.domains.grid import GridDomain, grid_from_rows, grid_problem, read_map, read_scenarios
 from engine.domains.grid.model import Grid
-from engine.search.algorithms import astar_search, uniform_cost_search
+from engine.search.algorithms import astar_search, idastar_search, uniform_cost_search
 from engine.search.compiled import compiled_astar
+from engine.search.compiled_ida import compiled_idastar
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
 
@@ -78,6 +79,23 @@ def test_the_compiled_astar_expands_what_the_readable_one_does(seed, connect, he
             assert compiled.extra["cost"] == pytest.approx(trace_search(problem, "astar", max_expansions=10**5)[
                 "result"]["cost"], abs=1e-9)
             assert len(compiled.extra["path"]) - 1 >= 1 and len(steps) >= 1
+
+
+@pytest.mark.parametrize(("seed", "connect", "heuristic"), [(1, 4, "manhattan"), (2, 4, "zero"), (3, 8, "octile"),
+                                                            (4, 8, "euclidean")])
+def test_the_compiled_idastar_expands_what_the_readable_one_does(seed, connect, heuristic):
+    """Node for node under one node budget: solved, or stopped having done the same work."""
+    grid = random_grid(seed, 8, connect)
+    cells = [(x, y) for y in range(8) for x in range(8) if grid.open[y, x]]
+    for goal in (cells[-1], cells[len(cells) // 2], cells[0]):
+        problem = GridDomain(grid, cells[0], goal, heuristic)
+        readable = idastar_search(problem, Budget(max_nodes=30_000))
+        compiled = compiled_idastar(problem, Budget(max_nodes=30_000))
+        assert (compiled.status, compiled.moves, compiled.nodes_expanded, compiled.nodes_generated,
+                compiled.peak_frontier) == (readable.status, readable.moves, readable.nodes_expanded,
+                                            readable.nodes_generated, readable.peak_frontier)
+        if compiled.status == "solved":
+            assert compiled.extra["cost"] == pytest.approx(compiled_astar(problem).extra["cost"])
 
 
 def test_every_moving_ai_scenario_gets_the_listed_optimal_cost(capsys):

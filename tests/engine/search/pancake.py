@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from engine.search.compiled import best_first_kernel, hook
+from engine.search.compiled import hook
 from engine.search.domain import CompiledDomain, DomainKind, register_domain
 
 
@@ -64,7 +64,7 @@ class PancakeProblem:
         n = len(self.initial)
         aux = (np.array([math.factorial(n - 1 - i) for i in range(n)], dtype=np.int64),
                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
-        return CompiledDomain(KERNEL, aux, math.factorial(n), rank(self.initial), 0, n - 1,
+        return CompiledDomain(pancake_children, gap_h, aux, math.factorial(n), rank(self.initial), 0, n - 1,
                               lambda number: unrank(number, n))
 
 
@@ -145,11 +145,9 @@ def gap_h(aux, state):
     return 1.0 * gaps
 
 
-KERNEL = best_first_kernel(pancake_children, gap_h)
-
-
 def pancake_problem(data: dict) -> PancakeProblem:
-    return PancakeProblem(tuple(data["stack"]))
+    """The problem a request names: ``{"pancake": [sizes, top first]}``."""
+    return PancakeProblem(tuple(data["pancake"]))
 
 
 KIND = DomainKind("pancake", "The pancake puzzle", pancake_problem, ("gap",))

@@ -2,11 +2,11 @@
 
 import pytest
 
+from engine.domains.graph import numbered_graph
 from engine.domains.tiles import goal_board
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.search import (
-    GraphProblem,
-    SlidingTileProblem,
     astar_search,
     bidirectional_search,
     breadth_first_search,
@@ -43,7 +43,7 @@ def test_graph_actions_are_node_numbers_beyond_36_nodes():
     # a path of 50 nodes: no one-character encoding of node numbers could name them all
     edges = [[i, i + 1] for i in range(49)]
     g = graph_from(50, edges, [[i * 2, 50] for i in range(50)])
-    problem = GraphProblem(g.adjacency, 0, 49, g.positions)
+    problem = numbered_graph(g.adjacency, 0, 49, g.positions)
     for search in (breadth_first_search, iterative_deepening_search, bidirectional_search, astar_search):
         result = search(problem)
         assert result.status == "solved"
@@ -51,13 +51,13 @@ def test_graph_actions_are_node_numbers_beyond_36_nodes():
 
 
 def test_straight_line_h_on_the_graph_is_admissible():
-    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions)
+    problem = numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions)
     assert problem.heuristic_name == "straight-line"
     for node in range(SEED_GRAPH.size):
-        exact = breadth_first_search(GraphProblem(SEED_GRAPH.adjacency, node, 6)).moves.split()
+        exact = breadth_first_search(numbered_graph(SEED_GRAPH.adjacency, node, 6)).moves.split()
         assert problem.h(node) <= len(exact)
     assert problem.h(0) > 0
-    assert GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, straight_line=False).h(0) == 0
+    assert numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, straight_line=False).h(0) == 0
 
 
 def test_the_problem_supplies_the_inverse_action():
@@ -65,7 +65,7 @@ def test_the_problem_supplies_the_inverse_action():
     state = tiles.initial
     for action in tiles.actions(state):
         assert tiles.result(tiles.result(state, action), tiles.inverse(state, action)).cells == state.cells
-    graph = GraphProblem(SEED_GRAPH.adjacency, 0, 6)
+    graph = numbered_graph(SEED_GRAPH.adjacency, 0, 6)
     for action in graph.actions(3):
         assert graph.result(graph.result(3, action), graph.inverse(3, action)) == 3
 
@@ -90,7 +90,7 @@ def test_the_heuristic_breakdown_adds_up():
 def test_on_a_graph_with_costs_uniform_cost_and_a_star_find_the_cheapest_path_and_bfs_the_fewest_edges():
     from engine.search.trace import trace_search
 
-    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, costs=SEED_GRAPH.costs)
+    problem = numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, costs=SEED_GRAPH.costs)
     assert not problem.unit_costs
     answers = {name: trace_search(problem, name)["result"] for name in ("bfs", "ucs", "astar", "idastar", "greedy")}
     for name in ("ucs", "astar", "idastar"):
@@ -99,7 +99,7 @@ def test_on_a_graph_with_costs_uniform_cost_and_a_star_find_the_cheapest_path_an
     assert not answers["greedy"]["optimal"]
     # straight-line h, scaled by the cheapest cost per unit of drawn length, never overestimates the cheapest cost
     for node in range(SEED_GRAPH.size):
-        cheapest = uniform_cost_search(GraphProblem(SEED_GRAPH.adjacency, node, 6, costs=SEED_GRAPH.costs))
+        cheapest = uniform_cost_search(numbered_graph(SEED_GRAPH.adjacency, node, 6, costs=SEED_GRAPH.costs))
         cost = sum(SEED_GRAPH.cost(a, b) for a, b in zip([node] + [int(n) for n in cheapest.moves.split()],
                                                            [int(n) for n in cheapest.moves.split()], strict=False))
         assert problem.h(node) <= cost

@@ -1,6 +1,7 @@
-"""A new domain in two files (``pancake.py`` and this test), registered at test time: every step-through algorithm
-and the compiled A* run on it, and their answers are checked against breadth-first distances over all its states and
-the published pancake number P(6) = 7 (the most flips any stack of 6 needs; OEIS A058986)."""
+"""A new domain in two files (``pancake.py`` and this test), registered at test time: every step-through algorithm,
+``solve_problem`` and the compiled A* and IDA* run on it, and their answers are checked against breadth-first
+distances over all its states and the published pancake number P(6) = 7 (the most flips any stack of 6 needs; OEIS
+A058986)."""
 
 from collections import deque
 from itertools import permutations
@@ -8,9 +9,13 @@ from itertools import permutations
 import numpy as np
 import pytest
 
+from engine.core.result import Budget
 from engine.search import domain
+from engine.search.algorithms import astar_search, idastar_search
 from engine.search.compiled import compiled_astar
+from engine.search.compiled_ida import compiled_idastar
 from engine.search.domain import domain_kind, walk
+from engine.search.domain_solve import problem_solvers, solve_problem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
 from tests.engine.search.pancake import PancakeProblem, rank, register, unrank
@@ -39,14 +44,14 @@ def test_the_breadth_first_distances_give_the_published_pancake_number(flips):
     assert all(rank(unrank(n, N)) == n for n in range(720))
 
 
-def test_every_step_through_algorithm_and_the_compiled_astar_solve_the_registered_domain(flips, monkeypatch):
+def test_every_step_through_algorithm_and_every_solver_solve_the_registered_domain(flips, monkeypatch):
     # what this test registers is forgotten after it
     monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())
     kind = register()
     assert domain_kind("pancake") is kind
     stacks = [s for s in permutations(range(N)) if flips[s] == 7][:2] + [tuple(np.random.default_rng(3).permutation(N))]
     for stack in stacks:
-        problem = kind.build({"stack": list(stack)})
+        problem = kind.build({"problem": "pancake", "pancake": list(stack)})
         for algorithm, spec in ALGORITHMS.items():
             result = trace_search(problem, algorithm, depth_limit=8, max_expansions=20_000)["result"]
             assert result["status"] == "solved", (algorithm, stack)
@@ -55,16 +60,31 @@ def test_every_step_through_algorithm_and_the_compiled_astar_solve_the_registere
             assert cost == result["cost"] >= flips[stack]
             if spec.optimal:
                 assert result["cost"] == flips[stack], (algorithm, stack)
-        compiled = compiled_astar(problem)
-        assert compiled.extra["cost"] == flips[stack] and compiled.extra["path"][-1] == list(range(N))
+        offered = problem_solvers(problem)
+        assert {"astar-compiled", "idastar-compiled"} <= set(offered)
+        for solver in offered:
+            result = solve_problem(problem, solver, depth_limit=8)
+            assert result.status == "solved" and result.extra["path"][-1] == list(range(N)), solver
+            assert result.extra["cost"] >= flips[stack] and result.length == result.extra["cost"]
+            if result.optimal:
+                assert result.extra["cost"] == flips[stack], solver
+        assert solve_problem(problem, "idastar-compiled").optimal and solve_problem(problem, "astar-compiled").optimal
 
 
-def test_the_compiled_astar_expands_what_the_readable_one_does(flips):
-    from engine.search.algorithms import astar_search
-
+@pytest.mark.parametrize(("readable_search", "compiled_search"), [(astar_search, compiled_astar),
+                                                                 (idastar_search, compiled_idastar)])
+def test_the_compiled_searches_expand_what_the_readable_ones_do(flips, readable_search, compiled_search):
     for stack in list(permutations(range(N)))[::37]:
         problem = PancakeProblem(stack)
-        readable, compiled = astar_search(problem), compiled_astar(problem)
+        readable, compiled = readable_search(problem), compiled_search(problem)
         assert (compiled.moves, compiled.nodes_expanded, compiled.nodes_generated, compiled.peak_frontier) == (
             readable.moves, readable.nodes_expanded, readable.nodes_generated, readable.peak_frontier)
-        assert len(compiled.moves.split()) == flips[stack]
+        assert len(compiled.moves.split()) == flips[stack] == compiled.extra["cost"]
+
+
+def test_the_compiled_idastar_stopped_by_a_node_budget_has_done_what_the_readable_one_did(flips):
+    hardest = next(s for s in permutations(range(N)) if flips[s] == 7)
+    readable = idastar_search(PancakeProblem(hardest), Budget(max_nodes=4))
+    compiled = compiled_idastar(PancakeProblem(hardest), Budget(max_nodes=4))
+    assert readable.status == compiled.status == "budget_exhausted"
+    assert (compiled.nodes_expanded, compiled.nodes_generated) == (readable.nodes_expanded, readable.nodes_generated)

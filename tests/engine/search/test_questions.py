@@ -5,10 +5,11 @@ import random
 
 import pytest
 
+from engine.domains.graph import numbered_graph
 from engine.domains.tiles import goal_board
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.search.algorithms import breadth_first_search
-from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.questions import KINDS, ask, available, first_step, node_label
 from engine.search.trace import trace_search
 from engine.subjects.classic.graph import SEED_GRAPH
@@ -25,7 +26,7 @@ def traced(problem, algorithm, depth_limit=12):
 
 
 def cases(algorithms):
-    problems = tile_problems() + [GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, True,
+    problems = tile_problems() + [numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, True,
                                                SEED_GRAPH.costs)]
     return [(problem, algorithm) for problem in problems for algorithm in algorithms]
 
@@ -130,7 +131,7 @@ def test_a_path_is_optimal_when_breadth_first_search_finds_none_shorter():
 
 def test_on_the_seed_graph_the_fewest_edges_are_not_the_cheapest():
     # By hand from the drawing: 0 2 4 6 costs 4 + 9 + 3 = 16, 0 1 3 4 6 costs 4 + 3 + 2 + 3 = 12.
-    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, True, SEED_GRAPH.costs)
+    problem = numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions, True, SEED_GRAPH.costs)
     bfs, astar = traced(problem, "bfs"), traced(problem, "astar")
     wrong = ask("optimal", bfs, len(bfs["steps"]), problem)
     right = ask("optimal", astar, len(astar["steps"]), problem)

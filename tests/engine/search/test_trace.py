@@ -1,8 +1,9 @@
 import pytest
 
+from engine.domains.graph import numbered_graph
 from engine.domains.tiles import Board, goal_board
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
-from engine.search.problem import GraphProblem, SlidingTileProblem
 from engine.search.solve import solve
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.subjects.classic.graph import SEED_GRAPH
@@ -54,7 +55,7 @@ def test_ida_star_records_its_bounds_and_cut_offs():
 
 
 def test_the_graph_in_the_step_through():
-    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6)
+    problem = numbered_graph(SEED_GRAPH.adjacency, 0, 6)
     for algorithm in ALGORITHMS:
         traced = trace_search(problem, algorithm, depth_limit=7)
         assert traced["result"]["status"] == "solved"
@@ -66,7 +67,7 @@ def test_the_graph_in_the_step_through():
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
 @pytest.mark.parametrize("problem", [
     SlidingTileProblem(goal_board(3, 3, "blank-last").apply("UULDRD"), goal_board(3, 3, "blank-last")),
-    GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions),
+    numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions),
 ], ids=["tiles", "graph"])
 def test_every_step_carries_the_engines_counts_and_a_pseudocode_line(algorithm, problem):
     traced = trace_search(problem, algorithm)
@@ -141,7 +142,7 @@ def test_the_frontier_a_view_replays_is_the_engines_frontier(algorithm):
 
 @pytest.mark.parametrize("algorithm", ["dfs", "ids"])
 def test_depth_first_never_revisits_a_state_on_its_path(algorithm):
-    problem = GraphProblem(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions)
+    problem = numbered_graph(SEED_GRAPH.adjacency, 0, 6, SEED_GRAPH.positions)
     traced = trace_search(problem, algorithm)
     path = [0] + [int(node) for node in traced["result"]["moves"].split()]
     assert len(set(path)) == len(path) and path[-1] == 6
@@ -177,12 +178,12 @@ def test_a_registered_algorithm_appears_in_the_step_through_with_its_pseudocode(
     from engine.search.algorithms import breadth_first_search
     from engine.search.record import ALGORITHMS, Algorithm, register
 
-    register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, budget, trace, limit:
-                       breadth_first_search(p, budget, trace), (("start here", "start"), ("expand it", "expand"),
-                                                                ("skip it", "duplicate"), ("push it", "generate"),
-                                                                ("done", "goal")), frontier="queue", optimal=True))
+    register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, watch, trace, limit:
+                       breadth_first_search(p, trace=trace, watch=watch),
+                       (("start here", "start"), ("expand it", "expand"), ("skip it", "duplicate"),
+                        ("push it", "generate"), ("done", "goal")), frontier="queue", optimal=True))
     try:
-        traced = trace_search(GraphProblem(SEED_GRAPH.adjacency, 0, 6), "bfs-again")
+        traced = trace_search(numbered_graph(SEED_GRAPH.adjacency, 0, 6), "bfs-again")
         assert traced["title"] == "Breadth-first, registered twice" and traced["pseudocode"][1] == "expand it"
         assert traced["result"]["moves"] == "2 4 6" and traced["optimal"] and traced["frontier_kind"] == "queue"
     finally:

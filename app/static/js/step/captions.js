@@ -4,6 +4,12 @@
 import { plural } from "../common.js";
 import { STATUS } from "./replay.js";
 
+// A g, h, f, bound or cost as the screen shows it: sums of decimal costs carry binary rounding (0.1 + 0.2 is
+// 0.30000000000000004), so a number keeps at most three decimals and drops trailing zeros. null reads as a dash.
+export function figure(value) {
+  return value === null || value === undefined ? "—" : String(+(+value).toFixed(3));
+}
+
 export class Words {
   constructor(replay, domain, problem) {
     this.replay = replay;
@@ -20,7 +26,7 @@ export class Words {
 
   numbers(id) {
     const n = this.replay.nodes[id];
-    return `g ${n.g}` + (this.trace.uses_h && n.h !== null ? ` · h ${n.h} · f ${n.g + n.h}` : "");
+    return `g ${figure(n.g)}` + (this.trace.uses_h && n.h !== null ? ` · h ${figure(n.h)} · f ${figure(n.g + n.h)}` : "");
   }
 
   caption() {
@@ -33,7 +39,7 @@ export class Words {
     if (r.status === "solved") {
       const path = this.domain.solutionText(this.problem, r);  // the result's own moves: bidirectional joins its halves
       if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
-        return `Done: ${plural(r.length, "edge")} costing ${+r.cost.toFixed(6)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
+        return `Done: ${plural(r.length, "edge")} costing ${figure(r.cost)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
           (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
             : " Not necessarily the cheapest path.");
       }
@@ -53,8 +59,8 @@ export class Words {
           return e.previous === null ? "Iteration 1: depth limit 0, the shallowest possible."
             : `New iteration: depth limit ${e.bound}. The search with limit ${e.previous} cut off ${plural(e.cut, "node")} at the limit and found no goal, so the limit grows by one and the search starts again from the root.`;
         }
-        return e.previous === null ? `Iteration 1: f bound ${e.bound} = h(start), since no path can cost less than h says.`
-          : `New iteration: f bound ${e.bound}. The search with bound ${e.previous} cut off ${plural(e.cut, "node")}; the least f among them is ${e.bound}, so that is the next bound: no cheaper path was left unexplored.`;
+        return e.previous === null ? `Iteration 1: f bound ${figure(e.bound)} = h(start), since no path can cost less than h says.`
+          : `New iteration: f bound ${figure(e.bound)}. The search with bound ${figure(e.previous)} cut off ${plural(e.cut, "node")}; the least f among them is ${figure(e.bound)}, so that is the next bound: no cheaper path was left unexplored.`;
       case "expand": return `Expand ${this.path(e.node)} (${this.numbers(e.node)}).`;
       case "generate": return `Generate ${this.path(e.node)} (${this.numbers(e.node)}) and put it on the frontier.`;
       case "duplicate": return t.frontier_kind === "stack"
@@ -62,7 +68,7 @@ export class Words {
         : `Skip ${this.path(e.node)}: its state was already reached by a path at least as short.`;
       case "stale": return `Drop ${this.path(e.node)}: a cheaper path to its state was pushed after it, so this entry is out of date.`;
       case "prune": return t.cutoff === "f"
-        ? `Cut off ${this.path(e.node)}: f = ${this.replay.f(e.node)} is above the bound ${this.replay.bound}.`
+        ? `Cut off ${this.path(e.node)}: f = ${figure(this.replay.f(e.node))} is above the bound ${figure(this.replay.bound)}.`
         : `Cut off ${this.path(e.node)}: it is at the depth limit.`;
       case "goal": return `Goal reached: ${this.path(e.node)}.`;
       default: return "";
@@ -76,22 +82,22 @@ export class Words {
     const key = t.priority;
     if (state === "expanded") {
       const at = replay.expandedAt.has(id) ? `at step ${replay.expandedAt.get(id) + 1}` : "on the way to the current node";
-      if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${replay.key(id)} was the least on the frontier.`;
+      if (t.frontier_kind === "priority") return `Expanded ${at}: its ${key} = ${figure(replay.key(id))} was the least on the frontier.`;
       if (t.frontier_kind === "queue" || t.frontier_kind === "two-queues") return `Expanded ${at}: it was at the front of the queue, the oldest node waiting.`;
-      if (t.cutoff === "f") return `Expanded ${at}: its f = ${replay.f(id)} was within the bound, and depth-first search goes into each child in turn.`;
+      if (t.cutoff === "f") return `Expanded ${at}: its f = ${figure(replay.f(id))} was within the bound, and depth-first search goes into each child in turn.`;
       return `Expanded ${at}: depth-first search goes into each child in turn, and this one was within the limit.`;
     }
     if (state === "frontier") {
       const waiting = replay.frontierIds();
       const ahead = waiting.indexOf(id);
       if (t.frontier_kind === "priority") {
-        return ahead === 0 ? `Next to be expanded: its ${key} = ${replay.key(id)} is the least on the frontier.`
-          : `Waiting: its ${key} = ${replay.key(id)}, but ${plural(ahead, "node")} on the frontier come first (the next has ${key} = ${replay.key(waiting[0])}).`;
+        return ahead === 0 ? `Next to be expanded: its ${key} = ${figure(replay.key(id))} is the least on the frontier.`
+          : `Waiting: its ${key} = ${figure(replay.key(id))}, but ${plural(ahead, "node")} on the frontier come first (the next has ${key} = ${figure(replay.key(waiting[0]))}).`;
       }
       return ahead === 0 ? "Next to be expanded: it is at the front of the queue." : `Waiting: ${plural(ahead, "node")} ahead of it in the queue.`;
     }
     if (state === "pruned") return t.cutoff === "f"
-      ? `Cut off: f = g + h = ${replay.f(id)} is above the bound ${replay.bound}. The least such f becomes the next bound.`
+      ? `Cut off: f = g + h = ${figure(replay.f(id))} is above the bound ${figure(replay.bound)}. The least such f becomes the next bound.`
       : "Cut off: it is at the depth limit; a later iteration with a deeper limit may expand it.";
     if (state === "duplicate") return t.frontier_kind === "stack"
       ? "Skipped: its state is already on the path to it, so going there would only walk in a circle."

@@ -1,7 +1,8 @@
-// A graph typed into two tables (nodes: name, x, y, h; edges: from, to, cost), in the JSON of CONTRACTS.md §3, for
-// the step-through. Every edit calls onChange(graph) (debounced by the page); the server checks the graph and says
+// A graph typed into two tables (nodes: name, x, y, h; edges: from, to, cost), in the JSON that
+// engine/domains/graph/model.py describes, for the step-through. Every edit calls onChange(graph) (debounced by the page); the server checks the graph and says
 // what is wrong with it, so the tables accept any text and any number. Import and export are the same JSON.
 import { html, svgEl } from "../common.js";
+import { figure } from "./captions.js";
 
 const NODE_FIELDS = [["name", "text", "name"], ["x", "number", "x"], ["y", "number", "y"], ["h", "number", "h"]];
 const EDGE_FIELDS = [["from", "text", "from"], ["to", "text", "to"], ["cost", "number", "cost"]];
@@ -92,7 +93,7 @@ export function verdictText(scene, heuristic) {
   else parts.push("admissible");
   if (!v.consistent) {
     const e = v.inconsistent_edge;
-    parts.push(e.goal !== undefined ? `not consistent: h(goal) = ${e.h}, not 0` : `not consistent: h(${e.from}) = ${e.h_from} > ${e.cost} + h(${e.to}) = ${e.cost + e.h_to}`);
+    parts.push(e.goal !== undefined ? `not consistent: h(goal) = ${e.h}, not 0` : `not consistent: h(${e.from}) = ${e.h_from} > ${e.cost} + h(${e.to}) = ${figure(e.cost + e.h_to)}`);
   }
   return `${name} is ${parts.join("; ")}.`;
 }

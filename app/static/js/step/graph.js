@@ -4,7 +4,7 @@ import { fetchJSON, showError, svgEl } from "../common.js";
 import { GRAPH_KEY, GraphArranger, GraphView, circle } from "../graph-view.js";
 import { GraphTableEditor, drawGraphScene, verdictText } from "./graph-editor.js";
 
-// A drawing (graph-view.js: nodes by number) as a graph in JSON (CONTRACTS.md 3), for the view's query.
+// A drawing (graph-view.js: nodes by number) as a graph in JSON (engine/domains/graph/model.py), for the view's query.
 function asJson(drawing, start, goal) {
   return {
     nodes: drawing.positions.map(([x, y], i) => ({ name: String(i), x, y })),
@@ -71,7 +71,7 @@ export const graph = {
   },
 };
 
-// A graph typed as data (CONTRACTS.md 3): a state is a node's name; the form holds the graph (its hidden "data"
+// A graph typed as data (engine/domains/graph/model.py): a state is a node's name; the form holds the graph (its hidden "data"
 // field, the view's query) and the tables that edit it; every edit searches again at once.
 export const typedGraph = {
   kind: "graph-data",

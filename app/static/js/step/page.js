@@ -214,6 +214,16 @@ function searchView(root) {
       try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
     });
   }
+  const compare = document.getElementById("compare-solvers");
+  if (compare) {
+    // solvers side by side on this very graph or grid (the tile boards have their own Compare page)
+    const base = compare.getAttribute("href").split("?")[0];
+    document.addEventListener("stepview:change", (event) => {
+      const query = new URL(event.detail.url, window.location.href).searchParams;
+      compare.hidden = !["graph-data", "grid"].includes(query.get("problem"));
+      compare.href = `${base}?${query}`;
+    });
+  }
   load({ at: lesson ? config.at ?? null : config.step ?? null });
 }
 

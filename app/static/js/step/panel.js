@@ -2,8 +2,8 @@
 // pseudocode with the line being run marked and the variables it reads, the frontier, and the search tree with a
 // clicked node's explanation. It draws a replay (replay.js) with the words of captions.js.
 import { html, svgEl } from "../common.js";
-import { Words } from "./captions.js";
-import { savePng, saveSvg } from "./export.js";
+import { Words, figure } from "./captions.js";
+import { saveBoard, savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
@@ -42,7 +42,7 @@ export class SearchPanel {
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     this.stats = html("dl", "stats");
-    top.append(this.current, this.stats);
+    top.append(this.current, this.pictureTools(), this.stats);
     head.appendChild(top);
     main.appendChild(head);
     if (this.domain.optionsLabel) {
@@ -82,6 +82,24 @@ export class SearchPanel {
     this.el.append(main, treeColumn);
     this.buildTree(treeColumn, container);
     container.appendChild(this.el);
+  }
+
+  // SVG and PNG of the current node's picture: a graph is an SVG already, a board is drawn as one (export.js).
+  pictureTools() {
+    const tools = html("div", "picture-tools");
+    ["SVG", "PNG"].forEach((format) => {
+      const b = html("button", "export", format);
+      b.type = "button";
+      b.setAttribute("aria-label", `Save the current node's picture as ${format === "SVG" ? "an SVG" : "a PNG"} picture`);
+      b.addEventListener("click", () => {
+        const picture = this.current.firstChild, name = `${this.trace.algorithm}-step-${this.replay.applied}`;
+        const kind = format.toLowerCase();
+        if (picture instanceof SVGElement) (kind === "png" ? savePng : saveSvg)(picture, name);
+        else saveBoard(picture.dataset.cells.split(",").map(Number), this.problem.cols, picture, name, kind);
+      });
+      tools.appendChild(b);
+    });
+    return tools;
   }
 
   buildTree(column, container) {
@@ -136,7 +154,7 @@ export class SearchPanel {
     column.appendChild(scroller);
     // Fit keeps fitting when the box changes size (the legend opens, the window turns)
     new ResizeObserver(() => { if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
-    this.details = html("div", "node-details idle");
+    this.details = region(html("div", "node-details idle"), "The clicked node");  // a long why scrolls inside it
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
     column.appendChild(this.details);
@@ -186,13 +204,14 @@ export class SearchPanel {
     this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.words.path(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.depth], ["g", n.g]];
-    if (n.h !== null) rows.push(["h", n.h], ["f", n.g + n.h]);
+    const rows = [["depth", n.depth], ["g", figure(n.g)]];
+    if (n.h !== null) rows.push(["h", figure(n.h)], ["f", figure(n.g + n.h)]);
     rows.push(["status", this.words.statusText(id)]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
     this.details.append(dl, html("p", "", this.words.why(id)));
     this.drawTree();
-    this.details.scrollIntoView({ block: "nearest" });
+    // presenting, the stage fills the window: scroll the panel's own boxes, never the page under the stage
+    if (this.el.closest(".presenting")) this.reveal(this.details); else this.details.scrollIntoView({ block: "nearest" });
   }
 
   render() {
@@ -208,7 +227,7 @@ export class SearchPanel {
     const stack = t.frontier_kind === "stack";
     const stats = [["expanded", counts.expanded], ["generated", counts.generated],
       stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
-    if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     this.stats.innerHTML = "";
     stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
     this.el.dataset.expanded = counts.expanded;
@@ -223,9 +242,9 @@ export class SearchPanel {
     if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
-    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", n.g]];
-    if (t.uses_h) vars.push(["h", n.h ?? "—"], ["f = g + h", n.h === null ? "—" : n.g + n.h]);
-    if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", replay.bound]);
+    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", figure(n.g)]];
+    if (t.uses_h) vars.push(["h", figure(n.h)], ["f = g + h", n.h === null ? "—" : figure(n.g + n.h)]);
+    if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));

@@ -59,6 +59,11 @@ export class Replay {
       this.showAncestors(id);
       this.status.set(id, { prune: "pruned", duplicate: "duplicate", stale: "stale" }[step.event]);
     } else if (step.event === "goal") {
+      // Bidirectional search stops with its meeting node still in a queue; drawn as the goal it is no longer listed
+      // on the frontier, so it leaves the frontier's count too (the other searches have taken the goal off already).
+      if (this.trace.frontier_kind === "two-queues") {
+        this.counts.frontier -= [id, step.meets].filter((n) => n !== undefined && this.status.get(n) === "frontier").length;
+      }
       this.showAncestors(id);
       this.status.set(id, "goal");
       this.currentId = id;

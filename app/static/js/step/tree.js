@@ -2,6 +2,7 @@
 // Past COLLAPSE_AT visible nodes the finished subtrees fold into their roots ("+n", a click opens them); "Fit"
 // shows the whole tree at a readable size by folding its deepest levels into their ancestors' counts.
 import { plural, svgEl } from "../common.js";
+import { figure } from "./captions.js";
 import { STATUS } from "./replay.js";
 import { PanZoom, READABLE_ZOOM } from "./panzoom.js";
 
@@ -16,7 +17,7 @@ const LABELS_BELOW = { plain: 30, withValue: 44 }, EDGE_GAP = 18;
 export function nodeValue(trace, node) {
   const key = trace.priority || (trace.cutoff === "f" ? "f" : null);
   if (!key || (key !== "g" && node.h === null)) return "";
-  return `${key} ${{ g: node.g, h: node.h, f: node.g + node.h }[key]}`;
+  return `${key} ${figure({ g: node.g, h: node.h, f: node.g + node.h }[key])}`;
 }
 
 export class SearchTree {

@@ -1,5 +1,5 @@
-// The step-through's view as a URL (contract 1 of CONTRACTS.md). The page keeps its address equal to what it
-// shows (history.replaceState) and announces every change with a "stepview:change" event; other scripts read the
+// The step-through's view as a URL (app/step.py's view_from_query and query_for read and write it). The page keeps
+// its address equal to what it shows (history.replaceState) and announces every change with a "stepview:change" event; other scripts read the
 // view with currentViewUrl() and apply one with showView(url), without a reload when the page can show it itself.
 // A page that follows someone else's view (a student following the teacher) calls setFollowing(true): from the
 // moment its user steps or changes the view themselves, showView leaves them alone until setFollowing(true) again.

@@ -16,7 +16,8 @@ from engine.domains.tiles import heuristics as registry
 from engine.domains.tiles.astar import astar_fast, supports
 from engine.domains.tiles.heuristics import Heuristic, misplaced_tiles
 from engine.domains.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_cut, nothing_enter, nothing_leave
-from engine.search import SlidingTileProblem, astar_search, idastar_search
+from engine.domains.tiles.problem import SlidingTileProblem
+from engine.search import astar_search, idastar_search
 from engine.search.solve import solve, solvers
 
 

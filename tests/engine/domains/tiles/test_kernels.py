@@ -11,9 +11,10 @@ from engine.domains.tiles import Board, goal_board, random_solvable, scramble
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import linear_conflict_sum, manhattan_sum
 from engine.domains.tiles.heuristics import linear_conflicts, manhattan_distance
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import rank_of_positions, unrank_positions
-from engine.search import SlidingTileProblem, idastar_search
+from engine.search import idastar_search
 from engine.search.solve import solve
 from tests.support.ida import one_iteration
 

@@ -138,7 +138,8 @@ def test_the_database_kernel_on_25_cells_equals_the_readable_search():
 
     from engine.domains.tiles.kernel_drivers import idastar
     from engine.domains.tiles.pdb_kernel import child_order
-    from engine.search import SlidingTileProblem, idastar_search
+    from engine.domains.tiles.problem import SlidingTileProblem
+    from engine.search import idastar_search
 
     goal = FIRST5
     groups = tuple((t, t + 1) for t in range(1, 25, 2))

@@ -19,9 +19,10 @@ from engine.core.errors import PuzzleError
 from engine.domains.tiles import Board, goal_board, pdb, pdb_build, pdb_catalogue, scramble
 from engine.domains.tiles.board import half_turn, half_turn_moves
 from engine.domains.tiles.pdb_kernel import child_order
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
-from engine.search import SlidingTileProblem, idastar_search
+from engine.search import idastar_search
 from engine.search.solve import solve
 from engine.serving import store
 from engine.serving.jobs import checked

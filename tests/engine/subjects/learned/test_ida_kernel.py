@@ -13,7 +13,8 @@ from engine.domains.tiles.astar import astar_fast, supports
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic, manhattan_distance
-from engine.search import SlidingTileProblem, astar_search, idastar_search
+from engine.domains.tiles.problem import SlidingTileProblem
+from engine.search import astar_search, idastar_search
 from engine.search.solve import solve
 from engine.serving import store
 from engine.subjects.learned import catalogue

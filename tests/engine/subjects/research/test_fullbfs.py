@@ -193,9 +193,12 @@ def test_the_command_killed_mid_search_resumes_to_the_same_answer(tmp_path):
     command = [sys.executable, "-m", "engine", "research", "bfs", "--size", "2x5", "--json"]
     env = {**os.environ, "PUZZLE_DATA_DIR": str(tmp_path)}
     manifest = tmp_path / "fullbfs-2x5" / "manifest.json"
-    first = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    wait_until(lambda: len(json.loads(manifest.read_text())["histogram"]) > 25, timeout=300,
-               what="25 layers", ignore=(OSError, ValueError))
+    errors = tmp_path / "first.err"
+    with open(errors, "w") as err:
+        first = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    wait_until(lambda: first.poll() is not None or len(json.loads(manifest.read_text())["histogram"]) > 25,
+               timeout=300, what="25 layers", ignore=(OSError, ValueError))
+    assert first.poll() is None, f"the search ended before it was killed: {errors.read_text()[-2000:]}"
     first.send_signal(signal.SIGKILL)
     first.wait()
     killed_at = len(json.loads(manifest.read_text())["histogram"])

@@ -1,0 +1,52 @@
+"""The sliding-tile board as a problem of the domain contract (``engine.search.domain``): what the readable searches,
+the step-through and the kernels' reference tests read."""
+
+from __future__ import annotations
+
+from engine.domains.tiles.board import INVERSE, Board
+from engine.domains.tiles.heuristics import heuristic_function
+
+
+class SlidingTileProblem:
+    """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
+
+    unit_costs = True
+    reversible = True
+
+    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
+        """``heuristic`` is a name in the registry (``engine.domains.tiles.heuristics``); ``options`` are the solve's
+        own (``{"table": name}`` picks a learned table)."""
+        self.initial = initial
+        self.goal = goal
+        self.heuristic_name = heuristic
+        self._h = heuristic_function(heuristic, goal, options)
+
+    def actions(self, state: Board) -> str:
+        return state.legal_moves()
+
+    def result(self, state: Board, action: str) -> Board:
+        return state.move(action)
+
+    def is_goal(self, state: Board) -> bool:
+        return state.cells == self.goal.cells
+
+    def h(self, state: Board) -> int:
+        return self._h(state)
+
+    def cost(self, state: Board, action: str) -> int:
+        return 1
+
+    def inverse(self, state: Board, action: str) -> str:
+        return INVERSE[action]
+
+    def format_path(self, path: tuple) -> str:
+        return "".join(path)
+
+    def encode(self, state: Board) -> list[int]:
+        return list(state.cells)
+
+    def scene(self) -> dict:
+        return {"rows": self.goal.rows, "cols": self.goal.cols, "goal": list(self.goal.cells)}
+
+    def picture(self, state: Board) -> dict:
+        return {"cells": list(state.cells)}

@@ -1,0 +1,171 @@
+"""``POST /api/solve`` and ``/api/compare`` on problems of other domains than the tiles (``"problem": "graph"`` or
+``"grid"`` with its JSON): AIMA's published Romania answers (Russell & Norvig, 3rd ed., Figures 3.24 and 3.23: A*
+and uniform-cost search 418 km through Sibiu, Rimnicu Vilcea and Pitesti; greedy best-first 450 km through Sibiu and
+Fagaras; breadth-first search the fewest roads, three), Moving AI's listed optimal costs, hand-checked decimal costs,
+the CLI's JSON equal to the API's, jobs that finish and jobs that are cancelled, and 400s for bad input."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.domains.graph import example
+from engine.domains.grid import read_scenarios
+from tests.support.pages import cancel_mid_search, job_id
+
+MOVING_AI = Path(__file__).resolve().parents[1] / "data" / "movingai"
+ARENA_ROWS = (MOVING_AI / "arena.map").read_text().splitlines()[4:]
+ROMANIA = example("romania")  # the book's map, typed as data: roads in km, h the straight-line distances
+CHEAPEST = ["Arad", "Sibiu", "Rimnicu Vilcea", "Pitesti", "Bucharest"]
+
+
+def solve(client, **body):
+    response = client.post("/api/solve", json={"problem": "graph", "graph": ROMANIA, "mode": "sync", **body})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+@pytest.mark.parametrize("solver", ["astar", "ucs", "idastar"])
+def test_the_cheapest_searches_answer_the_books_418_km(client, solver):
+    data = solve(client, solver=solver)
+    assert data["status"] == "solved" and data["optimal"] is True
+    assert data["path"] == CHEAPEST and data["cost"] == 418 and data["length"] == 4
+
+
+def test_greedy_and_breadth_first_answer_the_books_450_km_and_three_roads(client):
+    greedy = solve(client, solver="greedy")
+    assert greedy["path"] == ["Arad", "Sibiu", "Fagaras", "Bucharest"] and greedy["cost"] == 450
+    assert greedy["optimal"] is False
+    bfs = solve(client, solver="bfs")
+    assert bfs["length"] == 3 and bfs["optimal"] is False
+
+
+def test_decimal_costs_and_costs_over_a_hundred_give_the_hand_checked_path(client):
+    # by hand: S→A→G costs 0.5 + 150.25 = 150.75, under S→G's 151 and S→B→G's 2.5 + 149 = 151.5
+    graph = {"nodes": [{"name": n} for n in "SABG"], "start": "S", "goal": "G",
+             "edges": [{"from": "S", "to": "G", "cost": 151}, {"from": "S", "to": "A", "cost": 0.5},
+                       {"from": "A", "to": "G", "cost": 150.25}, {"from": "S", "to": "B", "cost": 2.5},
+                       {"from": "B", "to": "G", "cost": 149}]}
+    for solver in ("ucs", "astar", "idastar"):
+        data = solve(client, graph=graph, solver=solver)
+        assert data["path"] == ["S", "A", "G"] and data["cost"] == 150.75, solver
+
+
+@pytest.mark.parametrize("solver", ["astar-compiled", "idastar-compiled", "astar", "ucs"])
+def test_a_moving_ai_map_sent_as_rows_gets_each_listed_optimal_cost(client, solver):
+    for scenario in read_scenarios((MOVING_AI / "arena.map.scen").read_text())[:6]:
+        grid = {"rows": ARENA_ROWS, "start": list(scenario.start), "goal": list(scenario.goal), "connect": 8}
+        response = client.post("/api/solve", json={"problem": "grid", "grid": grid, "solver": solver,
+                                                   "mode": "sync"})
+        data = response.get_json()
+        assert data["status"] == "solved" and abs(data["cost"] - scenario.listed) <= 1e-6, (solver, scenario)
+        assert data["path"][0] == list(scenario.start) and data["path"][-1] == list(scenario.goal)
+
+
+def test_compare_runs_each_solver_on_the_same_graph_side_by_side(client):
+    response = client.post("/api/compare", json={"problem": "graph", "graph": "romania", "mode": "sync",
+                                                 "solvers": ["astar", "ucs", "greedy", "bfs", "astar:zero"]})
+    assert response.status_code == 200
+    results = response.get_json()["results"]
+    assert [(r["solver"], r["heuristic"]) for r in results] == [("astar", "given"), ("ucs", ""), ("greedy", "given"),
+                                                                ("bfs", ""), ("astar", "zero")]
+    assert [r["cost"] for r in results] == [418, 418, 450, 450, 418]
+
+
+def test_the_cli_prints_what_the_api_answers(client, capsys, tmp_path):
+    from engine.cli import main
+
+    data = solve(client, solver="astar")
+    file = tmp_path / "romania.json"
+    file.write_text(json.dumps(ROMANIA))
+    assert main(["solve-problem", "--problem", "graph", "--file", str(file), "--solver", "astar", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed) - {"graph"} == set(data) - {"graph"}
+    same = ("status", "moves", "path", "cost", "length", "optimal", "nodes_expanded", "nodes_generated", "solver",
+            "heuristic")
+    assert {key: printed[key] for key in same} == {key: data[key] for key in same}
+    assert main(["solve-problem", "--problem", "graph", "--data", "romania", "--solver", "greedy",
+                 "--solver", "ucs"]) == 0
+    assert "cost 450" in capsys.readouterr().out
+
+
+def test_a_job_finishes_and_its_result_is_drawn(client, app):
+    response = client.post("/api/compare", json={"problem": "graph", "graph": "romania", "mode": "job",
+                                                 "solvers": ["astar", "greedy"]})
+    assert response.status_code == 202
+    job = app.extensions["jobs"].wait(job_id(response), timeout=180)
+    assert job["status"] == "done" and [r["cost"] for r in job["result"]["results"]] == [418, 450]
+    page = client.get(f"/jobs/{job_id(response)}").get_data(as_text=True)
+    assert "Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest" in page
+
+
+def test_a_long_solve_runs_as_a_job_and_can_be_cancelled(client):
+    # IDA* with h = 0 on an open 64×64 grid: a new bound for every distinct path cost, far beyond any budget here
+    grid = {"rows": ["." * 64] * 64, "start": [0, 0], "goal": [63, 63], "connect": 8}
+    response = client.post("/api/solve", json={"problem": "grid", "grid": grid, "heuristic": "zero",
+                                               "solver": "idastar", "max_nodes": 2_000_000_000, "mode": "job"})
+    job, cancelled = cancel_mid_search(client, response)
+    assert job["status"] == "running" and job["kind"] == "problem-solve"
+    assert cancelled["status"] == "cancelled" and cancelled["result"]["status"] == "cancelled"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"problem": "maze"}, "problem must be one of"),
+    ({"problem": "graph"}, 'give the graph as "graph"'),
+    ({"problem": "graph", "graph": "atlantis"}, "no built-in graph"),
+    ({"problem": "graph", "graph": "romania", "solver": "magic"}, "unknown solver"),
+    ({"problem": "graph", "graph": "romania", "solver": "astar-compiled"}, "unknown solver"),
+    ({"problem": "graph", "graph": "romania", "heuristic": "psychic"}, "offers the heuristics"),
+    ({"problem": "graph", "graph": {"nodes": [{"name": "A"}], "edges": [], "start": "A", "goal": "B"}}, "not a node"),
+    ({"problem": "graph", "graph": {**ROMANIA, "edges": [{"from": "Arad", "to": "Sibiu", "cost": 0}]}},
+     "more than 0"),
+    ({"problem": "graph", "graph": "romania", "max_nodes": "lots"}, "max_nodes"),
+    ({"problem": "graph", "graph": "romania", "depth_limit": 10**6}, "depth_limit"),
+    ({"problem": "grid", "grid": {"rows": ["..", "#."], "start": [0, 1], "goal": [1, 1]}}, "must be an open cell"),
+    ({"problem": "grid", "grid": {"rows": ["." * 100] * 100, "start": [0, 0], "goal": [1, 1]}}, "at most"),
+    ({"problem": "grid", "grid": [1, 2]}, "the grid must be an object"),
+])
+def test_bad_input_is_a_400_that_says_what_is_wrong(client, body, message):
+    response = client.post("/api/solve", json={**body, "mode": "sync"})
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+
+
+def test_a_compare_needs_two_to_ten_solvers_each_offered(client):
+    for solvers, message in ((["astar"], "between 2 and 10"), (["astar"] * 11, "between 2 and 10"),
+                             (["astar", "ucs:psychic"], "offers the heuristics"), (["astar", 7], "each solver")):
+        response = client.post("/api/compare", json={"problem": "graph", "graph": "romania", "solvers": solvers})
+        assert response.status_code == 400 and message in response.get_json()["error"], solvers
+
+
+def test_a_domain_registered_at_test_time_is_solved_by_its_compiled_searches(client, monkeypatch):
+    from engine.search import domain
+    from tests.engine.search.pancake import register
+
+    monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())  # forgotten after the test
+    register()
+    for solver in ("idastar-compiled", "astar-compiled", "bfs"):
+        response = client.post("/api/solve", json={"problem": "pancake", "pancake": [2, 0, 1], "solver": solver,
+                                                   "mode": "sync"})
+        # 2 0 1: flip all three (1 0 2), then the top two (0 1 2)
+        assert response.get_json()["path"] == [[2, 0, 1], [1, 0, 2], [0, 1, 2]], solver
+
+
+def test_the_step_views_graph_gets_its_solvers_compared_on_a_page(client):
+    page = client.get("/step/compare?problem=graph-data&data=romania&solvers=astar,greedy,bfs")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "<html" in text and "Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest" in text
+    assert "Arad → Sibiu → Fagaras → Bucharest" in text
+    fragment = client.get("/step/compare?problem=graph-data&data=romania&solvers=ucs,idastar",
+                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment and fragment.count(">418<") == 2
+
+
+def test_the_step_views_grid_gets_every_solver_and_tiles_are_sent_to_the_compare_page(client):
+    grid = json.dumps({"rows": ["....", ".##.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 4})
+    text = client.get("/step/compare", query_string={"problem": "grid", "data": grid}).get_data(as_text=True)
+    # Manhattan distance round the wall: five moves, cost 5, for every solver (the fewest moves are the cheapest)
+    assert text.count(">5<") >= 10 and "astar-compiled" in text and "idastar-compiled" in text
+    response = client.get("/step/compare?problem=tiles")
+    assert response.status_code == 400 and "Compare page" in response.get_data(as_text=True)
