@@ -1,7 +1,7 @@
 """Submitting work: a job from any form or API request, and how the web answers a solve or a compare.
 
 A solve small enough to be sure of (a compiled solver on the 8-puzzle or a smaller board:
-``engine.domains.tiles.solve_cost.quick``; any domain's problem for its first ``engine.search.jobs.QUICK_NODES``
+``engine.domains.tiles.solve_cost.quick_nodes``; any domain's problem for its first ``engine.search.jobs.QUICK_NODES``
 nodes: a graph a person types is answered long before) is answered here in the web process, under a node cap,
 without a worker.
 Every other solve and compare is a job (a Dask worker process, never this one), on the lane its cost estimate
@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from engine.core.params import MAX_REQUEST_SECONDS, choice, number
 from engine.core.status import FINISHED, Status
-from engine.domains.tiles.solve_cost import QUICK_SECONDS, QUICK_SOLVERS, quick_nodes
+from engine.domains.tiles.solve_cost import QUICK_SECONDS, quick_nodes, quick_solves
 from engine.search.jobs import QUICK_NODES as PROBLEM_QUICK_NODES
 from engine.serving.cluster import JobRunner, NoWorker, anonymous_owner
 from engine.serving.jobs import checked
@@ -152,12 +152,8 @@ def _no_progress(fraction, info) -> None:
 
 def warm_quick_solves() -> None:
     """Load the quick solvers' kernels in this process (a thread at start-up), so no request pays for it."""
-    for solver, heuristics in QUICK_SOLVERS.items():
-        for name in heuristics:
-            quick_answer({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": solver, "heuristic": name})
-            if solver in ("astar", "idastar"):  # the 4×4 kernels are others
-                quick_answer({"size": "4x4", "tiles": list(range(1, 15)) + [0, 15], "solver": solver,
-                              "heuristic": name})
+    for params in quick_solves():
+        quick_answer(params)
 
 
 def _names_a_domain(params: dict) -> bool:

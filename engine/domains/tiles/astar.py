@@ -1,5 +1,10 @@
 """A* for tile boards of at most 16 cells, compiled by numba: the ``astar`` solver.
 
+One kernel per heuristic, generated (``astar_kernel``) from the hook its compiled record gives, its h of a whole board
+(``ida_kernels.KernelHeuristic.board_h``, the reference IDA*'s too): any registered heuristic with that hook runs here,
+with the inputs its record builds; one without (a pattern database, whose kernel follows its groups move by move) runs
+in the readable A*.
+
 The same search as the readable ``engine.search.astar_search`` (which stays for the step-through views): the same
 frontier order (f, then larger g, then insertion order), the same stale-entry skip, goal test when a node is taken
 from the frontier, children in U D L R order, so the expanded and generated counts and the path are identical; the
@@ -14,6 +19,9 @@ outgrow its budget stops with ``budget_exhausted`` and ``extra["budget"] == "mem
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -22,15 +30,11 @@ from engine.core.status import Status
 from engine.domains.tiles.bfs_kernels import blank_cell
 from engine.domains.tiles.board import MOVES, Board
 from engine.domains.tiles.goal_arrays import goal_tables
-from engine.domains.tiles.heuristic_kernels import (
-    MODE_LINEAR_CONFLICT,
-    MODE_MANHATTAN,
-    linear_conflict_sum,
-    manhattan_sum,
-)
+from engine.domains.tiles.heuristic_kernels import manhattan_sum
+from engine.domains.tiles.heuristics import heuristic
+from engine.domains.tiles.ida_kernels import hook_name, specialised
 
 MAX_CELLS = 16
-HEURISTICS = ("manhattan", "linear-conflict")
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the state array ``st`` the kernel reads on entry and writes on return.
 NODES = 0       # positions stored (node i is ``keys[i]``)
@@ -43,8 +47,13 @@ GOAL_NODE = 6   # the goal's node once found, else -1
 _G_BITS, _COUNTER_BITS = 12, 38  # priority = f, then (4095 - g), then the insertion counter
 
 
-def supports(goal: Board, heuristic: str) -> bool:
-    return goal.size <= MAX_CELLS and heuristic in HEURISTICS
+def supports(goal: Board, heuristic_name: str) -> bool:
+    """Whether the compiled A* takes ``goal`` (a position fits one integer) and the heuristic (its compiled record
+    gives its h of a whole board)."""
+    if goal.size > MAX_CELLS:
+        return False
+    record = heuristic(heuristic_name)
+    return record.kernel is not None and record.compiled().board_h is not None
 
 
 @njit(cache=True, nogil=True)
@@ -120,21 +129,17 @@ def _pop(heap_key, heap_node, size):
         heap_node[i] = last_node
 
 
-@njit(cache=True, nogil=True)
-def heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col):
-    h = manhattan_sum(cells, manhattan)
-    if mode == MODE_LINEAR_CONFLICT:
-        h += 2 * linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
-    return h
+#: What ``_astar_run`` calls; every kernel ``astar_kernel`` makes binds its heuristic's in its place.
+board_h = None
 
 
-@njit(cache=True, nogil=True)
-def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_key, neighbors, manhattan, rows,
-              cols, goal_row, goal_col, mode, quota):
+def _astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_key, neighbors, manhattan, aux,
+               quota):
     """Resumable A*. ``st`` holds the scalars (NODES, FRONTIER, COUNTER, EXPANDED, GENERATED, PEAK, GOAL_NODE).
-    Node i is the position ``keys[i]`` with its best g, parent node and the move from it. Returns FOUND, EMPTY (the
-    frontier ran dry), PAUSED after ``quota`` expansions, or FULL (grow the arrays and call again)."""
-    cells = np.empty(rows * cols, dtype=np.int64)
+    Node i is the position ``keys[i]`` with its best g, parent node and the move from it; h is the heuristic's
+    ``board_h(aux, cells, md)``. Returns FOUND, EMPTY (the frontier ran dry), PAUSED after ``quota`` expansions, or
+    FULL (grow the arrays and call again)."""
+    cells = np.empty(neighbors.shape[0], dtype=np.int64)
     g_mask = (1 << _G_BITS) - 1
     counter_mask = (1 << _COUNTER_BITS) - 1
     stop_at = st[EXPANDED] + quota
@@ -174,7 +179,7 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
                 best_g[child] = g + 1
                 parent[child] = node
                 move[child] = d
-                f = g + 1 + heuristic(cells, mode, manhattan, rows, cols, goal_row, goal_col)
+                f = g + 1 + board_h(aux, cells, manhattan_sum(cells, manhattan))
                 entry = ((f << (_G_BITS + _COUNTER_BITS)) | ((g_mask - g - 1) << _COUNTER_BITS)
                          | (st[COUNTER] & counter_mask))
                 st[COUNTER] += 1
@@ -187,6 +192,12 @@ def astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_k
         if st[EXPANDED] >= stop_at:
             return PAUSED
     return EMPTY
+
+
+@functools.cache
+def astar_kernel(board_h: Callable) -> Callable:
+    """The compiled A* (``_astar_run``) of the heuristic whose h of a whole board is ``board_h(aux, cells, md)``."""
+    return specialised(_astar_run, {"board_h": board_h}, f"astar_kernel[{hook_name(board_h)}]")
 
 
 #: The arrays of one node slot: its key, best g, parent, move, two hash slots (the table keeps at most half full), and
@@ -236,16 +247,20 @@ class _Arrays:
                                                                np.dtype(_KEY).itemsize)
 
 
-def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> SolveResult:
+def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch,
+               loaded: dict | None = None) -> SolveResult:
+    """A* by the compiled kernel of the heuristic ``heuristic_name`` (``supports`` says which); ``loaded`` is what
+    its ``kernel_inputs`` loaded (a trained table)."""
     tables = goal_tables(goal)
-    mode = MODE_LINEAR_CONFLICT if heuristic_name == "linear-conflict" else MODE_MANHATTAN
+    compiled = heuristic(heuristic_name).compiled()
+    run = astar_kernel(compiled.board_h)
+    aux, h0 = compiled.inputs(board, goal, loaded or {}, 1)  # A* reads no arrays per depth: one depth
     max_bytes = watch.budget.max_bytes
     arrays = _Arrays(max(16, min(1 << 12, max_bytes // BYTES_PER_SLOT)))
     start = np.array(board.cells, dtype=np.int64)
     arrays.keys[0] = pack(start)
     arrays.table[_slot(arrays.table, arrays.keys, arrays.keys[0])] = 0
     arrays.parent[0] = -1
-    h0 = int(heuristic(start, mode, tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col))
     arrays.heap_key[0] = (h0 << (_G_BITS + _COUNTER_BITS)) | (((1 << _G_BITS) - 1) << _COUNTER_BITS)
     arrays.heap_node[0] = 0
     st = np.zeros(7, dtype=np.int64)
@@ -262,9 +277,9 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch) -> 
     while True:
         began, expanded = watch.elapsed, int(st[EXPANDED])
         a = arrays
-        code = astar_run(st, a.keys, a.best_g, a.parent, a.move, a.table, a.heap_key, a.heap_node, goal_key,
-                         tables.neighbors, tables.manhattan, goal.rows, goal.cols, tables.goal_row, tables.goal_col,
-                         mode, max(1, min(slices.quota, watch.budget.max_nodes - expanded)))
+        quota = max(1, min(slices.quota, watch.budget.max_nodes - expanded))
+        code = run(st, a.keys, a.best_g, a.parent, a.move, a.table, a.heap_key, a.heap_node, goal_key,
+                   tables.neighbors, tables.manhattan, aux, quota)
         slices.ran(int(st[EXPANDED]) - expanded, watch.elapsed - began)
         if code == FOUND:
             path, node = [], int(st[GOAL_NODE])

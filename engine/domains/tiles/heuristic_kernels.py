@@ -1,20 +1,14 @@
-"""numba kernels of the sliding-tile heuristics: Manhattan distance, linear conflict and the learned table's value.
+"""numba kernels of the sliding-tile heuristics: Manhattan distance and linear conflict.
 
-The readable versions are in ``engine/domains/tiles/heuristics.py`` (and ``engine/subjects/learned/pattern.py`` for the
-learned key); ``tests/engine/domains/tiles/test_kernels.py`` checks that both agree.
+The readable versions are in ``engine/domains/tiles/heuristics.py``; ``tests/engine/domains/tiles/test_kernels.py``
+checks that both agree. A heuristic that a subject brings computes its own in its package (seed 002's learned table:
+``engine/subjects/learned/ida_kernel.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from engine.domains.tiles.ranking_kernels import pattern_rank
-
-# Heuristic modes of the reference IDA* kernel (``ida_kernels.ida_run``) and of the compiled A*.
-MODE_MANHATTAN = 0
-MODE_LINEAR_CONFLICT = 1
-MODE_LEARNED = 3
 
 
 @njit(cache=True, nogil=True)
@@ -74,11 +68,10 @@ def line_conflicts_at(cells, line, rows, cols, goal_row, goal_col, places, longe
     return line_conflicts_in(cells, col, cols, rows, col, goal_col, goal_row, places, longest)
 
 
-@njit(cache=True, nogil=True)
-def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
-    """Linear conflict's count over every row and column."""
-    places = np.empty(max(rows, cols), dtype=np.int64)
-    longest = np.empty(max(rows, cols), dtype=np.int64)
+@njit(cache=True, nogil=True, inline="always")
+def linear_conflict_lines(cells, rows, cols, goal_row, goal_col, places, longest):
+    """Linear conflict's count over every row and column, with the scratch lines ``places`` and ``longest`` (at
+    least ``max(rows, cols)`` entries) given, so a search allocates nothing per node."""
     total = 0
     for line in range(rows + cols):
         total += line_conflicts_at(cells, line, rows, cols, goal_row, goal_col, places, longest)
@@ -86,17 +79,8 @@ def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
 
 
 @njit(cache=True, nogil=True)
-def learned_value(cells, key_slot, key_radix, table):
-    """Seed 002's DB(p): the learned table at the pattern of the key tiles' cells (blank included)."""
-    return table[pattern_rank(cells, key_slot, key_radix)]
-
-
-@njit(cache=True, nogil=True)
-def heuristic_value(mode, md, lc, learned):
-    if mode == MODE_MANHATTAN:
-        return md
-    if mode == MODE_LINEAR_CONFLICT:
-        return md + 2 * lc
-    if mode == MODE_LEARNED:
-        return md + learned
-    raise ValueError("unknown heuristic mode")
+def linear_conflict_sum(cells, rows, cols, goal_row, goal_col):
+    """Linear conflict's count over every row and column."""
+    places = np.empty(max(rows, cols), dtype=np.int64)
+    longest = np.empty(max(rows, cols), dtype=np.int64)
+    return linear_conflict_lines(cells, rows, cols, goal_row, goal_col, places, longest)

@@ -6,9 +6,10 @@ The built-in heuristics register here; a subject registers its own from its pack
 such module, so a lookup of a name not yet registered loads them first. The solvers (which heuristics A* and IDA* take,
 which are admissible), the pages' choices, the step-through's list and the CLI's help all read this registry.
 
-Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled IDA*
-also a module holding its ``KernelHeuristic`` (its hooks and the function that builds its inputs, see
-``engine.domains.tiles.ida_kernels``), named by the record's ``kernel``. ARCHITECTURE.md works an example through.
+Adding a heuristic: its plain-Python function and a ``register_heuristic(Heuristic(...))``; for the compiled IDA* and
+A* also a module holding its ``KernelHeuristic`` (its hooks, the function that builds its inputs and its h of a whole
+board, see ``engine.domains.tiles.ida_kernels``), named by the record's ``kernel``. ARCHITECTURE.md works an example
+through.
 """
 
 from __future__ import annotations
@@ -42,14 +43,18 @@ class Heuristic:
     function: HeuristicBuilder
     #: the one board shape it is made for; None: every board
     shape: tuple[int, int] | None = None
-    #: where its compiled IDA* is, ``"module:NAME"`` (a ``KernelHeuristic``), imported when a search first runs it
-    #: (so listing heuristics loads no compiler); None: only the readable searches use it, the solvers do not offer it
+    #: where its compiled searches are (IDA*, and A* when it gives h of a whole board), ``"module:NAME"`` (a
+    #: ``KernelHeuristic``), imported when a search first runs it (so listing heuristics loads no compiler); None: only
+    #: the readable searches use it, the solvers do not offer it
     kernel: str | None = None
     #: loads what the kernel reads (a pattern database, a trained table), possibly another heuristic's when this one's
     #: table is missing; None: nothing to load
     kernel_inputs: Callable[[Board, dict], KernelInputs] | None = None
     #: whether it can be offered now for a board (e.g. a table has been trained); None: whenever the shape fits
     available: Callable[[Board], bool] | None = None
+    #: cheap per node and loading nothing, so the web process tries a small solve with it itself, under a node cap
+    #: (``solve_cost.quick_nodes``); a quick heuristic has both compiled searches, IDA* and A*
+    quick: bool = False
 
     def fits(self, board: Board) -> bool:
         return self.shape is None or (board.rows, board.cols) == self.shape
@@ -82,7 +87,8 @@ def heuristic(name: str) -> Heuristic:
 
 
 def search_heuristics() -> tuple[str, ...]:
-    """The heuristics A* and IDA* take: those the IDA* kernel computes."""
+    """The heuristics A* and IDA* take: those with a compiled IDA* (the compiled A* takes those of them whose kernel
+    gives h of a whole board; the readable A* the others)."""
     return tuple(name for name, record in heuristics().items() if record.kernel is not None)
 
 
@@ -165,12 +171,12 @@ def _database_inputs(name: str) -> Callable[[Board, dict], KernelInputs]:
 register_heuristic(Heuristic(
     "manhattan", "Manhattan distance", "Each tile's row and column distance to its goal cell, summed.", True,
     lambda goal, options: lambda board: manhattan_distance(board, goal),
-    kernel="engine.domains.tiles.ida_kernels:MANHATTAN"))
+    kernel="engine.domains.tiles.ida_kernels:MANHATTAN", quick=True))
 register_heuristic(Heuristic(
     "linear-conflict", "linear conflict", "Manhattan distance plus two moves for each tile that must leave its row or "
     "column to let another pass.", True,
     lambda goal, options: lambda board: linear_conflict_distance(board, goal),
-    kernel="engine.domains.tiles.ida_kernels:LINEAR_CONFLICT"))
+    kernel="engine.domains.tiles.ida_kernels:LINEAR_CONFLICT", quick=True))
 register_heuristic(Heuristic(
     "pdb", "pattern database", "The strongest pattern database built for the goal (7-8, else 6-6-3).", True,
     _database_function("pdb"), shape=(4, 4), kernel=PDB_KERNEL, kernel_inputs=_database_inputs("pdb")))

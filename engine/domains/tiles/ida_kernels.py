@@ -5,24 +5,28 @@ until a node quota is used up, keeps its whole state in the arrays it was given 
 (``engine/domains/tiles/kernel_drivers.py``) can report progress, honour a cancel and stop at the budget between chunks,
 at least once a second.
 
-``ida_run`` is the reference kernel: the plain search, every heuristic mode behind one switch. The kernels the
-solvers run are generated from one definition, ``ida_kernel``, by a heuristic's hooks (the child's h, and what
-to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its own and
-inlines its hooks, so the counters stay in registers and there is no mode switch (bench/engine_speed.py). A
-``KernelHeuristic`` pairs such a kernel with the function that builds its inputs; a heuristic's registry record
-(``engine.domains.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so the driver has no
-branch per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in ``pdb_kernel.py``, the
-learned table's in ``engine/subjects/learned/ida_kernel.py``.
+The kernels the solvers run are generated from one definition, ``ida_kernel``, by a heuristic's hooks (the child's h,
+and what to undo, commit and restore as the search cuts, descends and backs up); numba compiles each variant on its
+own and inlines its hooks, so the counters stay in registers and there is no branch per heuristic
+(bench/engine_speed.py). ``reference_kernel`` generates the plain search from a heuristic's h of a whole board
+(``board_h``), the hook the compiled A* (``engine/domains/tiles/astar.py``) computes too: the reference its incremental
+kernel is held to. A ``KernelHeuristic`` pairs such kernels with the function that builds their inputs; a heuristic's
+registry record (``engine.domains.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so
+the driver has no branch per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in
+``pdb_kernel.py``; a subject's heuristic in its own package (seed 002's learned table:
+``engine/subjects/learned/ida_kernel.py``).
 
-``tests/engine/domains/tiles/test_kernels.py`` runs the Manhattan, linear-conflict and learned kernels against
-``ida_run`` node for node, pausing and resuming included, and against the readable IDA* of
-``engine/search/algorithms.py``; ``tests/engine/domains/tiles/test_pdb.py`` holds the pattern-database kernel to the
-readable IDA* with ``PatternDatabase.value``. The hooks are compiled into ``ida_kernel``'s ``run``, whose cache numba
-keys by this file: after editing a hook elsewhere, touch this file.
+``tests/engine/domains/tiles/test_kernels.py`` runs the Manhattan and linear-conflict kernels against their reference
+kernels node for node, pausing and resuming included, and against the readable IDA* of
+``engine/search/algorithms.py`` (``tests/engine/subjects/learned/`` does the same for the learned table's);
+``tests/engine/domains/tiles/test_pdb.py`` holds the pattern-database kernel to the readable IDA* with
+``PatternDatabase.value``. The hooks are compiled into ``ida_kernel``'s ``run``, whose cache numba keys by this file:
+after editing a hook elsewhere, touch this file.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FunctionType
@@ -33,11 +37,8 @@ from numba import njit
 
 from engine.domains.tiles.goal_arrays import INVERSE_INDEX, goal_tables
 from engine.domains.tiles.heuristic_kernels import (
-    MODE_LEARNED,
-    MODE_LINEAR_CONFLICT,
-    heuristic_value,
-    learned_value,
     line_conflicts_at,
+    linear_conflict_lines,
     linear_conflict_sum,
     manhattan_sum,
     own_goal_line,
@@ -94,10 +95,12 @@ def start_state(blank: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True, nogil=True)
-def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, goal_row, goal_col,
-            mode, key_slot, key_radix, learned_table, bound, quota):
-    """Depth-first search below ``bound`` (one IDA* iteration), resumable.
+#: What ``_reference_run`` calls; every kernel ``reference_kernel`` makes binds its heuristic's in its place.
+board_h = None
+
+
+def _reference_run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, bound, quota):
+    """Depth-first search below ``bound`` (one IDA* iteration), resumable, the board's h computed whole at each child.
 
     ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED). ``trial[d]`` is the next move to try at
     depth d, ``path[d]`` the move taken. Returns FOUND (the path is ``path[:st[DEPTH]]``), ITERATION_DONE, or PAUSED
@@ -129,14 +132,7 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
         md = md_stack[depth] + manhattan[tile, blank] - manhattan[tile, target]
         cells[blank] = tile
         cells[target] = 0
-        lc = 0
-        learned = 0
-        if mode == MODE_LINEAR_CONFLICT:
-            lc = linear_conflict_sum(cells, rows, cols, goal_row, goal_col)
-        elif mode == MODE_LEARNED:
-            learned = learned_value(cells, key_slot, key_radix, learned_table)
-        h = heuristic_value(mode, md, lc, learned)
-        f = depth + 1 + h
+        f = depth + 1 + board_h(aux, cells, md)
         if f > bound:
             if f < st[NEXT_BOUND]:
                 st[NEXT_BOUND] = f
@@ -157,6 +153,32 @@ def ida_run(cells, st, path, trial, md_stack, neighbors, manhattan, rows, cols, 
             st[DEPTH] = depth
             st[BLANK] = blank
             return PAUSED
+
+
+def specialised(template: FunctionType, hooks: dict[str, Callable], name: str, **options) -> Callable:
+    """``template`` compiled by numba with ``hooks`` in place of its module's globals of those names (numba inlines
+    them), cached under ``name``.
+
+    The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
+    dispatcher pickles differently in every process (each would compile the kernel again); globals are constants to
+    numba and outside the key. numba keeps one cache index per function name: named after its heuristic, each
+    kernel has its own, so loading one never unpickles the others' signatures (which would import their modules, a
+    test's too), and two processes compiling different heuristics never overwrite each other's entries."""
+    run = FunctionType(template.__code__, {**template.__globals__, **hooks}, "run")
+    run.__qualname__ = name
+    return njit(cache=True, nogil=True, **options)(run)
+
+
+def hook_name(function: Callable) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+@functools.cache
+def reference_kernel(board_h: Callable) -> Callable:
+    """The plain IDA* iteration (``_reference_run``) of the heuristic whose h of a whole board is
+    ``board_h(aux, cells, md)`` (``KernelHeuristic.board_h``): ``run(cells, st, path, trial, md_stack, neighbors,
+    manhattan, aux, bound, quota)``."""
+    return specialised(_reference_run, {"board_h": board_h}, f"reference_kernel[{hook_name(board_h)}]")
 
 
 #: What ``_run`` calls; every kernel ``ida_kernel`` makes binds its own heuristic's hooks in their place.
@@ -320,17 +342,9 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=No
     """
     if look_ahead is not None and not ordered:
         raise ValueError("look_ahead is called by ordered kernels only")
-    # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure, and a
-    # dispatcher pickles differently in every process (each would compile the kernel again); globals are constants
-    # to numba and outside the key.
-    bindings = {**globals(), "child_h": child_h, "look_ahead": look_ahead or nothing_ahead, "on_cut": on_cut,
-                "on_enter": on_enter, "on_leave": on_leave, "ordered": ordered}
-    run = FunctionType(_run.__code__, bindings, "run")
-    # numba keeps one cache index per function name: named after the heuristic, each kernel has its own, so loading
-    # one never unpickles the others' signatures (which would import their modules, a test's too), and two processes
-    # compiling different heuristics never overwrite each other's entries.
-    run.__qualname__ = f"ida_kernel[{child_h.__module__}.{child_h.__qualname__}]"
-    return njit(cache=True, nogil=True, _nrt=False)(run)
+    hooks = {"child_h": child_h, "look_ahead": look_ahead or nothing_ahead, "on_cut": on_cut, "on_enter": on_enter,
+             "on_leave": on_leave, "ordered": ordered}
+    return specialised(_run, hooks, f"ida_kernel[{hook_name(child_h)}]", _nrt=False)
 
 
 #: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:
@@ -342,9 +356,14 @@ InputsBuilder = Callable[["Board", "Board", dict, int], tuple[object, int]]
 @dataclass(frozen=True)
 class KernelHeuristic:
     """A heuristic as the compiled IDA* computes it: the kernel made by ``ida_kernel`` from its hooks, and the
-    function that builds the kernel's inputs. The driver (``kernel_drivers.idastar``) reads nothing else."""
+    function that builds the kernel's inputs, and its h of a whole board. The driver (``kernel_drivers.idastar``)
+    reads nothing else."""
     run: Callable
     inputs: InputsBuilder
+    #: ``board_h(aux, cells, md)``: h of the whole board ``cells`` whose Manhattan distance is ``md``, read from the
+    #: same ``aux`` (a ``hook``); the compiled A* (``astar.astar_kernel``) and the reference IDA*
+    #: (``reference_kernel``) compute it. None: the compiled A* does not take the heuristic (the readable A* does)
+    board_h: Callable | None = None
 
 
 @hook
@@ -378,7 +397,13 @@ def _manhattan_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tu
     return np.zeros(0, dtype=np.int64), int(manhattan_sum(cells, goal_tables(goal).manhattan))
 
 
-MANHATTAN = KernelHeuristic(ida_kernel(_manhattan_h, nothing_cut, nothing_enter, nothing_leave), _manhattan_inputs)
+@hook
+def _manhattan_board_h(aux, cells, md):
+    return md
+
+
+MANHATTAN = KernelHeuristic(ida_kernel(_manhattan_h, nothing_cut, nothing_enter, nothing_leave), _manhattan_inputs,
+                            _manhattan_board_h)
 
 
 class ConflictArrays(NamedTuple):
@@ -421,5 +446,11 @@ def _linear_conflict_inputs(board: Board, goal: Board, loaded: dict, stack: int)
     return aux, int(manhattan_sum(cells, tables.manhattan)) + 2 * int(lc_stack[0])
 
 
+@hook
+def _linear_conflict_board_h(aux, cells, md):
+    return md + 2 * linear_conflict_lines(cells, aux.rows, aux.cols, aux.goal_row, aux.goal_col, aux.places,
+                                          aux.longest)
+
+
 LINEAR_CONFLICT = KernelHeuristic(ida_kernel(_linear_conflict_h, nothing_cut, nothing_enter, nothing_leave),
-                                  _linear_conflict_inputs)
+                                  _linear_conflict_inputs, _linear_conflict_board_h)

@@ -8,8 +8,9 @@ keeps the interactive lane past its slice (``engine.serving.cluster``): a solve 
 background.
 
 ``quick_nodes`` says which solves the web process tries itself, without a worker, and under what node cap: a compiled
-solver on a board of at most ``QUICK_STATES`` positions ends within ``QUICK_NODES`` (the answer is sure); on a larger
-board up to 4×4 an optimal search is tried for ``QUICK_TRY_NODES`` (a few milliseconds: most scrambles and many
+solver (``QUICK_SOLVERS``) with a heuristic whose record says it is quick (``Heuristic.quick``: cheap, nothing to
+load), or none, on a board of at most ``QUICK_STATES`` positions ends within ``QUICK_NODES`` (the answer is sure); on a
+larger board up to 4×4 a heuristic search is tried for ``QUICK_TRY_NODES`` (a few milliseconds: most scrambles and many
 random 2×n positions end within them) and becomes a job if it has not ended.
 """
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from math import factorial
 
+from engine.domains.tiles.heuristics import heuristics
+from engine.search.solve import solvers
 from engine.serving.jobs import INTERACTIVE, LONG, Placement
 
 #: A solve or compare with at most this many seconds in all may start on the interactive lane.
@@ -28,8 +31,9 @@ OPTIMAL_INTERACTIVE_CELLS = 16
 #: The 8-puzzle's 181,440 positions: every compiled search on a board this small ends within a few hundred thousand
 #: nodes, a few milliseconds.
 QUICK_STATES = 181_440
-QUICK_SOLVERS = {"bfs": ("",), "astar": ("manhattan", "linear-conflict"), "idastar": ("manhattan", "linear-conflict"),
-                 "fast": ("",), "table": ("perfect",)}
+#: The tile solvers whose work on a small board is bounded by a node cap: compiled and, but for the heuristic they
+#: take, loading nothing (the 8-puzzle's distance table is built in a fraction of a second).
+QUICK_SOLVERS = ("bfs", "astar", "idastar", "fast", "table")
 QUICK_NODES = 500_000
 QUICK_TRY_NODES = 30_000
 #: Only a backstop: the node cap bounds the work; time depends on how loaded the machine is.
@@ -64,13 +68,34 @@ def solve_placement(params: dict, optimal: dict[str, bool]) -> Placement:
     return Placement(INTERACTIVE)
 
 
+def is_quick(solver: str, heuristic: str) -> bool:
+    """Whether the web process tries a small solve by ``solver`` with ``heuristic`` itself: a quick solver with a quick
+    heuristic, or with none or its own (``""``, the table's ``"perfect"``)."""
+    record = heuristics().get(heuristic)
+    return solver in QUICK_SOLVERS and (record is None or record.quick)
+
+
 def quick_nodes(params: dict) -> int:
     """The node cap under which the web process tries a checked solve itself; 0: it does not try."""
-    if params["heuristic"] not in QUICK_SOLVERS.get(params["solver"], ()) or params.get("params"):
+    if not is_quick(params["solver"], params["heuristic"]) or params.get("params"):
         return 0
     cells = _cells(params)
     if positions(cells) <= QUICK_STATES:
         return QUICK_NODES
-    if cells <= OPTIMAL_INTERACTIVE_CELLS and params["solver"] in ("astar", "idastar"):
+    if cells <= OPTIMAL_INTERACTIVE_CELLS and params["heuristic"] in heuristics():
         return QUICK_TRY_NODES
     return 0
+
+
+def quick_solves() -> list[dict]:
+    """A solve request for each solver and heuristic the web process tries itself, on each size where it tries them
+    (the 8-puzzle; 4×4 too for a heuristic search, whose kernels there are others): what it loads at start-up."""
+    requests = []
+    for name, info in solvers().items():
+        for heuristic in (h for h in info.heuristics if is_quick(name, h)):
+            requests.append({"size": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "solver": name,
+                             "heuristic": heuristic})
+            if heuristic in heuristics():
+                requests.append({"size": "4x4", "tiles": list(range(1, 15)) + [0, 15], "solver": name,
+                                 "heuristic": heuristic})
+    return requests

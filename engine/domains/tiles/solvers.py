@@ -1,8 +1,9 @@
 """The sliding-tile solvers, registered with ``engine.search.solve.register_solver``:
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
-* ``astar``: A* with the chosen heuristic, compiled (engine/domains/tiles/astar.py) for manhattan and linear-conflict on
-  boards of at most 16 cells, else the readable engine/search one (which the step-through views use). Optimal.
+* ``astar``: A* with the chosen heuristic, compiled (engine/domains/tiles/astar.py) on boards of at most 16 cells for
+  every heuristic whose compiled record gives its h of a whole board, else the readable engine/search one (which the
+  step-through views use). Optimal.
 * ``idastar``: IDA* (numba kernel) with any heuristic the kernel computes. Optimal with an admissible one.
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 * ``fast``: row-and-column reduction (engine/domains/tiles/reduction.py), any board up to 6×6 in well under a second,
@@ -45,9 +46,9 @@ def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) ->
     """The compiled A* (engine/domains/tiles/astar.py) where it applies, else the readable one (engine/search)."""
     from engine.domains.tiles.astar import astar_fast, supports
 
-    used, _, note = heuristic(name).inputs(goal, options)
+    used, loaded, note = heuristic(name).inputs(goal, options)
     if supports(goal, used):
-        result = astar_fast(board, goal, used, watch)
+        result = astar_fast(board, goal, used, watch, loaded)
     else:
         result = astar_search(SlidingTileProblem(board, goal, used, options), watch=watch)
     result.heuristic = used

@@ -124,9 +124,7 @@ def count_generate_and_test(n, perm, cursor, max_nodes):
     ``cursor[0]`` is 1 once the last permutation has been tested."""
     count = 0
     nodes = 0
-    while cursor[0] == 0:
-        if nodes >= max_nodes:
-            return count, nodes, False
+    while cursor[0] == 0 and nodes < max_nodes:
         nodes += 1
         ok = True
         for a in range(n):
@@ -153,7 +151,7 @@ def count_generate_and_test(n, perm, cursor, max_nodes):
             perm[lo], perm[hi] = perm[hi], perm[lo]
             lo += 1
             hi -= 1
-    return count, nodes, True
+    return count, nodes, cursor[0] != 0
 
 
 @njit(cache=True, nogil=True)
@@ -163,10 +161,7 @@ def count_backtracking(n, columns, cursor, max_nodes):
     count = 0
     nodes = 0
     row = cursor[0]
-    while row >= 1:
-        if nodes >= max_nodes:
-            cursor[0] = row
-            return count, nodes, False
+    while row >= 1 and nodes < max_nodes:
         columns[row] += 1
         if columns[row] >= n:
             columns[row] = -1
@@ -185,7 +180,7 @@ def count_backtracking(n, columns, cursor, max_nodes):
             else:
                 row += 1
     cursor[0] = row
-    return count, nodes, True
+    return count, nodes, row < 1
 
 
 @njit(cache=True, nogil=True)
@@ -196,10 +191,7 @@ def count_bitmask(n, free, cols, left, right, cursor, max_nodes):
     count = 0
     nodes = 0
     row = cursor[0]
-    while row >= 1:
-        if nodes >= max_nodes:
-            cursor[0] = row
-            return count, nodes, False
+    while row >= 1 and nodes < max_nodes:
         if free[row] == 0:
             row -= 1
             continue
@@ -215,7 +207,7 @@ def count_bitmask(n, free, cols, left, right, cursor, max_nodes):
         free[row + 1] = full & ~(cols[row + 1] | left[row + 1] | right[row + 1])
         row += 1
     cursor[0] = row
-    return count, nodes, True
+    return count, nodes, row < 1
 
 
 def _first_queen_search(n: int, method: str, first: int):

@@ -13,7 +13,7 @@ from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer
 from engine.domains.tiles.board import Board
 from engine.serving import store
-from engine.subjects.learned.pattern import DEFAULT_TILES, Pattern, pattern_for
+from engine.subjects.learned.pattern import DEFAULT_TILES, Pattern, pattern_for, rank_reference
 
 VALUE_RULES = ("min-diff", "at-min-steps")
 MAX_WALKS = 1_000_000_000
@@ -54,9 +54,8 @@ class LearnedTable:
         return self.pattern.key_radix()
 
     def value(self, board: Board) -> int:
-        from engine.domains.tiles.heuristic_kernels import learned_value
-
-        return int(learned_value(np.array(board.cells, dtype=np.int64), self.key_slot, self.key_radix, self.table))
+        """DB(p) of ``board`` in plain Python: the readable reference of the kernels' ``ida_kernel.learned_value``."""
+        return int(self.table[rank_reference(board.cells, self.pattern)])
 
 
 def check_params(values: dict) -> TrainingParams:

@@ -1,6 +1,6 @@
 """Seed 002's learned heuristic in the heuristic registry: V = MD + DB, read from a trained table, 4×4 only, not
 admissible; offered once a table has been trained. ``engine/subjects/learned/ida_kernel.py`` computes it in the compiled
-IDA*."""
+IDA* and A*."""
 
 from __future__ import annotations
 
@@ -30,12 +30,14 @@ register_heuristic(Heuristic(
 
 @registry.warms_up
 def warm_learned_kernel() -> None:
-    """The learned IDA* kernel, on a one-tile pattern of the 3×3 board (the real table's array types, no table)."""
+    """The learned IDA* and A* kernels, on a one-tile pattern of the 3×3 board (the real table's array types, no
+    table)."""
     from types import SimpleNamespace
 
     import numpy as np
 
     from engine.core.result import Watch
+    from engine.domains.tiles.astar import astar_fast
     from engine.domains.tiles.board import goal_board
     from engine.domains.tiles.kernel_drivers import idastar
     from engine.subjects.learned.pattern import Pattern
@@ -45,3 +47,4 @@ def warm_learned_kernel() -> None:
     learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
                               table=np.zeros(pattern.size, dtype=np.uint8))
     idastar(goal.apply("ULUL"), goal, "learned", Watch(), {"learned": learned})
+    astar_fast(goal.apply("ULUL"), goal, "learned", Watch(), {"learned": learned})

@@ -1,8 +1,10 @@
-"""Seed 002's learned table in the compiled IDA*: V = MD + DB(p).
+"""Seed 002's learned table in the compiled searches: V = MD + DB(p).
 
-The kernel follows the key items' cells (``where``, slot 0 the blank) as the blank moves, so a child re-ranks the
-few key cells instead of scanning the board. The readable reference is ``ida_kernels.ida_run`` in its learned mode;
-``tests/engine/domains/tiles/test_kernels.py`` holds them equal node for node.
+The IDA* kernel follows the key items' cells (``where``, slot 0 the blank) as the blank moves, so a child re-ranks the
+few key cells instead of scanning the board. ``_learned_board_h`` ranks a whole board's key instead: the compiled A*
+and the reference IDA* kernel (``ida_kernels.reference_kernel``) compute it. ``tests/engine/subjects/learned/`` holds
+the IDA* kernel to that reference node for node, and both compiled searches to the readable ones with the plain V
+(``engine.subjects.learned.heuristic``).
 """
 
 from __future__ import annotations
@@ -10,12 +12,20 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from engine.domains.tiles.board import Board
 from engine.domains.tiles.goal_arrays import goal_tables
-from engine.domains.tiles.heuristic_kernels import learned_value, manhattan_sum
+from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, nothing_enter
-from engine.domains.tiles.ranking_kernels import rank_of_positions
+from engine.domains.tiles.ranking_kernels import pattern_rank, rank_of_positions
+
+
+@njit(cache=True, nogil=True)
+def learned_value(cells, key_slot, key_radix, table):
+    """DB(p): the learned table at the pattern of the key tiles' cells (blank included); the plain-Python one is
+    ``LearnedTable.value``."""
+    return table[pattern_rank(cells, key_slot, key_radix)]
 
 
 class LearnedArrays(NamedTuple):
@@ -64,4 +74,10 @@ def _learned_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tupl
     return LearnedArrays(learned.key_slot, learned.key_radix, where, learned.table), h
 
 
-LEARNED = KernelHeuristic(ida_kernel(_learned_h, _learned_cut, nothing_enter, _learned_leave), _learned_inputs)
+@hook
+def _learned_board_h(aux, cells, md):
+    return md + learned_value(cells, aux.key_slot, aux.key_radix, aux.table)
+
+
+LEARNED = KernelHeuristic(ida_kernel(_learned_h, _learned_cut, nothing_enter, _learned_leave), _learned_inputs,
+                          _learned_board_h)

@@ -9,22 +9,14 @@ from hypothesis import strategies as st
 
 from engine.domains.tiles import Board, goal_board, random_solvable, scramble
 from engine.domains.tiles.goal_arrays import goal_tables
-from engine.domains.tiles.heuristic_kernels import (
-    MODE_LEARNED,
-    MODE_LINEAR_CONFLICT,
-    MODE_MANHATTAN,
-    learned_value,
-    linear_conflict_sum,
-    manhattan_sum,
-)
-from engine.domains.tiles.heuristics import heuristic as heuristic_record
+from engine.domains.tiles.heuristic_kernels import linear_conflict_sum, manhattan_sum
 from engine.domains.tiles.heuristics import linear_conflicts, manhattan_distance
-from engine.domains.tiles.ida_kernels import DEPTH, FOUND, PAUSED, ida_run, new_stack, start_state
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import rank_of_positions, unrank_positions
 from engine.search import idastar_search
 from engine.search.solve import solve
+from tests.support.ida import one_iteration
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
 
@@ -82,32 +74,6 @@ def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
 
 
-def one_iteration(kernel_name, heuristic, board, goal, bound, quota, loaded=None):
-    """One IDA* iteration at ``bound`` with the compiled kernel of ``heuristic`` (its inputs built by its record) or
-    the reference ``ida_run``, paused and resumed every ``quota`` expansions."""
-    tables = goal_tables(goal)
-    cells = np.array(board.cells, dtype=np.int64)
-    frames = new_stack(bound + 2, manhattan_sum(cells, tables.manhattan))
-    path, trial, md_stack = frames.path, frames.trial, frames.md_stack
-    state = start_state(board.blank)
-    compiled = heuristic_record(heuristic).compiled()
-    aux, _ = compiled.inputs(board, goal, loaded or {}, bound + 2)
-    learned = (loaded or {}).get("learned")
-    while True:
-        if kernel_name == "compiled":
-            code = compiled.run(cells, state, frames, tables.children, aux, bound, quota)
-        else:
-            mode = {"manhattan": MODE_MANHATTAN, "linear-conflict": MODE_LINEAR_CONFLICT, "learned": MODE_LEARNED}
-            code = ida_run(cells, state, path, trial, md_stack, tables.neighbors, tables.manhattan, goal.rows,
-                           goal.cols, tables.goal_row, tables.goal_col, mode[heuristic],
-                           learned.key_slot if learned else np.full(goal.size, -1, dtype=np.int64),
-                           learned.key_radix if learned else np.zeros(0, dtype=np.int64),
-                           learned.table if learned else np.zeros(1, dtype=np.uint8), bound, quota)
-        if code != PAUSED:
-            # ``trial`` is laid out differently (an index into the blank's moves, or a direction): not compared
-            return code, state.tolist(), path[:state[DEPTH]].tolist() if code == FOUND else []
-
-
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**9), quota=st.sampled_from([7, 1000, 10**9]),
        heuristic=st.sampled_from(["manhattan", "linear-conflict"]), shape=st.sampled_from([(4, 4), (3, 5)]))
@@ -118,27 +84,6 @@ def test_the_generated_kernels_are_the_reference_kernel_node_for_node(seed, quot
     for bound in (h, h + 2, h + 4):
         assert one_iteration("compiled", heuristic, board, goal, bound, quota) == one_iteration(
             "reference", heuristic, board, goal, bound, quota)
-
-
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**9), quota=st.sampled_from([5, 10**9]))
-def test_the_generated_learned_kernel_is_the_reference_kernel_node_for_node(seed, quota):
-    from types import SimpleNamespace
-
-    from engine.subjects.learned.pattern import Pattern
-
-    goal = goal_board(4, 4, "blank-first")
-    board, _ = scramble(goal, 26, seed)
-    pattern = Pattern(16, (13, 14, 15))  # 16·15·14·13 keys: a small table of random values
-    learned = SimpleNamespace(key_slot=pattern.key_slot(), key_radix=pattern.key_radix(),
-                              table=np.random.default_rng(seed).integers(0, 6, pattern.size).astype(np.uint8))
-    _, h = heuristic_record("learned").compiled().inputs(board, goal, {"learned": learned}, 2)
-    start = np.array(board.cells, dtype=np.int64)
-    assert h == manhattan_sum(start, goal_tables(goal).manhattan) + learned_value(start, learned.key_slot,
-                                                                                   learned.key_radix, learned.table)
-    bound = h + 4
-    assert one_iteration("compiled", "learned", board, goal, bound, quota, {"learned": learned}) == one_iteration(
-        "reference", "learned", board, goal, bound, quota, {"learned": learned})
 
 
 def test_every_compiled_heuristic_is_a_record_and_an_unknown_one_is_refused():
@@ -157,11 +102,6 @@ def test_every_compiled_heuristic_is_a_record_and_an_unknown_one_is_refused():
         idastar(goal.apply("UL"), goal, "no-such-heuristic", Watch())
     with pytest.raises(PuzzleError, match="no compiled search"):
         idastar(goal.apply("UL"), goal, "misplaced", Watch())
-    with pytest.raises(ValueError, match="unknown heuristic mode"):
-        ida_run(np.array(goal.cells), start_state(goal.blank), *(np.zeros(4, dtype=np.int64),) * 3,
-                goal_tables(goal).neighbors, goal_tables(goal).manhattan, 3, 3, goal_tables(goal).goal_row,
-                goal_tables(goal).goal_col, 7, np.full(9, -1), np.zeros(0, dtype=np.int64),
-                np.zeros(1, dtype=np.uint8), 5, 10)
 
 
 @settings(max_examples=25, deadline=None)

@@ -38,3 +38,32 @@ def test_the_web_process_answers_only_small_searches_under_a_node_cap():
     _, big = placed(size="5x5", tiles=FIVE_BY_FIVE, solver="idastar", heuristic="manhattan")
     assert quick_nodes(eight) == QUICK_NODES and quick_nodes(fifteen) == QUICK_TRY_NODES
     assert quick_nodes(fifteen_pdb) == quick_nodes(two_by_six) == quick_nodes(big) == 0
+
+
+def test_which_solves_are_quick_is_read_from_the_heuristic_records():
+    """A heuristic is tried here because its record says it is quick, not by its name: the same compiled kernel
+    registered twice, once quick and once not, is tried under the node cap only as the quick one."""
+    from engine.domains.tiles import goal_board
+    from engine.domains.tiles.astar import supports
+    from engine.domains.tiles.heuristics import HEURISTICS, Heuristic, heuristics, linear_conflict_distance
+    from engine.domains.tiles.solve_cost import quick_solves
+
+    for record in heuristics().values():  # what a quick heuristic promises: nothing to load, both compiled searches
+        if record.quick:
+            assert record.kernel_inputs is None and supports(goal_board(4, 4), record.name), record.name
+    names = {True: "conflicts-quick", False: "conflicts-not-quick"}
+    for quick, name in names.items():
+        HEURISTICS.add(Heuristic(name, name, "Linear conflict again.", True,
+                                 lambda goal, options: lambda board: linear_conflict_distance(board, goal),
+                                 kernel="engine.domains.tiles.ida_kernels:LINEAR_CONFLICT", quick=quick))
+    try:
+        for quick, name in names.items():
+            _, eight = placed(size="3x3", tiles=[8, 6, 7, 2, 5, 4, 3, 0, 1], solver="idastar", heuristic=name)
+            _, fifteen = placed(size="4x4", tiles=list(range(1, 15)) + [0, 15], solver="astar", heuristic=name)
+            assert (quick_nodes(eight), quick_nodes(fifteen)) == ((QUICK_NODES, QUICK_TRY_NODES) if quick else (0, 0))
+            tried = {(request["size"], request["solver"]) for request in quick_solves() if request["heuristic"] == name}
+            assert tried == ({(size, solver) for size in ("3x3", "4x4") for solver in ("astar", "idastar")}
+                             if quick else set())
+    finally:
+        for name in names.values():
+            HEURISTICS.forget(name)

@@ -13,6 +13,14 @@ def test_queens_counts_match_the_seed(method):
         assert queens.count_solutions(n, method)["solutions"] == SEED_COUNTS[n - 4], (method, n)
 
 
+@pytest.mark.parametrize("method", queens.METHODS)
+def test_a_count_paused_every_few_nodes_counts_what_one_slice_counts(method, monkeypatch):
+    whole = queens.count_solutions(7, method)
+    monkeypatch.setattr(queens, "SLICE_NODES", 5)  # the kernels stop and resume their search hundreds of times
+    sliced = queens.count_solutions(7, method)
+    assert sliced["solutions"] == whole["solutions"] == 40 and sliced["nodes"] == whole["nodes"]
+
+
 @pytest.mark.slow
 def test_generate_and_test_counts_n_12():
     assert queens.count_solutions(12, "generate-and-test")["solutions"] == 14200
