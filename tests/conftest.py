@@ -4,11 +4,11 @@ the end, so no test can depend on what an earlier run left behind; a test that n
 (tests/engine/conftest.py builds the 6-6-3 database in a session fixture; each app test has a data folder of its
 own).
 
-The 7-8 pattern database takes minutes on two cores, so when a collected test asks for ``pdb78_dir`` its build starts
-in a separate, niced process as soon as collection ends and runs beside the other tests, into a directory of its own
-(the other tests never see it appear: which heuristic ``pdb`` picks must not depend on how far a build has got).
-``startup_tables_dir`` is built the same way: the tables a server has a minute after start-up (the 6-6-3 databases
-for both goals, built by the command the server's start-up job runs), for the tests that run the app as it serves."""
+``startup_tables_dir`` holds the tables a server has a minute after start-up (the 6-6-3 databases for both goals,
+built by the command the server's start-up job runs), for the tests that run the app as it serves: when a collected
+test asks for it, its build starts in a separate, niced process as soon as collection ends and runs beside the other
+tests, into a directory of its own (the other tests never see it appear: which heuristic ``pdb`` picks must not
+depend on how far a build has got)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,7 @@ settings.load_profile("no-saved-examples")
 
 
 #: What each directory-of-tables fixture holds: the tables built into it.
-BACKGROUND_TABLES = {"pdb78_dir": ("pdb-78/blank-first",),
-                     "startup_tables_dir": ("pdb-663/blank-first", "pdb-663/blank-last")}
+BACKGROUND_TABLES = {"startup_tables_dir": ("pdb-663/blank-first", "pdb-663/blank-last")}
 #: Under pytest-xdist every worker collects every test, but a table is built once per run: the first worker to
 #: claim a fixture's directory (named by the controller, the workers' parent process) starts the build; every worker
 #: waits for its exit file, and the controller removes the directories when the run ends.
@@ -112,12 +111,6 @@ def pytest_sessionfinish(session):
             if (directory / "pid").exists() and not (directory / "exit-code").exists():
                 _end_build(int((directory / "pid").read_text()))  # an interrupted run leaves no build behind
             shutil.rmtree(directory, True)
-
-
-@pytest.fixture(scope="session")
-def pdb78_dir() -> Path:
-    """The directory holding a 7-8 database for blank-first built in this run (waits for the background build)."""
-    return _built("pdb78_dir")
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,6 @@ from engine.domains.tiles.player import hint, position_at_distance, strongest_so
 from engine.domains.tiles.ranking import partial_rank, partial_unrank
 from engine.domains.tiles.ranking_kernels import board_rank
 from engine.search.solve import solve
-from engine.serving import store
 
 GOAL_3x3 = goal_board(3, 3, "blank-last")
 
@@ -90,20 +89,14 @@ def test_distances_that_no_position_has_are_refused_with_the_farthest():
 
 
 @pytest.mark.slow
-def test_with_the_78_database_a_15_puzzle_hint_is_checked_by_solving_both_positions(pdb78_dir, korf):
+def test_with_a_pattern_database_a_15_puzzle_hint_is_checked_by_solving_both_positions(db663, korf):
     """Korf's published optimal lengths give d; an optimal solve of the hinted position gives d − 1."""
     goal = goal_board(4, 4, "blank-first")
-    saved = store.data_dir()
-    store.set_data_dir(pdb78_dir)
-    try:
-        assert strongest_solver(goal, goal)[:2] == ("idastar", "pdb")
-        for _, optimum, cells in sorted(korf, key=lambda instance: instance[1])[:3]:
-            board = Board(4, 4, cells)
-            answer = hint(board, goal)
-            assert answer.optimal and answer.heuristic == "pdb-78"
-            assert (answer.before, answer.after) == (optimum, optimum - 1)
-            after = solve(board.move(answer.move), goal, "idastar", "pdb")
-            assert after.optimal and after.length == optimum - 1
-    finally:
-        pdb.forget("pdb-78", goal)
-        store.set_data_dir(saved)
+    assert strongest_solver(goal, goal)[:2] == ("idastar", "pdb")
+    for _, optimum, cells in sorted(korf, key=lambda instance: instance[1])[:3]:
+        board = Board(4, 4, cells)
+        answer = hint(board, goal)
+        assert answer.optimal and answer.heuristic == "pdb-663"
+        assert (answer.before, answer.after) == (optimum, optimum - 1)
+        after = solve(board.move(answer.move), goal, "idastar", "pdb")
+        assert after.optimal and after.length == optimum - 1
