@@ -344,10 +344,16 @@ class JobRunner:
                 self._unwritten.setdefault(job_id, (status, result, error, info, time.time()))
 
     def _keep(self) -> None:
-        """Write what a full disk refused, as soon as it can, and apply the retention rule now and then."""
+        """Write what a full disk refused, as soon as it can, apply the retention rule now and then, and offer the
+        waiting jobs again: a worker that joined since (a cluster still starting, a worker added for a class) takes
+        them even if no job ends to trigger a dispatch."""
         pruned = -float("inf")
         while not self.stopped.wait(RETRY_EVERY):
             try:
+                with self._lock:
+                    waiting = bool(self._fair.waiting())
+                if waiting:
+                    self._dispatch()
                 with self._lock:
                     pending = list(self._unwritten.items())
                 for job_id, (status, result, error, info, _) in pending:

@@ -109,3 +109,21 @@ def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, liv
     page.goto(f"{live_server}/step?problem=tiles")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     expect(page.locator("#compare-solvers")).to_be_hidden()  # tile boards have their own Compare page
+
+
+def test_city_names_in_the_search_tree_never_overlap(page, live_server):
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.click('#step-stepper [data-act="end"]')
+    expect(page.locator("svg.tree text", has_text="Rimnicu Vilcea").first).to_be_attached()
+    boxes = page.eval_on_selector_all(
+        "svg.tree g[data-id] > text:first-of-type",
+        "texts => texts.map(t => { const b = t.getBBox(); return [b.x, b.y, b.x + b.width, t.textContent]; })")
+    rows = {}
+    for left, top, right, name in boxes:
+        rows.setdefault(round(top), []).append((left, right, name))
+    assert len(boxes) > 10 and any(len(row) > 3 for row in rows.values())
+    for row in rows.values():
+        row.sort()
+        for (_, right, name), (left, _, other) in zip(row, row[1:], strict=False):
+            assert right <= left, f"{name} overlaps {other}"

@@ -334,6 +334,25 @@ def test_a_lane_no_worker_serves_is_refused_with_how_to_start_one(tmp_path, monk
 
 
 
+def test_a_job_waiting_for_its_lane_starts_when_a_worker_of_that_lane_joins(tmp_path):
+    """Submitted while the cluster is still starting (no worker of its lane yet), the job is taken by the worker that
+    joins later, though no other job ends to set off a dispatch."""
+    from distributed import LocalCluster, Worker
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                      resources={"long": 1}) as cluster:
+        runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=cluster.scheduler_address)
+        try:
+            job_id = runner.submit("test-interactive", {"n": 3})[0]
+            assert runner.get(job_id)["status"] == "queued"
+            cluster.new_spec = {"cls": Worker, "options": {"nthreads": 1, "resources": {"interactive": 1}}}
+            cluster.scale(2)
+            job = runner.wait(job_id, timeout=120)
+            assert job["status"] == "done" and job["result"]["reached"] == 3
+        finally:
+            runner.shutdown()
+
+
 def test_the_per_address_limit_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("PUZZLE_PER_ADDRESS", "120")
     assert Limits.from_environment().per_address == 120

@@ -88,18 +88,30 @@ export class SearchTree {
   labelsBelow() { return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain; }
   rowHeight() { return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4; }
 
-  // Leaves side by side, each parent over the middle of its children; returns columns by node and the tree's size.
+  // The columns a node's label needs: one for a move's letter, more for a graph's city name, so no two labels overlap.
+  columns(id) {
+    const chars = String(this.domain.label(this.replay.nodes[id])).length;
+    return Math.max(1, (chars * (this.svg.closest(".large-text") ? 11 : 8.5) + 8) / DX);
+  }
+
+  // Leaves side by side, each parent over the middle of its children, each subtree as wide as its widest label row
+  // needs; returns columns by node and the tree's size.
   layout(kids) {
-    const x = new Map();
+    const x = new Map(), span = new Map();
     let next = 0, depth = 0;
-    const place = (id) => {
+    const measure = (id) => {
       depth = Math.max(depth, this.replay.nodes[id].depth);
-      const c = kids.get(id);
-      if (!c.length) { x.set(id, next++); return; }
-      c.forEach(place);
-      x.set(id, (x.get(c[0]) + x.get(c[c.length - 1])) / 2);
+      const below = kids.get(id).reduce((sum, child) => sum + measure(child), 0);
+      span.set(id, Math.max(this.columns(id), below));
+      return span.get(id);
     };
-    this.replay.roots.filter((r) => kids.has(r)).forEach((r) => { place(r); next += 0.5; });
+    const place = (id, left) => {
+      const c = kids.get(id);
+      let at = left + (span.get(id) - c.reduce((sum, child) => sum + span.get(child), 0)) / 2;
+      c.forEach((child) => { place(child, at); at += span.get(child); });
+      x.set(id, c.length ? (x.get(c[0]) + x.get(c[c.length - 1])) / 2 : left + (span.get(id) - 1) / 2);
+    };
+    this.replay.roots.filter((r) => kids.has(r)).forEach((r) => { measure(r); place(r, next); next += span.get(r) + 0.5; });
     return { x, width: Math.max(1, next) * DX + 2 * PAD, height: (depth + 1) * this.rowHeight() + 2 * PAD };
   }
 
