@@ -21,9 +21,11 @@ browser:
 run: setup
 	$(PY) -m app
 
+# Two pytest-xdist workers, a test file each at a time (its module fixtures set up once): the suite waits on Dask
+# workers and a browser much of the time, so two streams fill the two cores a CI machine has.
 test: setup browser
 	$(PY) -m ruff check engine app bench tests
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 test-fast: setup
 	$(PY) -m ruff check engine app bench tests
