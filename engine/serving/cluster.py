@@ -105,6 +105,7 @@ class Job:
     attempt: int = 0
     future: object | None = None
     worker: str | None = None
+    started: float | None = None  # when the worker said it started (its row may be written after the end)
     fraction: float | None = 0.0
     written: float = 0.0
     cancel_asked: bool = False
@@ -252,6 +253,7 @@ class JobRunner:
         kind = message.get("event")
         if kind == "started":
             job.worker = message["worker"]
+            job.started = job.started or message["time"]
             self._writer.submit(self.store.started, job.id, message["worker"], message["time"])
         elif kind == "progress":
             job.fraction, job.info = message["fraction"], message["info"]
@@ -313,7 +315,7 @@ class JobRunner:
                 self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
                 return
             status = Status.CANCELLED if job.cancel_asked or result.get("status") == Status.CANCELLED else Status.DONE
-            self._finish(job.id, status, result, None, info)
+            self._finish(job.id, status, result, None, info, (job.worker, job.started) if job.started else None)
         elif job.cancel_asked or future.status == "cancelled":
             self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
         else:
@@ -334,10 +336,10 @@ class JobRunner:
     # ---- writing endings, and the retention rule -------------------------------------------------------------
 
     def _finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
-                info: dict | None = None) -> None:
+                info: dict | None = None, started: tuple[str, float] | None = None) -> None:
         """Write a job's ending; if the disk is full, keep it in memory (``get`` serves it) until ``_keep`` can."""
         try:
-            self.store.finish(job_id, status, result, error, info)
+            self.store.finish(job_id, status, result, error, info, started)
         except StorageFull:
             log.warning("the disk is full: the end of job %s is written once space returns", job_id)
             with self._lock:

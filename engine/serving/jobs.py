@@ -225,9 +225,14 @@ class JobStore:
                      int(anonymous), json.dumps(info or {})))
 
     def started(self, job_id: str, worker: str, when: float) -> None:
-        """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again)."""
-        self._write("UPDATE jobs SET status = ?, started = COALESCE(started, ?), worker = ? "
-                    "WHERE id = ? AND status = ?", (Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
+        """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again).
+        The start and the end travel apart and are written by a pool of threads, so a start may come after the end:
+        it then fills in the start and the worker the end did not know, and leaves the status alone."""
+        self._write("UPDATE jobs SET status = CASE WHEN status = ? THEN ? ELSE status END, "
+                    "started = COALESCE(started, ?), worker = CASE WHEN status = ? THEN ? ELSE COALESCE(worker, ?) END "
+                    "WHERE id = ? AND (status = ? OR started IS NULL)",
+                    (Status.QUEUED.value, Status.RUNNING.value, when, Status.QUEUED.value, worker, worker, job_id,
+                     Status.QUEUED.value))
 
     def hand_over(self, job_id: str, lane: str, info: dict) -> None:
         """Queued again on another lane (its slice on the interactive lane ended)."""
@@ -239,14 +244,17 @@ class JobStore:
                     (fraction, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
 
     def finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
-               info: dict | None = None) -> bool:
-        """Record the end of a job once; False if it had already ended (the first ending wins)."""
+               info: dict | None = None, started: tuple[str, float] | None = None) -> bool:
+        """Record the end of a job once; False if it had already ended (the first ending wins). ``started``: the
+        worker and time the runner saw it start, written if the start's own write has not come first."""
+        worker, when = started or (None, None)
         return self._write(
             "UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, "
-            "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info) "
+            "fraction = CASE WHEN ? THEN 1.0 ELSE fraction END, info = COALESCE(?, info), "
+            "started = COALESCE(started, ?), worker = COALESCE(worker, ?) "
             "WHERE id = ? AND status IN (?, ?)",
             (status.value, json.dumps(result) if result is not None else None, error, time.time(),
-             status == Status.DONE, json.dumps(info) if info is not None else None, job_id,
+             status == Status.DONE, json.dumps(info) if info is not None else None, when, worker, job_id,
              Status.QUEUED.value, Status.RUNNING.value)) == 1
 
     def interrupt_unfinished(self) -> int:

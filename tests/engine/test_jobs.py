@@ -189,6 +189,21 @@ def test_the_queue_has_a_global_cap(tmp_path, scheduler_address):
         runner.shutdown()
 
 
+def test_a_start_written_after_the_end_fills_in_the_start_and_leaves_the_status(tmp_path):
+    """The start and the end of a job are written by a pool of threads, in either order."""
+    store = JobStore(str(tmp_path / "jobs.sqlite"))
+    store.create("late-start", "test-count", {"n": 3}, "a", "long")
+    assert store.finish("late-start", Status.DONE, {"reached": 3})
+    store.started("late-start", "tcp://w", 100.0)
+    row = store.get("late-start")
+    assert (row["status"], row["started"], row["worker"]) == ("done", 100.0, "tcp://w")
+    store.create("known-start", "test-count", {"n": 3}, "a", "long")
+    assert store.finish("known-start", Status.DONE, {"reached": 3}, started=("tcp://v", 50.0))
+    store.started("known-start", "tcp://w", 60.0)  # the first start stays, as for a job handed over
+    row = store.get("known-start")
+    assert (row["status"], row["started"], row["worker"]) == ("done", 50.0, "tcp://v")
+
+
 def test_restart_keeps_results_and_marks_unfinished_jobs_interrupted(tmp_path, scheduler_address):
     path = str(tmp_path / "jobs.sqlite")
     store = JobStore(path)
