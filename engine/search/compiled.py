@@ -64,6 +64,13 @@ def before_expanding(state, goal, expanded, stop_at, full):
 
 
 @hook
+def _leaves_before(heap, a, f, g, order):
+    """Whether heap entry a leaves before the entry (f, g, order) held in registers."""
+    return heap[U(a), F] < f or (heap[U(a), F] == f and (
+        heap[U(a), G] > g or (heap[U(a), G] == g and heap[U(a), ORDER] < order)))
+
+
+@hook
 def _copy(heap, to, row):
     for column in range(4):
         heap[U(to), column] = heap[U(row), column]
@@ -90,9 +97,10 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
             if stop:
                 outcome = stop
                 break
-        # pop the least entry: sift the last one down from the root
+        # pop the least entry: sift the last one down from the root (held in registers on the way)
         size -= 1
-        _copy(heap, scratch, size)
+        last_f, last_g, last_order, last_state = heap[U(size), F], heap[U(size), G], heap[U(size), ORDER], \
+            heap[U(size), STATE]
         i = 0
         while True:
             child = 2 * i + 1
@@ -100,11 +108,11 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
                 break
             if child + 1 < size and _before(heap, child + 1, child):
                 child += 1
-            if not _before(heap, child, scratch):
+            if not _leaves_before(heap, child, last_f, last_g, last_order):
                 break
             _copy(heap, i, child)
             i = child
-        _copy(heap, i, scratch)
+        heap[U(i), F], heap[U(i), G], heap[U(i), ORDER], heap[U(i), STATE] = last_f, last_g, last_order, last_state
         if state_g > g[U(state)]:  # a cheaper path to this state was pushed after this entry
             continue
         expanded += 1
@@ -116,21 +124,20 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
             if successor_g < g[U(successor)]:
                 g[U(successor)] = successor_g
                 parent[U(successor)] = state
-                heap[U(scratch), F] = successor_g + h(aux, successor)
-                heap[U(scratch), G] = successor_g
-                heap[U(scratch), ORDER] = counter
-                heap[U(scratch), STATE] = successor
+                successor_f = successor_g + h(aux, successor)
+                order = np.float64(counter)
                 counter += 1
-                # push, sifting up
+                # push, sifting up (the new entry leaves before its parent unless the parent leaves before it)
                 i = size
                 size += 1
                 while i > 0:
                     up = (i - 1) >> 1
-                    if not _before(heap, scratch, up):
+                    if _leaves_before(heap, up, successor_f, successor_g, order):
                         break
                     _copy(heap, i, up)
                     i = up
-                _copy(heap, i, scratch)
+                heap[U(i), F], heap[U(i), G], heap[U(i), ORDER], heap[U(i), STATE] = successor_f, successor_g, order, \
+                    np.float64(successor)
         if size > peak:
             peak = size
     st[FRONTIER] = size
