@@ -7,9 +7,9 @@ import shutil
 import threading
 
 import pytest
-from waitress import create_server
 
 from app import create_app, init_jobs
+from app.serve import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -22,7 +22,7 @@ def live_server(tmp_path_factory, scheduler_address):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("e2e") / "jobs.sqlite"),
                       "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
     init_jobs(app)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    server = make_server(app, "127.0.0.1", 0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
