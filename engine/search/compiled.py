@@ -44,10 +44,17 @@ F, G, ORDER, STATE = range(4)  # the columns of a heap entry (ORDER: when it was
 
 
 @hook
+def _leaves_before(heap, a, f, g, order):
+    """Whether heap entry a leaves before the entry (f, g, order) held in registers: the lesser f, then the greater
+    g, then the earlier push."""
+    return heap[U(a), F] < f or (heap[U(a), F] == f and (
+        heap[U(a), G] > g or (heap[U(a), G] == g and heap[U(a), ORDER] < order)))
+
+
+@hook
 def _before(heap, a, b):
-    """Whether heap entry a leaves before entry b: the lesser f, then the greater g, then the earlier push."""
-    return heap[U(a), F] < heap[U(b), F] or (heap[U(a), F] == heap[U(b), F] and (
-        heap[U(a), G] > heap[U(b), G] or (heap[U(a), G] == heap[U(b), G] and heap[U(a), ORDER] < heap[U(b), ORDER])))
+    """Whether heap entry a leaves before entry b (``_leaves_before`` says the order)."""
+    return _leaves_before(heap, a, heap[U(b), F], heap[U(b), G], heap[U(b), ORDER])
 
 
 @hook
@@ -61,13 +68,6 @@ def before_expanding(state, goal, expanded, stop_at, full):
     if full:
         return FULL
     return 0
-
-
-@hook
-def _leaves_before(heap, a, f, g, order):
-    """Whether heap entry a leaves before the entry (f, g, order) held in registers."""
-    return heap[U(a), F] < f or (heap[U(a), F] == f and (
-        heap[U(a), G] > g or (heap[U(a), G] == g and heap[U(a), ORDER] < order)))
 
 
 @hook

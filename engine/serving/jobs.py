@@ -228,11 +228,11 @@ class JobStore:
         """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again).
         The start and the end travel apart and are written by a pool of threads, so a start may come after the end:
         it then fills in the start and the worker the end did not know, and leaves the status alone."""
+        # a queued row has no worker (``hand_over`` clears it), so COALESCE sets the worker of every start
         self._write("UPDATE jobs SET status = CASE WHEN status = ? THEN ? ELSE status END, "
-                    "started = COALESCE(started, ?), worker = CASE WHEN status = ? THEN ? ELSE COALESCE(worker, ?) END "
+                    "started = COALESCE(started, ?), worker = COALESCE(worker, ?) "
                     "WHERE id = ? AND (status = ? OR started IS NULL)",
-                    (Status.QUEUED.value, Status.RUNNING.value, when, Status.QUEUED.value, worker, worker, job_id,
-                     Status.QUEUED.value))
+                    (Status.QUEUED.value, Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
 
     def hand_over(self, job_id: str, lane: str, info: dict) -> None:
         """Queued again on another lane (its slice on the interactive lane ended)."""
