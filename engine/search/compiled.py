@@ -5,7 +5,8 @@
 insertion order; a child is pushed when it reaches its state with a smaller g (a dense array of g and of parents, one
 entry per state); a popped entry whose g is above its state's best is stale and dropped; the goal test is made when a
 node is taken from the heap. So the expanded and generated counts, the peak frontier and the path are the readable
-search's, which ``tests/engine/search/test_compiled.py`` and each domain's tests check.
+search's, which the domains' tests check (``tests/engine/search/test_new_domain.py`` on the pancake puzzle,
+``tests/engine/domains/test_grid.py`` on grids).
 
 The kernel is resumable: its whole state lives in the arrays it is given; it returns after ``quota`` expansions
 (``PAUSED``: the driver checks the budget and cancel, reports progress, and calls again) or when its heap might
@@ -44,17 +45,17 @@ F, G, ORDER, STATE = range(4)  # the columns of a heap entry (ORDER: when it was
 
 
 @hook
-def _leaves_before(heap, a, f, g, order):
-    """Whether heap entry a leaves before the entry (f, g, order) held in registers: the lesser f, then the greater
-    g, then the earlier push."""
-    return heap[U(a), F] < f or (heap[U(a), F] == f and (
-        heap[U(a), G] > g or (heap[U(a), G] == g and heap[U(a), ORDER] < order)))
+def _precedes(f, g, order, other_f, other_g, other_order):
+    """Whether entry (f, g, order) leaves the frontier before the other: the lesser f, then the greater g, then the
+    earlier push. Bitwise, not short-circuit, so the comparison compiles without branches: a heap's comparisons are
+    a coin toss for the branch predictor."""
+    return (f < other_f) | ((f == other_f) & ((g > other_g) | ((g == other_g) & (order < other_order))))
 
 
 @hook
-def _before(heap, a, b):
-    """Whether heap entry a leaves before entry b (``_leaves_before`` says the order)."""
-    return _leaves_before(heap, a, heap[U(b), F], heap[U(b), G], heap[U(b), ORDER])
+def _leaves_before(heap, a, f, g, order):
+    """Whether heap entry a leaves before the entry (f, g, order) held in registers."""
+    return _precedes(heap[U(a), F], heap[U(a), G], heap[U(a), ORDER], f, g, order)
 
 
 @hook
@@ -76,10 +77,67 @@ def _copy(heap, to, row):
         heap[U(to), column] = heap[U(row), column]
 
 
-def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
+@hook
+def _place(heap, i, f, g, order, state):
+    heap[U(i), F], heap[U(i), G], heap[U(i), ORDER], heap[U(i), STATE] = f, g, order, state
+
+
+@hook
+def _end_mark(heap, row):
+    """Marks the row after a heap's last entry as leaving after every entry (even one whose f is infinite), so
+    picking the lesser of two children needs no bounds check."""
+    heap[U(row), F], heap[U(row), G] = np.inf, -np.inf
+
+
+@hook
+def _replace_root(heap, size, f, g, order, state):
+    """Puts (f, g, order, state) in the root's place and sifts it down a heap of ``size`` entries, held in registers
+    on the way; the row after the last entry carries the end mark."""
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        child += np.int64(_leaves_before(heap, child + 1, heap[U(child), F], heap[U(child), G], heap[U(child), ORDER]))
+        if not _leaves_before(heap, child, f, g, order):
+            break
+        _copy(heap, i, child)
+        i = child
+    _place(heap, i, f, g, order, state)
+
+
+@hook
+def _pop(heap, size):
+    """Removes the root; returns the new size."""
+    size -= 1
+    f, g, order, state = heap[U(size), F], heap[U(size), G], heap[U(size), ORDER], heap[U(size), STATE]
+    _end_mark(heap, size)
+    _replace_root(heap, size, f, g, order, state)
+    return size
+
+
+@hook
+def _push(heap, size, f, g, order, state):
+    """Adds an entry, sifting it up; returns the new size."""
+    i = size
+    while i > 0:
+        up = (i - 1) >> 1
+        if _leaves_before(heap, up, f, g, order):
+            break
+        _copy(heap, i, up)
+        i = up
+    _place(heap, i, f, g, order, state)
+    return size + 1
+
+
+def _run(aux, g, parent, heap, st, goal, child_states, child_costs, child_f, quota):
     """The body of every kernel ``best_first_kernel`` makes. ``heap`` holds one entry per row (f, g, order, state);
-    its last row is scratch for the entry being placed. Order and state are whole numbers below 2^53, exact as
-    floats."""
+    its last row is scratch for the end mark. Order and state are whole numbers below 2^53, exact as floats.
+
+    The expanded entry stays at the root while its children are made; the child that leaves first takes its place
+    (on a map it is usually the next one expanded: the same f, a greater g, so it stays at the root) and the others
+    are pushed: that halves the heap's work against a pop followed by pushes, and takes entries in the same order,
+    as no two entries tie."""
     size = st[FRONTIER]
     counter = st[COUNTER]
     expanded = st[EXPANDED]
@@ -92,52 +150,43 @@ def _run(aux, g, parent, heap, st, goal, child_states, child_costs, quota):
     while size > 0:
         state = np.int64(heap[0, STATE])
         state_g = heap[0, G]
-        if state_g <= g[U(state)]:
-            stop = before_expanding(state, goal, expanded, stop_at, size - 1 + widest > scratch)
-            if stop:
-                outcome = stop
-                break
-        # pop the least entry: sift the last one down from the root (held in registers on the way)
-        size -= 1
-        last_f, last_g, last_order, last_state = heap[U(size), F], heap[U(size), G], heap[U(size), ORDER], \
-            heap[U(size), STATE]
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and _before(heap, child + 1, child):
-                child += 1
-            if not _leaves_before(heap, child, last_f, last_g, last_order):
-                break
-            _copy(heap, i, child)
-            i = child
-        heap[U(i), F], heap[U(i), G], heap[U(i), ORDER], heap[U(i), STATE] = last_f, last_g, last_order, last_state
         if state_g > g[U(state)]:  # a cheaper path to this state was pushed after this entry
+            size = _pop(heap, size)
             continue
+        stop = before_expanding(state, goal, expanded, stop_at, size - 1 + widest > scratch)
+        if stop:
+            outcome = stop
+            break
         expanded += 1
         count = children(aux, state, child_states, child_costs)
+        generated += count
+        # the children that reach their state with a smaller g, compacted in place: state, g and f
+        improved = 0
+        first = -1
         for k in range(count):
             successor = child_states[k]
             successor_g = state_g + child_costs[k]
-            generated += 1
             if successor_g < g[U(successor)]:
                 g[U(successor)] = successor_g
                 parent[U(successor)] = state
-                successor_f = successor_g + h(aux, successor)
-                order = np.float64(counter)
-                counter += 1
-                # push, sifting up (the new entry leaves before its parent unless the parent leaves before it)
-                i = size
-                size += 1
-                while i > 0:
-                    up = (i - 1) >> 1
-                    if _leaves_before(heap, up, successor_f, successor_g, order):
-                        break
-                    _copy(heap, i, up)
-                    i = up
-                heap[U(i), F], heap[U(i), G], heap[U(i), ORDER], heap[U(i), STATE] = successor_f, successor_g, order, \
-                    np.float64(successor)
+                child_states[improved] = successor
+                child_costs[improved] = successor_g
+                child_f[improved] = successor_g + h(aux, successor)
+                if first < 0 or _precedes(child_f[improved], successor_g, improved,
+                                          child_f[first], child_costs[first], first):
+                    first = improved
+                improved += 1
+        if improved == 0:
+            size = _pop(heap, size)
+        else:
+            _end_mark(heap, size)
+            _replace_root(heap, size, child_f[first], child_costs[first], np.float64(counter + first),
+                          np.float64(child_states[first]))
+            for k in range(improved):
+                if k != first:
+                    size = _push(heap, size, child_f[k], child_costs[k], np.float64(counter + k),
+                                 np.float64(child_states[k]))
+            counter += improved
         if size > peak:
             peak = size
     st[FRONTIER] = size
@@ -192,12 +241,13 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
     st[FRONTIER], st[COUNTER] = 1, 1
     child_states = np.zeros(compiled.max_children, dtype=np.int64)
     child_costs = np.zeros(compiled.max_children)
+    child_f = np.zeros(compiled.max_children)
     if reason := watch.stop_reason(0):  # cancelled, or out of time, before the first slice
         return _stopped(problem, reason, (0, 0, 1), watch.stop_message(reason, 0), watch)
     while True:
         quota = min(SLICE, watch.budget.max_nodes - int(st[EXPANDED]))
-        outcome = kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs,
-                                  max(quota, 0))
+        outcome = kernel(compiled.aux, g, parent, heap, st, compiled.goal, child_states, child_costs, child_f,
+                         max(quota, 0))
         counts = (int(st[EXPANDED]), int(st[GENERATED]), int(st[PEAK]))
         if outcome == FOUND:
             return _found(problem, compiled, parent, g, counts, watch)
