@@ -72,6 +72,9 @@ def test_a_solution_player_and_the_step_through_after_steps(axe_page, live_serve
         axe_page.click('#step-stepper [data-act="forward"]')
     axe_page.locator(".tree-scroll [data-id]").first.click()
     assert serious(axe_page) == []
+    axe_page.locator(".step-panel button.enlarge").first.click()  # the picture enlarged, over the page
+    expect(axe_page.locator("dialog.picture-large")).to_be_visible()
+    assert serious(axe_page) == []
 
 
 def test_compare_with_its_results_and_research_with_its_bounds_table(axe_page, live_server):

@@ -219,3 +219,44 @@ def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector
     finally:
         page.locator("#large-text").uncheck()
         page.evaluate("localStorage.clear()")
+
+
+ROMANIA = {"Arad", "Zerind", "Oradea", "Sibiu", "Timisoara", "Lugoj", "Mehadia", "Drobeta", "Craiova", "Rimnicu Vilcea",
+           "Fagaras", "Pitesti", "Bucharest", "Giurgiu", "Urziceni", "Hirsova", "Eforie", "Vaslui", "Iasi", "Neamt"}
+
+
+def test_the_enlarged_map_names_every_city_and_follows_the_clicker(projector, live_server):
+    """On the projector, a panel's corner names only the start, the goal and the path; Enlarge shows the whole map
+    of Romania (its 20 cities, as in Russell & Norvig) and keeps following PageDown; at the end A*'s path is the
+    book's Arad, Sibiu, Rimnicu Vilcea, Pitesti, Bucharest (4 roads marked); Escape closes it and the clicker
+    steps the page again."""
+    page = projector
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    panel = page.locator('.step-panel[data-algorithm="astar"]')
+    corner = set(panel.locator(".current-node svg text.node-name").all_text_contents())
+    assert {"Arad", "Bucharest"} <= corner and len(corner) < len(ROMANIA)
+    panel.locator("button.enlarge").click()
+    dialog = page.locator("dialog.picture-large")
+    expect(dialog).to_be_visible()
+    assert set(dialog.locator("svg text.node-name").all_text_contents()) == ROMANIA
+    stepper = page.locator("#step-stepper")
+    for _ in range(3):
+        before = int(stepper.get_attribute("data-step"))
+        page.keyboard.press("PageDown")
+        expect(stepper).to_have_attribute("data-step", str(before + 1))
+        expect(dialog.locator("h2")).to_contain_text(f"step {before + 1}")
+        assert dialog.locator("svg").get_attribute("data-node") == panel.locator(".current-node svg").get_attribute(
+            "data-node")
+    page.keyboard.press("End")
+    expect(dialog.locator("svg")).to_have_attribute("data-node", "Bucharest")
+    marked = dialog.locator("svg line.edge.on")
+    expect(marked).to_have_count(4)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.keyboard.press("Home")
+    expect(stepper).to_have_attribute("data-step", "0")
+    page.keyboard.press("PageDown")
+    expect(stepper).to_have_attribute("data-step", "1")

@@ -100,7 +100,9 @@ export function verdictText(scene, heuristic) {
 
 // The graph of a trace's scene drawn in a 100×100 box (nodes at their x, y scaled to fit, else on a circle), with the
 // path to ``current`` (a list of node names, start first) marked.
-export function drawGraphScene(svg, scene, path) {
+// compact (a panel's corner): only the start, the goal and the path's nodes are named and only the path's edges
+// costed, so the names a room needs are not lost among twenty others; the rest name themselves on hover.
+export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
   const graph = scene.graph;
   const names = graph.nodes.map((n) => n.name);
   const placed = graph.nodes.every((n) => n.x !== undefined && n.y !== undefined);
@@ -116,7 +118,7 @@ export function drawGraphScene(svg, scene, path) {
     const [p, q] = [at.get(e.from), at.get(e.to)];
     if (!p || !q) return;
     svg.appendChild(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: onPath.has(`${e.from}\u0000${e.to}`) ? "edge on" : "edge" }));
-    if (names.length <= 30) {
+    if (compact ? onPath.has(`${e.from}\u0000${e.to}`) : names.length <= 30) {
       const label = svgEl("text", { x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 - 0.8, class: "edge-cost" });
       label.textContent = e.cost;
       svg.appendChild(label);
@@ -132,9 +134,18 @@ export function drawGraphScene(svg, scene, path) {
     const [x, y] = at.get(name);
     const g = svgEl("g", { class: cls.join(" "), "data-node": name });
     g.appendChild(svgEl("circle", { cx: x, cy: y, r: 2.4 }));
-    const label = svgEl("text", { x, y: y + 6, class: "node-name" });
-    label.textContent = name;
-    g.appendChild(label);
+    if (compact && !path.includes(name) && name !== graph.start && name !== graph.goal) {
+      g.appendChild(svgEl("title", {})).textContent = name;
+    } else {
+      const label = svgEl("text", { x, y: y + 6, class: "node-name" });
+      const side = compact && (x < 25 ? "start" : x > 75 ? "end" : null);
+      if (side) {  // a compact picture's letters are large: a name near a side runs inwards, not off the picture
+        label.style.textAnchor = side;
+        label.setAttribute("x", side === "start" ? x - 3 : x + 3);
+      }
+      label.textContent = name;
+      g.appendChild(label);
+    }
     svg.appendChild(g);
   });
 }

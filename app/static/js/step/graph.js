@@ -116,11 +116,11 @@ export const typedGraph = {
     };
   },
 
-  picture(problem, chain) {
+  picture(problem, chain, options) {
     const path = chain.map((n) => n.state);
     const current = path[path.length - 1];
     const svg = svgEl("svg", { viewBox: "0 0 100 100", class: "graph small named", role: "img", "aria-label": `the graph, at ${current}` });
-    drawGraphScene(svg, problem.scene, chain[0].side === "backward" ? [] : path);
+    drawGraphScene(svg, problem.scene, chain[0].side === "backward" ? [] : path, { compact: !options.large });
     svg.dataset.node = current;
     return svg;
   },

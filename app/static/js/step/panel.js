@@ -19,6 +19,34 @@ function region(el, name) {
   return el;
 }
 
+// The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
+const shared = { view: null };
+
+function largeView() {
+  if (shared.view) return shared.view;
+  const dialog = html("dialog", "picture-large");
+  dialog.setAttribute("aria-label", "The current node's picture, large");
+  const bar = html("div", "picture-large-bar");
+  const title = html("h2", "");
+  const close = html("button", "", "Close");
+  close.type = "button";
+  close.addEventListener("click", () => dialog.close());
+  bar.append(title, close);
+  const figure = html("div", "enlarged");
+  figure.tabIndex = -1;  // focused on opening, so Space and the clicker's keys step instead of pressing Close
+  const numbers = html("p", "muted"), caption = html("p", "caption");
+  dialog.append(bar, figure, numbers, caption);
+  dialog.addEventListener("click", (event) => {
+    const box = dialog.getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (event.target === dialog && !inside) dialog.close();  // the backdrop
+  });
+  dialog.addEventListener("close", () => { shared.view.owner = null; });
+  document.body.appendChild(dialog);
+  shared.view = { dialog, title, figure, numbers, caption, owner: null };
+  return shared.view;
+}
+
 export class SearchPanel {
   constructor(container, trace, problem, domain, options) {
     this.trace = trace;
@@ -84,9 +112,16 @@ export class SearchPanel {
     container.appendChild(this.el);
   }
 
-  // SVG and PNG of the current node's picture: a graph is an SVG already, a board is drawn as one (export.js).
+  // Enlarge, and SVG and PNG of the current node's picture: a graph is an SVG already, a board is drawn as one
+  // (export.js).
   pictureTools() {
     const tools = html("div", "picture-tools");
+    const enlarge = html("button", "enlarge", "Enlarge");
+    enlarge.type = "button";
+    enlarge.setAttribute("aria-label", "Enlarge the current node's picture; it follows the steps until closed");
+    enlarge.addEventListener("click", () => this.enlarge());
+    tools.appendChild(enlarge);
+    this.current.addEventListener("click", () => this.enlarge());
     ["SVG", "PNG"].forEach((format) => {
       const b = html("button", "export", format);
       b.type = "button";
@@ -100,6 +135,28 @@ export class SearchPanel {
       tools.appendChild(b);
     });
     return tools;
+  }
+
+  // The picture at the size of the window, for a room (a map is unreadable in a panel's corner): it follows every
+  // step until it is closed (Escape, Close, or a click beside it), so a clicker keeps stepping under it.
+  enlarge() {
+    const view = largeView();
+    view.owner = this;
+    this.renderLarge();
+    if (!view.dialog.open) view.dialog.showModal();
+    view.figure.focus();
+  }
+
+  renderLarge() {
+    const view = largeView(), replay = this.replay;
+    const shownId = replay.currentId === null ? replay.roots[0] : replay.currentId;
+    const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, large: true });
+    picture.classList.remove("small");
+    picture.classList.add("large");
+    view.title.textContent = `${this.trace.title} · step ${replay.applied}`;
+    view.figure.replaceChildren(picture);
+    view.numbers.textContent = this.words.numbers(shownId);
+    view.caption.textContent = this.words.caption();
   }
 
   buildTree(column, container) {
@@ -221,6 +278,7 @@ export class SearchPanel {
     this.current.innerHTML = "";
     this.current.appendChild(this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary }));
     this.current.appendChild(html("div", "muted", this.words.numbers(shownId)));
+    if (shared.view && shared.view.owner === this && shared.view.dialog.open) this.renderLarge();
 
     const frontierIds = replay.frontierIds();
     const counts = replay.shownCounts();
