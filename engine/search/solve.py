@@ -36,7 +36,7 @@ class SolverInfo:
     def __init__(self, name: str, label: str, function: SolverFunction,
                  heuristics: tuple[str, ...] | Callable[[], tuple[str, ...]], max_cells: int, optimal: bool,
                  description: str, check_options: Callable[[dict], object] | None = None,
-                 warm_options: dict | None = None, job_view: JobView | None = None):
+                 warm_options: dict | None = None, job_view: JobView | None = None, quick: bool = False):
         self.name, self.label, self.function = name, label, function
         #: the heuristic names it takes, or a function giving them (A* and IDA* take whatever the registry holds);
         #: ("",): none; a name outside the heuristic registry ("perfect") is the solver's own
@@ -48,6 +48,9 @@ class SolverInfo:
         self.warm_options = warm_options
         #: how a solve job's panel speaks of a run of this solver; None: as of any solve (a search counting nodes)
         self.job_view = job_view
+        #: compiled, its work on a small board bounded by a node cap, loading nothing but its heuristic: the web
+        #: process may try a small solve itself (``engine.domains.tiles.solve_cost.quick_nodes``)
+        self.quick = quick
 
     @property
     def heuristics(self) -> tuple[str, ...]:

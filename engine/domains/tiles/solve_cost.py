@@ -8,7 +8,7 @@ keeps the interactive lane past its slice (``engine.serving.cluster``): a solve 
 background.
 
 ``quick_nodes`` says which solves the web process tries itself, without a worker, and under what node cap: a compiled
-solver (``QUICK_SOLVERS``) with a heuristic whose record says it is quick (``Heuristic.quick``: cheap, nothing to
+solver (``SolverInfo.quick``) with a heuristic whose record says it is quick (``Heuristic.quick``: cheap, nothing to
 load), or none, on a board of at most ``QUICK_STATES`` positions ends within ``QUICK_NODES`` (the answer is sure); on a
 larger board up to 4×4 a heuristic search is tried for ``QUICK_TRY_NODES`` (a few milliseconds: most scrambles and many
 random 2×n positions end within them) and becomes a job if it has not ended.
@@ -31,9 +31,6 @@ OPTIMAL_INTERACTIVE_CELLS = 16
 #: The 8-puzzle's 181,440 positions: every compiled search on a board this small ends within a few hundred thousand
 #: nodes, a few milliseconds.
 QUICK_STATES = 181_440
-#: The tile solvers whose work on a small board is bounded by a node cap: compiled and, but for the heuristic they
-#: take, loading nothing (the 8-puzzle's distance table is built in a fraction of a second).
-QUICK_SOLVERS = ("bfs", "astar", "idastar", "fast", "table")
 QUICK_NODES = 500_000
 QUICK_TRY_NODES = 30_000
 #: Only a backstop: the node cap bounds the work; time depends on how loaded the machine is.
@@ -71,8 +68,8 @@ def solve_placement(params: dict, optimal: dict[str, bool]) -> Placement:
 def is_quick(solver: str, heuristic: str) -> bool:
     """Whether the web process tries a small solve by ``solver`` with ``heuristic`` itself: a quick solver with a quick
     heuristic, or with none or its own (``""``, the table's ``"perfect"``)."""
-    record = heuristics().get(heuristic)
-    return solver in QUICK_SOLVERS and (record is None or record.quick)
+    record, info = heuristics().get(heuristic), solvers().get(solver)
+    return info is not None and info.quick and (record is None or record.quick)
 
 
 def quick_nodes(params: dict) -> int:

@@ -78,18 +78,20 @@ def _fast(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> 
 
 register_solver(SolverInfo("bfs", "Breadth-first search", _bfs, ("",), BFS_MAX_CELLS, True,
                            "Explores every position in order of distance; complete, optimal, memory-hungry.",
-                           warm_options={}))
+                           warm_options={}, quick=True))
 register_solver(SolverInfo("astar", "A*", _astar, search_heuristics, 36, True,
                            "Best-first on f = g + h; optimal with an admissible heuristic; keeps every node seen.",
-                           warm_options={}))
+                           warm_options={}, quick=True))
 register_solver(SolverInfo("idastar", "IDA*", _idastar, search_heuristics, 36, True,
-                           "Depth-first with an f-bound raised each round; optimal, tiny memory.", warm_options={}))
+                           "Depth-first with an f-bound raised each round; optimal, tiny memory.", warm_options={},
+                           quick=True))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
-                           "One BFS from the goal stores every distance; then the answer is read off, move by move."))
+                           "One BFS from the goal stores every distance; then the answer is read off, move by move.",
+                           quick=True))
 register_solver(SolverInfo("fast", "Fast (row and column reduction)", _fast, ("",), 36, False,
                            "Places a line at a time by small exact searches, the last 3x3 optimally: any board up to "
                            "6x6 in well under a second; not optimal (its length is shown beside the Manhattan "
-                           "lower bound).", warm_options={"reduce": True}))
+                           "lower bound).", warm_options={"reduce": True}, quick=True))
 
 
 def _near_optimal(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
