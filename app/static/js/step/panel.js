@@ -153,6 +153,8 @@ export class SearchPanel {
     const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, large: true });
     picture.classList.remove("small");
     picture.classList.add("large");
+    const box = picture.viewBox && picture.viewBox.baseVal;
+    if (box && box.width) picture.style.setProperty("--ratio", box.width / box.height);  // a map's own shape, no bands
     view.title.textContent = `${this.trace.title} · step ${replay.applied}`;
     view.figure.replaceChildren(picture);
     view.numbers.textContent = this.words.numbers(shownId);
