@@ -59,6 +59,21 @@ function questionBlock(q, { onChoose, chosen, tally } = {}) {
   return box;
 }
 
+// A panel fixed over the page folds to its first row (the "folded" class hides the rest), so what it covers shows.
+function folding(panel, label) {
+  const button = html("button", "class-fold", "−");
+  button.type = "button";
+  button.setAttribute("aria-label", label);
+  const setFolded = (folded) => {
+    panel.classList.toggle("folded", folded);
+    button.setAttribute("aria-expanded", String(!folded));
+    button.textContent = folded ? "+" : "−";
+  };
+  button.addEventListener("click", () => setFolded(!panel.classList.contains("folded")));
+  setFolded(false);
+  return { button, setFolded };
+}
+
 // ---- the lecturer --------------------------------------------------------------------------------------------------
 
 const KINDS = { next: "Which node next?", f: "f of a node?", frontier: "Which is on the frontier?",
@@ -79,16 +94,7 @@ class Dock {
     this.toggle.type = "button";
     this.toggle.setAttribute("aria-expanded", "false");
     this.toggle.addEventListener("click", () => this.showJoin(this.join.hidden));
-    this.fold = html("button", "", "−");
-    this.fold.type = "button";
-    this.fold.setAttribute("aria-label", "Fold the class panel");
-    this.fold.setAttribute("aria-expanded", "true");
-    this.fold.addEventListener("click", () => {
-      const folded = this.el.classList.toggle("folded");  // one line: the tree behind it in view
-      this.fold.setAttribute("aria-expanded", String(!folded));
-      this.fold.textContent = folded ? "+" : "−";
-    });
-    head.append(this.codeEl, this.countEl, this.toggle, this.fold);
+    head.append(this.codeEl, this.countEl, this.toggle, folding(this.el, "Fold the class panel").button);
     this.join = html("div", "class-join-box");
     this.join.hidden = true;
     const img = html("img", "class-qr");
@@ -234,9 +240,12 @@ class Bar {
     const leave = html("button", "", "Leave");
     leave.type = "button";
     leave.addEventListener("click", () => this.leave("You left the class."));
-    row.append(this.status, this.followButton, leave);
+    const fold = folding(this.el, "Fold the class bar");
+    this.setFolded = fold.setFolded;
+    this.shownQuestion = null;
+    row.append(this.status, this.followButton, leave, fold.button);
     this.questionBox = html("div", "class-bar-question");
-    const nameLabel = html("label", "inline class-name", "Your name, if you want the lecturer to see it ");
+    const nameLabel = html("label", "inline class-name", "Your name (optional) ");
     this.nameInput = html("input");
     this.nameInput.maxLength = 30;
     this.nameInput.autocomplete = "nickname";
@@ -246,6 +255,9 @@ class Bar {
     this.el.append(row, this.questionBox);
     document.body.appendChild(this.el);
     document.body.classList.add("class-following");
+    // the page's bottom padding and scroll padding (app.css) follow the bar's height as it folds, wraps or grows
+    new ResizeObserver(() => document.documentElement.style.setProperty("--class-bar-height",
+      `${Math.ceil(this.el.getBoundingClientRect().height)}px`)).observe(this.el);
     const stage = document.getElementById("step-stage");
     if (stage) stage.scrollIntoView({ block: "start" });
     document.addEventListener("stepview:change", (e) => {
@@ -330,6 +342,10 @@ class Bar {
     const q = this.state && this.state.question;
     this.questionBox.innerHTML = "";
     if (!q) return;
+    if (q.number !== this.shownQuestion) {  // a new question unfolds a folded bar: it wants an answer
+      this.shownQuestion = q.number;
+      this.setFolded(false);
+    }
     const chosen = this.chosen.get(q.number);
     this.questionBox.appendChild(questionBlock(q, { chosen, onChoose: (i) => this.answer(q, i) }));
     if (q.answer === undefined) this.questionBox.appendChild(this.nameBox);
