@@ -107,3 +107,69 @@ def test_the_class_pages_have_no_serious_accessibility_violation(browser, live_s
         assert serious(page) == []
     finally:
         context.close()
+
+
+#: a JS function of an element: whether the point at its centre shows the element itself (not the class bar over it)
+SEEN_AT_CENTRE = """(el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && el.contains(hit);
+}"""
+
+
+def test_a_students_phone_shows_the_frontier_and_the_tree_clear_of_the_class_bar(browser, live_server):
+    """The reviewer's case: a question open on BFS beside A*, the student on a phone looks at BFS's frontier and tree
+    to answer "which node next"; neither may end up under the class bar however the page is scrolled."""
+    errors: list[str] = []
+    lecturing = browser.new_context(viewport=PROJECTOR)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)  # axe injected
+    try:
+        lecturer = watch_errors(lecturing.new_page(), errors)
+        lecturer.goto(live_server + VIEW.replace("algorithms=bfs", "algorithms=bfs,astar"))
+        expect(lecturer.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+        lecturer.get_by_role("button", name="Start a class").click()
+        code = lecturer.locator(".class-dock .class-code").text_content()
+        for _ in range(2):
+            lecturer.locator('#step-stepper [data-act="forward"]').click()
+        lecturer.locator(".class-dock select").select_option("next")
+        lecturer.get_by_role("button", name="Ask").click()
+        expect(lecturer.locator(".class-dock .class-answer-count")).to_be_visible()
+
+        student = watch_errors(phone.new_page(), errors)
+        student.goto(f"{live_server}/class/{code}")
+        bar = student.locator(".class-bar")
+        choices = bar.locator("button.class-choice")
+        expect(choices.first).to_be_visible()
+        expect(bar.locator(".class-prompt")).to_contain_text("Breadth-first search")
+        # the reviewer saw the bar take 45 % of the screen; compact, it leaves at least three quarters to the page
+        assert bar.bounding_box()["height"] <= PHONE["height"] / 4
+        # two frames: the bar's measured height (a ResizeObserver, run before a frame is drawn) reached the page
+        student.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+        bfs = student.locator('.step-panel[data-algorithm="bfs"]')
+        expect(bfs.locator("ol.frontier li").first).to_be_visible()
+        for what in (bfs.locator("ol.frontier li").first, bfs.locator(".tree-scroll"), student.locator("footer.site")):
+            # brought in from below (scrolling down to it, or the browser scrolling to it): it stops above the bar
+            what.evaluate("(el) => el.scrollIntoView({block: 'end'})")
+            assert what.evaluate(SEEN_AT_CENTRE), f"{what} is under the class bar"
+        # the page's end scrolls clear of the bar: the last of the page above the bar's top edge
+        student.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        footer_bottom = student.locator("footer.site").evaluate("(el) => el.getBoundingClientRect().bottom")
+        assert footer_bottom <= bar.evaluate("(el) => el.getBoundingClientRect().top") + 0.5
+
+        assert serious(student) == []  # the question open, over the step-through
+
+        # folded to its row the choices go and the bar shrinks; unfolded, the question is answerable as before
+        folded_from = bar.bounding_box()["height"]
+        bar.get_by_role("button", name="Fold the class bar").click()
+        expect(choices.first).to_be_hidden()
+        assert bar.bounding_box()["height"] < folded_from
+        expect(bar).to_contain_text("following the lecturer")
+        bar.get_by_role("button", name="Fold the class bar").click()
+        choices.first.click()
+        expect(bar.locator(".class-sent")).to_be_visible()
+        expect(lecturer.locator(".class-dock .class-answer-count")).to_have_attribute("data-answers", "1")
+    finally:
+        lecturing.close()
+        phone.close()
+    assert not errors, errors
