@@ -228,7 +228,13 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        message = {413: "the request is too large (at most 64 KB)"}.get(error.code, error.description)
+        message = error.description
+        if message == type(error).description:  # werkzeug's general words: say it of this request, in ours
+            missing = (f"there is no API route {request.path}" if wants_json() else
+                       f"there is no page at {request.path}: the menu above leads to every subject")
+            message = {404: missing,
+                       405: f"{request.path} does not take a {request.method} request",
+                       413: "the request is too large (at most 64 KB)"}.get(error.code, message)
         return refuse(error.code, message)
 
     @app.errorhandler(Exception)

@@ -15,6 +15,7 @@ from jinja2 import Template, TemplateNotFound
 
 from app.submit import my_jobs, owner, page_unless_htmx, progress_fragment, request_cancel, runner
 from engine.core.status import Status
+from engine.core.units import duration
 from engine.serving.jobs import JobView, job_kinds
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
@@ -86,22 +87,7 @@ def form_json(job: dict) -> str:
     return json.dumps(values)
 
 
-@bp.app_template_filter("duration")
-def duration(seconds: float | None) -> str:
-    """A time as people read it, three significant digits in the unit that fits: 4.2 µs, 12.5 ms, 3.40 s, 2 min 5 s
-    (a 7,000-node solve takes milliseconds, and "0.000 s" would say it took nothing)."""
-    if seconds is None:
-        return "–"
-    if seconds <= 0:
-        return "0 s"
-    for scale, unit in ((1e6, "µs"), (1e3, "ms")):
-        shown = float(f"{seconds * scale:.3g}")
-        if shown < 1000:
-            return f"{shown:g} {unit}"
-    if seconds < 59.95:
-        return f"{float(f'{seconds:.3g}'):g} s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest} s"
+bp.add_app_template_filter(duration, "duration")
 
 
 def result_template(kind: str) -> Template | None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from engine.core.errors import PuzzleError
 from engine.core.status import FINISHED, Status
+from engine.core.units import duration
 from engine.serving.fair import FairScheduler
 from engine.serving.jobs import INTERACTIVE, LONG, JobStore, Retention, StorageFull, canonical, checked, job_kinds
 from engine.serving.lanes import LaneCensus, LocalWorkers, start_local_cluster
@@ -407,13 +408,26 @@ class JobRunner:
             else:
                 row["status"] = Status.QUEUED
                 if job in self._fair.waiting():
-                    others = len(self._fair.waiting(job.lane)) - 1
-                    if others:
-                        row["info"].setdefault("text", f"waiting its turn for a worker ({others} other jobs wait "
-                                                       f"for the {job.lane} lane; turns go round every browser)")
+                    row["info"].setdefault("text", self._waiting_text(job))
             if job.cancel_asked:
                 row["info"] = {**row["info"], "text": "cancelling…"}
         return row
+
+    def _waiting_text(self, job: Job) -> str:
+        """What a waiting job says: what holds its lane's workers (a start-up table build holds one for minutes) and
+        how many jobs wait before it. The caller holds the lock."""
+        now = time.time()
+        busy = [f"{job_kinds()[other.kind].view_for(other.params).title.lower()}"
+                + (f", {duration(now - other.started)} so far" if other.started else "")
+                for other in self._jobs.values() if other.lane == job.lane and other.worker]
+        others = len(self._fair.waiting(job.lane)) - 1
+        text = f"waiting for a worker of the {job.lane} lane"
+        if busy:
+            text += f"; busy with: {'; '.join(busy)}"
+        if others:
+            waiting = "1 other job waits" if others == 1 else f"{others} other jobs wait"
+            text += f" · {waiting}; turns go round every browser"
+        return text
 
     def mine(self, owner: str, address: str | None = None, limit: int = 50) -> list[dict]:
         """The owner's jobs, newest first; with ``address``, also those its address started without a cookie."""

@@ -178,7 +178,7 @@ def test_compare_charts_show_every_value_with_the_solvers_names(client):
 @pytest.mark.parametrize("seconds, shown", [(0.0, "0 s"), (4.2e-6, "4.2 µs"), (0.000_999_6, "1 ms"),
                                             (0.0125, "12.5 ms"), (3.4, "3.4 s"), (125.4, "2 min 5 s"), (None, "–")])
 def test_durations_read_in_the_unit_that_fits(seconds, shown):
-    from app.job_pages import duration
+    from engine.core.units import duration
 
     assert duration(seconds) == shown
 
@@ -205,4 +205,8 @@ def test_unknown_job_fragment_is_404(client):
 
 def test_unknown_page_is_404_page(client):
     response = client.get("/nowhere")
-    assert response.status_code == 404 and "404" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404 and "404" in page and "there is no page at /nowhere" in page
+    assert 'href="/play"' in page  # the site's own page, with its menu
+    response = client.get("/lessons/nope/1")
+    assert response.status_code == 404 and "there is no page at /lessons/nope/1" in response.get_data(as_text=True)

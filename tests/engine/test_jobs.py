@@ -5,6 +5,7 @@ are registered in its workers by ``register_everywhere``.
 """
 
 import itertools
+import re
 import time
 from types import SimpleNamespace
 
@@ -105,6 +106,21 @@ def test_cancel_of_a_queued_job(runner):
     assert runner.get(queued)["status"] == "queued"
     assert runner.cancel(queued)["status"] == "cancelled"
     runner.cancel(blocker)
+    assert runner.wait(blocker, timeout=180)["status"] == "cancelled"
+
+
+def test_a_waiting_job_names_what_holds_its_lane_and_how_many_wait_before_it(runner):
+    """A job queued behind a long one (at start-up, the table build) says what runs on its lane, for how long so
+    far, and how many others wait; not only "waiting for a worker"."""
+    blocker, _ = runner.submit("test-count", {"n": 100_000, "sleep": 0.01})  # the one long-lane worker is busy
+    wait_until(lambda: runner.get(blocker)["status"] == "running")
+    first, _ = runner.submit("test-count", {"n": 5, "token": "first"}, owner="a")
+    second, _ = runner.submit("test-count", {"n": 5, "token": "second"}, owner="b")
+    text = runner.get(second)["info"]["text"]
+    assert text.startswith("waiting for a worker of the long lane; busy with: test count, ")
+    assert re.search(r"test count, [0-9.]+ (ms|s) so far", text) and "1 other job waits" in text
+    for job in (first, second, blocker):
+        runner.cancel(job)
     assert runner.wait(blocker, timeout=180)["status"] == "cancelled"
 
 
