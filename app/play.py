@@ -18,6 +18,7 @@ from engine.domains.tiles.board import position_from
 from engine.domains.tiles.explain import explain
 from engine.domains.tiles.jobs import MAX_COMPARE
 from engine.domains.tiles.player import Hint, distance_range, hint
+from engine.domains.tiles.random import MAX_SCRAMBLE
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_global(solver_label)
@@ -53,6 +54,7 @@ def _page(template: str, args=None, **extra):
     chosen = default_choice(position.board, position.goal, choices)
     return render_template(template, position=position, presets=PRESETS, goals=GOALS, building=building,
                            solvers=choices, default_choice=chosen, distances=distance_range(position.goal),
+                           max_scramble=MAX_SCRAMBLE,
                            at=integer(args, "at", 0, 200, None) if not position.error else None, **extra), status
 
 

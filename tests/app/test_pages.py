@@ -210,3 +210,14 @@ def test_unknown_page_is_404_page(client):
     assert 'href="/play"' in page  # the site's own page, with its menu
     response = client.get("/lessons/nope/1")
     assert response.status_code == 404 and "there is no page at /lessons/nope/1" in response.get_data(as_text=True)
+
+
+def test_the_position_forms_scramble_limit_is_the_one_the_server_applies(client):
+    """What the browser lets through (the scramble input's max) is what the server accepts: the largest scramble is
+    answered, one more is refused with the reason."""
+    for path in ("/play?size=3x3", "/compare?size=3x3"):
+        page = client.get(path, follow_redirects=True).get_data(as_text=True)
+        scramble = int(re.search(r'name="scramble"[^>]* max="(\d+)"', page).group(1))
+        assert client.get(f"/play?size=3x3&scramble={scramble}&seed=1").status_code in (200, 302)
+        refused = client.get(f"/play?size=3x3&scramble={scramble + 1}&seed=1")
+        assert refused.status_code == 400 and f"from 0 to {scramble}" in refused.get_data(as_text=True)
