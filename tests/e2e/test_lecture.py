@@ -238,7 +238,7 @@ def test_the_enlarged_map_names_every_city_and_follows_the_clicker(projector, li
     panel = page.locator('.step-panel[data-algorithm="astar"]')
     corner = set(panel.locator(".current-node svg text.node-name").all_text_contents())
     assert {"Arad", "Bucharest"} <= corner and len(corner) < len(ROMANIA)
-    panel.locator("button.enlarge").click()
+    panel.locator(".current-node svg").click()  # presenting, the picture itself enlarges
     dialog = page.locator("dialog.picture-large")
     expect(dialog).to_be_visible()
     assert set(dialog.locator("svg text.node-name").all_text_contents()) == ROMANIA
@@ -254,6 +254,12 @@ def test_the_enlarged_map_names_every_city_and_follows_the_clicker(projector, li
     expect(dialog.locator("svg")).to_have_attribute("data-node", "Bucharest")
     marked = dialog.locator("svg line.edge.on")
     expect(marked).to_have_count(4)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    panel.locator("button.enlarge").focus()  # the keyboard's way: the button shows once it has the focus
+    expect(panel.locator("button.enlarge")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     page.keyboard.press("Home")

@@ -122,6 +122,7 @@ export class SearchPanel {
     enlarge.addEventListener("click", () => this.enlarge());
     tools.appendChild(enlarge);
     this.current.addEventListener("click", () => this.enlarge());
+    this.current.title = "Click to enlarge";
     ["SVG", "PNG"].forEach((format) => {
       const b = html("button", "export", format);
       b.type = "button";
