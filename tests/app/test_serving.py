@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.serving.jobs import job_kinds
 from tests.app.conftest import visitor
 from tests.support.pages import job_id
 from tests.support.waiting import wait_until
@@ -100,6 +101,19 @@ def test_a_solve_does_not_wait_behind_long_jobs(client, app):
     assert solved["status"] == "done" and solved["result"]["length"] == 31
     assert solved["lane"] == "interactive" and status(client, long_job) == "running"
     client.post(f"/api/jobs/{long_job}/cancel")
+
+
+def test_a_job_behind_a_long_one_shows_how_long_it_has_waited_and_what_holds_the_lane(client, app):
+    long_job = job_id(client.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}))
+    wait_until(lambda: status(client, long_job) == "running")
+    queued = job_id(client.post("/api/jobs", json={"kind": "classic-knights", "params": {"rows": 5, "cols": 5}}))
+    html = client.get(f"/jobs/{queued}").get_data(as_text=True)
+    assert status(client, queued) == "queued"
+    assert "<dt>waiting</dt>" in html and "<dt>elapsed</dt>" not in html
+    title = job_kinds()["classic-queens"].view_for(EIGHTEEN_QUEENS).title.lower()
+    assert f"waiting for a worker of the long lane; busy with: {title}" in html
+    for job in (queued, long_job):
+        client.post(f"/api/jobs/{job}/cancel")
 
 
 def test_pages_reattach_to_a_running_job_and_list_it_after_a_reload(client):
