@@ -148,8 +148,9 @@ def test_a_pdb_solve_without_its_database_names_the_heuristic_it_searches_with_w
     """This app's data folder holds no pattern database, so IDA* asked for pdb searches with linear conflict: the
     job's progress says so, and why, not only its result once it ends."""
     htmx = {"HX-Request": "true"}
-    response = client.post("/play/solve", headers=htmx, data={"size": "4x4", "goal": "blank-last", "choice": "idastar:pdb",
-                                                             "tiles": LONG_FOR_LINEAR_CONFLICT, "mode": "job"})
+    form = {"size": "4x4", "goal": "blank-last", "tiles": LONG_FOR_LINEAR_CONFLICT, "choice": "idastar:pdb",
+            "mode": "job"}
+    response = client.post("/play/solve", headers=htmx, data=form)
     url = f"/jobs/{job_id(response)}"
     line = wait_until(lambda: re.search(r'<p class="job-heuristic">(.*?)</p>',
                                         client.get(url, headers=htmx).get_data(as_text=True), re.S),

@@ -387,9 +387,9 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     update();
   }
 
-  function onScreen(element) {
+  function onScreen(element) {  // within a pixel: a scroll stops on whole pixels, a layout does not
     const place = element.getBoundingClientRect();
-    return place.top >= 0 && place.bottom <= window.innerHeight;
+    return place.top > -1 && place.bottom < window.innerHeight + 1;
   }
 
   // Brought on screen only when it is not (scrolled no further than needed); a solution's player does its own, with
