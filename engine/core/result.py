@@ -123,6 +123,16 @@ class Watch:
         if self.progress is not None:
             self.progress(fraction, info)
 
+    def carry(self, **fields) -> None:
+        """Every report from here on carries ``fields`` too, and one goes out now: what a search decided before it
+        began (the heuristic a solve fell back to) is shown beside its counts from the start, not only in its
+        result."""
+        if self.progress is None:
+            return
+        report = self.progress
+        self.progress = lambda fraction, info: report(fraction, {**info, **fields})
+        self.report(None, {})
+
 
 class Slices:
     """How much work a kernel does per call: sized from the rate measured so each call takes about ``seconds``,

@@ -5,6 +5,7 @@ from flask import url_for
 from markupsafe import escape
 
 from tests.support.pages import job_id
+from tests.support.waiting import wait_until
 
 SEED_004 = "8,6,7,2,5,4,3,0,1"
 
@@ -136,6 +137,29 @@ def test_a_solve_that_runs_as_a_job_shows_its_progress_then_the_same_answer(clie
     assert response.status_code == 200 and 'class="job"' in html and "Solving" in html
     assert app.extensions["jobs"].wait(job_id(response), timeout=120)["status"] == "done"
     assert_shows_the_31_move_answer(client.get(f"/jobs/{job_id(response)}").get_data(as_text=True))
+
+
+#: A 4×4 position that IDA* with linear conflict does not solve within this test (a reviewer's: more than 7 million
+#: nodes and a minute in, it was still searching at bound 74).
+LONG_FOR_LINEAR_CONFLICT = "0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1"
+
+
+def test_a_pdb_solve_without_its_database_names_the_heuristic_it_searches_with_while_it_runs(client):
+    """This app's data folder holds no pattern database, so IDA* asked for pdb searches with linear conflict: the
+    job's progress says so, and why, not only its result once it ends."""
+    htmx = {"HX-Request": "true"}
+    form = {"size": "4x4", "goal": "blank-last", "tiles": LONG_FOR_LINEAR_CONFLICT, "choice": "idastar:pdb",
+            "mode": "job"}
+    response = client.post("/play/solve", headers=htmx, data=form)
+    url = f"/jobs/{job_id(response)}"
+    line = wait_until(lambda: re.search(r'<p class="job-heuristic">(.*?)</p>',
+                                        client.get(url, headers=htmx).get_data(as_text=True), re.S),
+                      timeout=120, what="the progress naming the heuristic in use")
+    said = re.sub(r"<[^>]+>", "", line.group(1))
+    assert said.startswith("Searching with IDA* + linear-conflict, not pdb: no pattern database is built yet"), said
+    client.post(f"{url}/cancel", headers=htmx)
+    wait_until(lambda: 'data-status="cancelled"' in client.get(url, headers=htmx).get_data(as_text=True),
+               timeout=60, what="the cancel")
 
 
 @pytest.mark.parametrize("data, message", [

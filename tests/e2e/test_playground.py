@@ -244,6 +244,33 @@ def test_after_solve_the_board_and_step_forward_share_the_screen_and_the_focus_i
     context.close()
 
 
+def test_a_long_solve_on_a_laptop_shows_its_progress_on_screen_and_a_busy_button_until_cancelled(browser, live_server):
+    """At 1366×768 the progress box goes under the board, below the fold: the click brings it on screen, and the
+    button says it is busy until the cancel."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    korf_88 = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"  # IDA* + Manhattan runs far longer than this test
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_88}")
+    page.select_option("#solver-select", "idastar:manhattan")
+    box = page.locator("#solve-result")
+    # the area starts in the screen's last sixth: a heading, a progress bar and counts (over 100 px) do not fit there
+    assert box.bounding_box()["y"] > 768 * 5 / 6
+    button = page.locator("#solve-button")
+    button.click()
+    job = page.locator("#solve-result .job")
+    expect(job.locator(".job-nodes")).not_to_have_text("0", timeout=30_000)
+    expect(job).to_be_in_viewport(ratio=0.99)  # whole, but for a scroll's rounding to a pixel
+    expect(button).to_have_attribute("aria-busy", "true")
+    expect(button).to_be_disabled()
+    expect(button).to_have_text("Solving…")
+    job.locator("button.cancel").click()
+    expect(page.locator("#solve-result .job-status")).to_have_text("cancelled", timeout=30_000)
+    expect(button).to_be_enabled()
+    expect(button).not_to_have_attribute("aria-busy", "true")
+    expect(button).to_have_text("Solve from here")
+    context.close()
+
+
 def test_hint_undo_redo_restart_and_the_solved_moment(page, live_server):
     page.goto(f"{live_server}/play?size=3x3&goal=blank-last&tiles={TWO_MOVES}")
     page.click("#hint-button")

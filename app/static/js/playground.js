@@ -353,7 +353,54 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     first.focus({ preventScroll: true });
   }
 
-  onReady(() => { bind(document); bindHint(document); bindForms(); });
+  // "Solve from here" says it is busy from the click until the answer or a cancel (a job's progress polls in
+  // between), and the box its answer goes to is brought on screen when the solve starts: on a laptop that box is
+  // under the board, below the fold, and the button beside the board would otherwise show no reaction at all.
+  function bindSolve() {
+    const form = document.querySelector(".solve-form");
+    const button = document.getElementById("solve-button");
+    const box = document.getElementById("solve-result");
+    if (!form || !button || !box) return;
+    const label = button.textContent, off = button.disabled;  // off: no solve for this position at all
+    let asking = false;
+    const update = () => {
+      const busy = asking || Boolean(box.querySelector(".job:not(.finished)"));
+      button.disabled = off || busy;
+      button.textContent = busy ? "Solving…" : label;
+      if (busy) button.setAttribute("aria-busy", "true");
+      else button.removeAttribute("aria-busy");
+      document.body.classList.toggle("solve-running", busy);
+    };
+    // progress that was wholly on screen stays so as it grows; progress scrolled away from is left where it is
+    let watched = false;
+    form.addEventListener("htmx:beforeRequest", () => { asking = true; update(); });
+    form.addEventListener("htmx:afterRequest", () => { asking = false; update(); });
+    document.addEventListener("htmx:beforeSwap", (event) => {
+      const target = event.detail && event.detail.target;
+      watched = Boolean(target && target !== box && box.contains(target) && onScreen(target));
+    });
+    document.addEventListener("htmx:afterSettle", (event) => {
+      update();  // a job's progress replaced, finished, cancelled or put back after a reload
+      if ((event.detail && event.detail.target === box) || watched) reveal(box);
+      watched = false;
+    });
+    update();
+  }
+
+  function onScreen(element) {  // within a pixel: a scroll stops on whole pixels, a layout does not
+    const place = element.getBoundingClientRect();
+    return place.top > -1 && place.bottom < window.innerHeight + 1;
+  }
+
+  // Brought on screen only when it is not (scrolled no further than needed); a solution's player does its own, with
+  // the board, in bind().
+  function reveal(box) {
+    if (box.querySelector('[data-player="board"][data-bound]')) return;
+    const shown = box.firstElementChild || box;
+    if (!onScreen(shown)) shown.scrollIntoView({ block: "nearest" });
+  }
+
+  onReady(() => { bind(document); bindHint(document); bindForms(); bindSolve(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
   document.addEventListener("htmx:afterSettle", (event) => {
     bind(document);

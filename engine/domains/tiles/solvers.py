@@ -13,7 +13,8 @@ not   optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its len
 
 Pattern-database heuristics (``pdb`` = the strongest built one, ``pdb-78``, ``pdb-663``; engine/domains/tiles/pdb.py)
 never build a table inside a solve: a missing one falls back to the next (``pdb-78`` → ``pdb-663`` →
-``linear-conflict``) and the result's ``heuristic`` names what was used, its ``message`` says why. Each solver imports
+``linear-conflict``) and the result's ``heuristic`` names what was used, its ``message`` says why; a job's progress
+reports name it and why from the start (``info["heuristic"]``, ``info["fallback"]``). Each solver imports
 its kernels when it runs, so loading the registry compiles nothing.
 """
 
@@ -35,10 +36,18 @@ def _noted(result: SolveResult, note: str) -> SolveResult:
     return result
 
 
+def _say_fallback(watch: Watch, solver: str, asked: str, used: str, note: str) -> None:
+    """A search with another heuristic than the one asked for says so in every progress report (a job's panel
+    names it while it runs: a fallback to linear conflict can take minutes where the database takes seconds)."""
+    if note:
+        watch.carry(solver=solver, heuristic=used, asked=asked, fallback=note)
+
+
 def _idastar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
     from engine.domains.tiles.kernel_drivers import idastar
 
     used, loaded, note = heuristic(name).inputs(goal, options)
+    _say_fallback(watch, "idastar", name, used, note)
     return _noted(idastar(board, goal, used, watch, loaded), note)
 
 
@@ -47,6 +56,7 @@ def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) ->
     from engine.domains.tiles.astar import astar_fast, supports
 
     used, loaded, note = heuristic(name).inputs(goal, options)
+    _say_fallback(watch, "astar", name, used, note)
     if supports(goal, used):
         result = astar_fast(board, goal, used, watch, loaded)
     else:
