@@ -54,7 +54,8 @@ def test_a_full_disk_answers_507_keeps_every_ending_and_recovers_without_a_resta
     runner = app.extensions["jobs"]
     student = visitor(app)
     running = job_id(student.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS}))
-    wait_until(lambda: student.get(f"/api/jobs/{running}").get_json()["status"] == "running")
+    # the row's start, which a pool of threads writes after the worker says it started, is on disk first
+    wait_until(lambda: runner.store.get(running)["status"] == "running")
     disk.full = True
     refused = student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}})
     assert refused.status_code == 507 and "disk is full" in refused.get_json()["error"]
