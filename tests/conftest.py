@@ -35,6 +35,17 @@ settings.register_profile("no-saved-examples", database=None)
 settings.load_profile("no-saved-examples")
 
 
+@pytest.fixture(autouse=True)
+def _engine_data_dir_restored():
+    """Every app points the engine at its own data folder (a process-wide setting): after each test it points at the
+    run's again, so a test's tables are where the next test's session fixtures built them, whichever file ran
+    before it in this worker."""
+    yield
+    from engine.serving import store
+
+    store.set_data_dir(os.environ["PUZZLE_DATA_DIR"])
+
+
 #: What each directory-of-tables fixture holds: the tables built into it.
 BACKGROUND_TABLES = {"startup_tables_dir": ("pdb-663/blank-first", "pdb-663/blank-last")}
 #: Under pytest-xdist every worker collects every test, but a table is built once per run: the first worker to

@@ -1,9 +1,7 @@
-import os
 
 import pytest
 
 from app import create_app, init_jobs
-from engine.serving import store
 
 
 class RunnerOnFirstUse:
@@ -36,7 +34,6 @@ def _app(request, tmp_path, data_dir):
     yield app
     if not isinstance(app.extensions["jobs"], RunnerOnFirstUse):
         app.extensions["jobs"].shutdown()
-    store.set_data_dir(os.environ["PUZZLE_DATA_DIR"])
 
 
 @pytest.fixture

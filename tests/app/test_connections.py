@@ -11,14 +11,12 @@ import pytest
 
 from app import create_app
 from app.serve import make_server
-from engine.serving import store
 from tests.support.waiting import wait_until
 
 
 @pytest.fixture
 def served(tmp_path):
     """The app's pages served as ``python -m app`` serves them (no jobs), sweeping its connections at every turn."""
-    import os
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
                       "BUILD_TABLES": False})
@@ -27,7 +25,6 @@ def served(tmp_path):
     thread.start()
     yield server.effective_port
     server.close()
-    store.set_data_dir(os.environ["PUZZLE_DATA_DIR"])
 
 
 def page_status(port: int) -> int:
