@@ -88,9 +88,12 @@ class LaneCensus:
         return any(self._threads.values())
 
     def slots(self, client) -> dict[str, int]:
+        """Threads per lane. A cluster with no worker yet has none: a job handed over now would go, with no lane to
+        ask for, to whichever worker registers first (an interactive one taking a long job), so it waits in the
+        queue, which the runner offers again every few seconds."""
         self._refresh(client)
         if not self.offered:
-            return dict.fromkeys(LANES, max(1, self._bare))
+            return dict.fromkeys(LANES, self._bare)
         return {lane: max(count, 1 if lane in self._seen else 0) for lane, count in self._threads.items()}
 
     def resources(self, lane: str) -> dict | None:

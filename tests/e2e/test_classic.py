@@ -58,7 +58,10 @@ def test_graph_search_lists_the_seed_paths(page, live_server):
     page.goto(f"{live_server}/classic/graph")
     page.click('[data-graph="seed"]')
     page.select_option('#graph-search select[name="strategy"]', "bfs")
-    page.click("#graph-search button.primary")
+    with page.expect_response(lambda r: r.url.endswith("/api/classic/paths") and r.request.method == "POST"):
+        page.click("#graph-search button.primary")
+    # the search's steps loaded (the seed button left none): only then does play play them
+    expect(page.locator('#graph-stepper [data-role="total"]')).not_to_have_text("0")
     fast(page, "#graph-stepper")
     expect(page.locator("#graph-stepper")).to_have_attribute("data-done", "1", timeout=20_000)
     # data-done may still be the previous run's (the page searches once as it opens): wait for the list itself too

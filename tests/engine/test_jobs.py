@@ -389,3 +389,20 @@ def test_the_per_address_limit_comes_from_the_environment(monkeypatch):
     assert Limits.from_environment().per_address == 120
     monkeypatch.setenv("PUZZLE_PER_ADDRESS", "lots")  # not a number: the default, not a crash at start-up
     assert Limits.from_environment().per_address == Limits().per_address == 16
+
+
+def test_a_cluster_with_no_worker_yet_takes_no_job_and_a_late_lane_keeps_its_jobs():
+    """Workers register one by one: before any has, a job handed over would carry no lane and go to the first worker
+    that comes (a long job on the interactive one); while only the interactive lane is there, the long lane has no
+    slot, and a bare worker (no lanes at all) takes anything."""
+    from engine.serving.lanes import LaneCensus
+
+    def cluster(*workers):
+        return SimpleNamespace(scheduler_info=lambda n_workers: {"workers": dict(enumerate(workers))})
+
+    assert LaneCensus().slots(cluster()) == {"interactive": 0, "long": 0}
+    interactive = {"resources": {"interactive": 1}, "nthreads": 2}
+    assert LaneCensus().slots(cluster(interactive)) == {"interactive": 2, "long": 0}
+    census = LaneCensus()
+    assert census.slots(cluster({"resources": {}, "nthreads": 3})) == {"interactive": 3, "long": 3}
+    assert census.resources("long") is None
