@@ -150,7 +150,7 @@ export class SearchPanel {
 
   renderLarge() {
     const view = largeView(), replay = this.replay;
-    const shownId = replay.currentId === null ? replay.roots[0] : replay.currentId;
+    const shownId = replay.shownId;
     const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, large: true });
     picture.classList.remove("small");
     picture.classList.add("large");
@@ -276,7 +276,7 @@ export class SearchPanel {
 
   render() {
     const t = this.trace, replay = this.replay;
-    const shownId = replay.currentId === null ? replay.roots[0] : replay.currentId;
+    const shownId = replay.shownId;
     const n = replay.nodes[shownId];
     this.current.innerHTML = "";
     this.current.appendChild(this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary }));

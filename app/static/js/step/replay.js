@@ -31,6 +31,8 @@ export class Replay {
 
   get done() { return this.applied >= this.trace.steps.length; }
   get solved() { return this.done && this.trace.result.status === "solved"; }
+  // the node a picture shows: the current one, or the root before the first expansion
+  get shownId() { return this.currentId === null ? this.roots[0] : this.currentId; }
 
   showAncestors(id) {
     for (let a = this.nodes[id].parent; a !== null && !this.status.has(a); a = this.nodes[a].parent) this.status.set(a, "expanded");
