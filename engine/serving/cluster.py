@@ -422,8 +422,8 @@ class JobRunner:
                 for other in self._jobs.values() if other.lane == job.lane and other.worker]
         others = len(self._fair.waiting(job.lane)) - 1
         text = f"waiting for a worker of the {job.lane} lane"
-        if busy:
-            text += f"; busy with: {'; '.join(busy)}"
+        if busy:  # a big cluster's long lane has many workers: the first few say enough
+            text += f"; busy with: {'; '.join(busy[:3])}" + (f"; and {len(busy) - 3} more" if len(busy) > 3 else "")
         if others:
             waiting = "1 other job waits" if others == 1 else f"{others} other jobs wait"
             text += f" · {waiting}; turns go round every browser"
