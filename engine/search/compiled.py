@@ -223,9 +223,7 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
     """A* by the problem's compiled hooks; the result's ``extra`` holds the ``path`` (states, start to goal, as JSON)
     and its ``cost``. Stops at the budget (nodes, seconds), at cancel, and at ``max_bytes`` of memory."""
     watch = watch or Watch(budget)
-    compiled = problem.compiled()
-    if compiled is None:
-        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    compiled = compiled_hooks(problem)
     kernel = astar_kernel(compiled.children, compiled.h)
     n = compiled.states
     if n * _STATE_BYTES > max_bytes:
@@ -265,17 +263,37 @@ def compiled_astar(problem: Domain, budget: Budget | None = None, watch: Watch |
         watch.report(None, {"nodes": counts[0], "text": f"{counts[0]:,} nodes expanded"})
 
 
+def compiled_hooks(problem: Domain):
+    """The problem's ``CompiledDomain``; a clear error for a domain without one."""
+    compiled = problem.compiled()
+    if compiled is None:
+        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    return compiled
+
+
+def stopped_result(problem: Domain, solver: str, status: str, counts: tuple, message: str,
+                   watch: Watch) -> SolveResult:
+    """A compiled search's result without a path; ``counts``: expanded, generated, peak frontier."""
+    return SolveResult(status, "", False, *counts, watch.elapsed, solver, problem.heuristic_name, message)
+
+
+def found_result(problem: Domain, solver: str, states: list, cost: float, counts: tuple, seconds: float) -> SolveResult:
+    """A compiled search's answer: the path of ``states``, start to goal, and its ``cost`` in ``extra``; ``seconds``
+    the search's own, taken before the path was decoded."""
+    actions = actions_between(problem, states)
+    return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds, solver,
+                       problem.heuristic_name, actions=actions,
+                       extra={"path": [encode(problem, s) for s in states], "cost": cost})
+
+
 def _stopped(problem: Domain, status: str, counts: tuple, message: str, watch: Watch) -> SolveResult:
-    return SolveResult(status, "", False, *counts, watch.elapsed, "astar-compiled", problem.heuristic_name, message)
+    return stopped_result(problem, "astar-compiled", status, counts, message, watch)
 
 
 def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts: tuple, watch: Watch) -> SolveResult:
+    seconds = watch.elapsed
     numbers = [compiled.goal]
     while numbers[-1] != compiled.start:
         numbers.append(int(parent[numbers[-1]]))
-    seconds = watch.elapsed
     states = [compiled.decode(number) for number in reversed(numbers)]
-    actions = actions_between(problem, states)
-    return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds,
-                       "astar-compiled", problem.heuristic_name, actions=actions,
-                       extra={"path": [encode(problem, s) for s in states], "cost": float(g[compiled.goal])})
+    return found_result(problem, "astar-compiled", states, float(g[compiled.goal]), counts, seconds)

@@ -24,8 +24,19 @@ import numpy as np
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.compiled import FOUND, FULL, MAX_BYTES, SLICE, U, before_expanding, specialise
-from engine.search.domain import Domain, actions_between, encode
+from engine.search.compiled import (
+    FOUND,
+    FULL,
+    MAX_BYTES,
+    SLICE,
+    U,
+    before_expanding,
+    compiled_hooks,
+    found_result,
+    specialise,
+    stopped_result,
+)
+from engine.search.domain import Domain
 
 DONE = 2  # the iteration is over (FOUND, PAUSED and FULL as the compiled A*'s)
 # The fields of the integer array ``st``: the top of the stack, whether its node is still to be entered, the counts.
@@ -130,9 +141,7 @@ def compiled_idastar(problem: Domain, budget: Budget | None = None, watch: Watch
     would pass ``max_bytes``. Progress is reported at each bound and after each slice (its fraction unknown, as
     for any IDA*)."""
     watch = watch or Watch(budget)
-    compiled = problem.compiled()
-    if compiled is None:
-        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+    compiled = compiled_hooks(problem)
     kernel = idastar_kernel(compiled.children, compiled.h)
     widest = max(1, compiled.max_children)
     if _Stack.bytes_for(64, widest) > max_bytes:
@@ -178,10 +187,7 @@ def _report(watch: Watch, bound: float, expanded: int) -> None:
 
 def _result(problem: Domain, status: str, counts: tuple, watch: Watch, message: str = "", states: list | None = None,
             cost: float = 0.0) -> SolveResult:
+    """``counts``: expanded and generated; the peak frontier of an IDA* is its path's length."""
     if states is None:
-        return SolveResult(status, "", False, *counts, 0, watch.elapsed, "idastar-compiled", problem.heuristic_name,
-                           message)
-    actions = actions_between(problem, states)
-    return SolveResult(status, problem.format_path(actions), True, *counts, len(actions), watch.elapsed,
-                       "idastar-compiled", problem.heuristic_name, actions=actions,
-                       extra={"path": [encode(problem, s) for s in states], "cost": cost})
+        return stopped_result(problem, "idastar-compiled", status, (*counts, 0), message, watch)
+    return found_result(problem, "idastar-compiled", states, cost, (*counts, len(states) - 1), watch.elapsed)
