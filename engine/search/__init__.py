@@ -1,4 +1,4 @@
-"""Textbook searches over a small ``Problem`` interface (the domain contract, ``engine.search.domain``), readable
+"""Textbook searches over a small interface, ``Domain`` (the domain contract, ``engine.search.domain``), readable
 first; they emit trace events for teaching views. The problems themselves live with their domains
 (``engine.domains.tiles.problem``, ``engine.domains.graph``, ``engine.domains.grid``)."""
 
@@ -15,11 +15,8 @@ from engine.search.algorithms import (
 )
 from engine.search.domain import Domain
 
-#: aima-python's name for what every search reads: the domain contract (``engine.search.domain``).
-Problem = Domain
-
 __all__ = [
-    "Problem",
+    "Domain",
     "astar_search",
     "bidirectional_search",
     "breadth_first_search",

@@ -41,7 +41,7 @@ from collections.abc import Callable, Hashable
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.domain import Domain as Problem
+from engine.search.domain import Domain
 from engine.search.record import Algorithm, register
 
 Trace = Callable[[str, dict], None]
@@ -64,7 +64,7 @@ def _unreachable(expanded: int, generated: int, peak: int, watch: Watch, solver:
                        seconds=watch.elapsed, solver=solver, message="the goal is not reachable")
 
 
-def breadth_first_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def breadth_first_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                          watch: Watch | None = None) -> SolveResult:
     """Expand the shallowest node first; the first time the goal is generated, its path is a shortest one."""
     watch = watch or Watch(budget)
@@ -124,7 +124,7 @@ class _Stop(Exception):
         self.reason = reason
 
 
-def depth_limited_search(problem: Problem, limit: int, watch: Watch, trace: Trace | None = None,
+def depth_limited_search(problem: Domain, limit: int, watch: Watch, trace: Trace | None = None,
                          counts: list[int] | None = None) -> Path | None:
     """Depth-first search to ``limit`` actions, never undoing the previous action nor entering a state already on
     the path to it. Returns a path, or None.
@@ -180,7 +180,7 @@ _DLS = (
 )
 
 
-def depth_first_search(problem: Problem, limit: int, budget: Budget | None = None,
+def depth_first_search(problem: Domain, limit: int, budget: Budget | None = None,
                        trace: Trace | None = None, watch: Watch | None = None) -> SolveResult:
     """Depth-first search to a fixed depth limit: finds *a* path, not a shortest one (the contrast with IDS)."""
     watch = watch or Watch(budget)
@@ -201,7 +201,7 @@ register(Algorithm("dfs", "Depth-first search (depth-limited)", lambda problem, 
                    (("return DLS(start, limit)", "start"),) + _DLS, frontier="stack", optimal=False, cutoff="depth"))
 
 
-def iterative_deepening_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def iterative_deepening_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                                max_depth: int = 80, watch: Watch | None = None) -> SolveResult:
     """Depth-limited search with limits 0, 1, 2, …: the first solution found is a shortest one."""
     watch = watch or Watch(budget)
@@ -235,7 +235,7 @@ PROGRESS_EVERY = 10
 IDA_PROGRESS_EVERY = 10_000
 
 
-def best_first_search(problem: Problem, priority: Callable[[float, float], float], solver: str,
+def best_first_search(problem: Domain, priority: Callable[[float, float], float], solver: str,
                       budget: Budget | None = None, trace: Trace | None = None,
                       watch: Watch | None = None, optimal: bool = True,
                       order: Callable[[float, float, int], tuple] | None = None) -> SolveResult:
@@ -317,20 +317,20 @@ def _best_first(name: str, title: str, key: str, optimal: bool, search) -> Algor
         frontier="priority", optimal=optimal, priority=key, uses_h=key != "g", cheapest=optimal))
 
 
-def astar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def astar_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                  watch: Watch | None = None) -> SolveResult:
     """Best-first search on f = g + h; with an admissible, consistent h the first goal expanded is optimal."""
     return best_first_search(problem, lambda g, h: g + h, "astar", budget, trace, watch, ASTAR.optimal)
 
 
-def uniform_cost_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def uniform_cost_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                         watch: Watch | None = None) -> SolveResult:
     """Best-first search on g alone (Dijkstra's order): optimal for any non-negative costs; with every action
     costing 1 it finds BFS's lengths, but tests the goal only when a node is expanded."""
     return best_first_search(problem, lambda g, h: g, "ucs", budget, trace, watch, UNIFORM_COST.optimal)
 
 
-def greedy_best_first_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def greedy_best_first_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                              watch: Watch | None = None) -> SolveResult:
     """Best-first search on h alone: heads straight for what looks closest, so it is fast but not optimal."""
     return best_first_search(problem, lambda g, h: h, "greedy", budget, trace, watch, GREEDY.optimal)
@@ -341,7 +341,7 @@ GREEDY = _best_first("greedy", "Greedy best-first search", "h", False, greedy_be
 ASTAR = _best_first("astar", "A*", "f", True, astar_search)
 
 
-def idastar_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def idastar_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                    max_bound: float = math.inf, order_by: Callable[[Hashable, int], object] | None = None,
                    watch: Watch | None = None) -> SolveResult:
     """Iterative-deepening A*: depth-first search cut off where f = g + h exceeds a bound; the next bound is the
@@ -434,7 +434,7 @@ register(Algorithm("idastar", "IDA*", lambda problem, watch, trace, limit: idast
 ), frontier="stack", optimal=True, cutoff="f", uses_h=True, cheapest=True))
 
 
-def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: Trace | None = None,
+def bidirectional_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                          watch: Watch | None = None) -> SolveResult:
     """Breadth-first from the start and from the goal at once, a whole layer of the smaller side at a time, until
     the two meet. Needs a single goal state (``problem.goal``) and reversible actions: the backward search walks
@@ -444,7 +444,7 @@ def bidirectional_search(problem: Problem, budget: Budget | None = None, trace: 
     and the shortest joined path among its meetings is returned; that one is a shortest path.
     Trace events carry ``side`` ("forward" or "backward"); a backward path is written from the goal.
     """
-    if not getattr(problem, "reversible", True) or problem.goal is None:
+    if not problem.reversible or problem.goal is None:
         raise PuzzleError("bidirectional search needs one goal state and moves that can be undone at the same cost "
                           "(this problem has one-way moves)")
     watch = watch or Watch(budget)

@@ -24,7 +24,7 @@ from numba import njit
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.domain import Domain, actions_between, encode
+from engine.search.domain import Domain, actions_between
 
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the scalar array ``st`` a kernel reads on entry and writes on return.
@@ -267,7 +267,7 @@ def compiled_hooks(problem: Domain):
     """The problem's ``CompiledDomain``; a clear error for a domain without one."""
     compiled = problem.compiled()
     if compiled is None:
-        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+        raise PuzzleError(f"the {problem.name} domain has no compiled search")
     return compiled
 
 
@@ -283,7 +283,7 @@ def found_result(problem: Domain, solver: str, states: list, cost: float, counts
     actions = actions_between(problem, states)
     return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds, solver,
                        problem.heuristic_name, actions=actions,
-                       extra={"path": [encode(problem, s) for s in states], "cost": cost})
+                       extra={"path": [problem.encode(s) for s in states], "cost": cost})
 
 
 def _stopped(problem: Domain, status: str, counts: tuple, message: str, watch: Watch) -> SolveResult:

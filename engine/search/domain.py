@@ -2,7 +2,7 @@
 
 A *domain* is a kind of problem (sliding tiles, a graph given as data, a grid map, the pancake puzzle); a *problem*
 is one instance of it (a start, a goal, the map). A domain lives in one folder, ``engine/domains/<name>/``, and
-its problems are objects with the members below. The readable searches (``engine.search.algorithms``), the
+its problems are instances of ``Domain`` below, with the members described here. The readable searches (``engine.search.algorithms``), the
 step-through (``engine.search.trace``, ``/api/step``) and the compiled best-first search
 (``engine.search.compiled``) read nothing else, so a new domain written to this contract gets all of them
 (ARCHITECTURE.md, "A new domain", is the checklist; ``tests/engine/search/test_new_domain.py`` adds one in a test).
@@ -57,34 +57,80 @@ Kinds
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
 
 from engine.core.registry import Registry
 
 
-class Domain(Protocol):
-    """One problem of a domain, as every search reads it (the module docstring is the contract)."""
+class Domain(ABC):
+    """One problem of a domain, as every search reads it (the module docstring is the contract). A domain's problem
+    class inherits this: the members it must write are abstract (a class missing one cannot be instantiated), and
+    every optional member has its default here, so no search guesses one with ``getattr``."""
 
+    #: the domain's name, as its ``DomainKind`` registers it
+    name: str = "problem"
+    #: the start state, and the one goal state (None: several, or only a goal test)
     initial: Hashable
-    goal: Hashable | None
-    unit_costs: bool
-    heuristic_name: str
+    goal: Hashable | None = None
+    #: every move costs 1 (then fewest moves is cheapest)
+    unit_costs: bool = False
+    #: every move has an inverse costing the same (bidirectional search needs it); claimed only by a domain that knows
+    reversible: bool = False
+    #: h never overestimates (A* and IDA* then prove the cheapest path); a domain whose h may be given by a person
+    #: checks it per problem (``GraphDomain.admissible``)
+    admissible: bool = True
+    heuristic_name: str = "zero"
 
-    def actions(self, state: Hashable) -> Iterable: ...
+    @abstractmethod
+    def actions(self, state: Hashable) -> Iterable:
+        """The moves from ``state``, in a fixed order."""
 
-    def result(self, state: Hashable, action) -> Hashable: ...
+    @abstractmethod
+    def result(self, state: Hashable, action) -> Hashable:
+        """The state a move leads to."""
 
-    def is_goal(self, state: Hashable) -> bool: ...
+    @abstractmethod
+    def is_goal(self, state: Hashable) -> bool:
+        """The goal test."""
 
-    def h(self, state: Hashable) -> float: ...
+    @abstractmethod
+    def cost(self, state: Hashable, action) -> float:
+        """What the move costs: a positive finite int or float."""
 
-    def cost(self, state: Hashable, action) -> float: ...
+    def h(self, state: Hashable) -> float:
+        """The estimate of the cost still to pay, never negative; 0 by default."""
+        return 0
 
-    def inverse(self, state: Hashable, action) -> object | None: ...
+    def inverse(self, state: Hashable, action) -> object | None:
+        """The move from ``result(state, action)`` back to ``state``, or None (a one-way move, the default)."""
+        return None
 
-    def format_path(self, path: tuple) -> str: ...
+    def format_path(self, path: tuple) -> str:
+        """A path of moves as the result's move string."""
+        return " ".join(map(str, path))
+
+    def encode(self, state: Hashable):
+        """The state as JSON (a state that already is JSON, as a node's name, is itself)."""
+        return state
+
+    def scene(self) -> dict:
+        """What every picture of this problem shares, as JSON."""
+        return {}
+
+    def picture(self, state: Hashable) -> dict | None:
+        """What is drawn for one state on top of the scene, as JSON (None: nothing of its own)."""
+        return None
+
+    def compiled(self) -> CompiledDomain | None:
+        """The states numbered and the two numba hooks of the compiled searches, or None (no compiled search)."""
+        return None
+
+    @classmethod
+    def has_compiled(cls) -> bool:
+        """Whether the domain offers the compiled searches (without building its hooks)."""
+        return cls.compiled is not Domain.compiled
 
 
 @dataclass(frozen=True)
@@ -108,12 +154,6 @@ class CompiledDomain:
     decode: Callable[[int], Hashable]
 
 
-def encode(problem: Domain, state: Hashable):
-    """The state as JSON, by the problem's own ``encode`` (a state already JSON, as a node name, is itself)."""
-    own = getattr(problem, "encode", None)
-    return own(state) if own else state
-
-
 def walk(problem: Domain, actions: Iterable) -> tuple[list[Hashable], float]:
     """The states a path of moves visits from the start (start included) and what the moves cost altogether."""
     state, states, cost = problem.initial, [problem.initial], 0
@@ -134,12 +174,16 @@ def actions_between(problem: Domain, states: list[Hashable]) -> tuple:
 
 @dataclass(frozen=True)
 class DomainKind:
-    """A domain as the app and the CLI know it: ``build(data)`` makes a problem from a request's JSON."""
+    """A domain as the app and the CLI know it: ``build(data)`` makes a problem from a request's JSON (raising
+    ``PuzzleError`` with a sentence on anything malformed); ``examples`` are requests for a few small problems of the
+    kind, each with a reachable goal (the conformance check, ``tests/support/domain_contract.py``, runs every search
+    on them)."""
 
     name: str
     title: str
     build: Callable[[dict], Domain]
     heuristics: tuple[str, ...]
+    examples: tuple[dict, ...] = ()
 
 
 DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Progress, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.domain import Domain, encode, walk
+from engine.search.domain import Domain, walk
 from engine.search.record import ALGORITHMS, Algorithm
 
 #: depth-first search's limit when none is given (the step-through's default)
@@ -55,7 +55,7 @@ COMPILED = {"astar-compiled": CompiledSearch("A* (compiled)", "astar", _compiled
 
 
 def has_compiled(problem: Domain) -> bool:
-    return callable(getattr(problem, "compiled", None))
+    return problem.has_compiled()
 
 
 def problem_solvers(problem: Domain) -> dict[str, str]:
@@ -97,7 +97,7 @@ def solve_problem(problem: Domain, solver: str = "astar", budget: Budget | None 
 def _proves(problem: Domain, spec: Algorithm) -> bool:
     """Whether a path ``spec`` finds on ``problem`` is proven the cheapest: a search optimal in moves finds the
     cheapest path only when every move costs 1 or it orders by cost; one guided by h only when h is admissible."""
-    return (problem.unit_costs or spec.cheapest) and (not spec.uses_h or getattr(problem, "admissible", True))
+    return (problem.unit_costs or spec.cheapest) and (not spec.uses_h or problem.admissible)
 
 
 def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_seconds: float, proven: bool,
@@ -114,7 +114,7 @@ def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_
         result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
     if problem is not None and result.status == Status.SOLVED:
         states, cost = walk(problem, result.actions)
-        result.extra.update(path=[encode(problem, state) for state in states], cost=cost)
+        result.extra.update(path=[problem.encode(state) for state in states], cost=cost)
     return result
 
 
@@ -141,6 +141,6 @@ def load_compiled(problem: Domain, solver: str) -> float:
     """Load the kernel a compiled solve of ``problem`` runs, by running it with a budget of one node (``load_once``)."""
     hooks = problem.compiled()
     if hooks is None:
-        raise PuzzleError(f"the {getattr(problem, 'name', 'this')} domain has no compiled search")
+        raise PuzzleError(f"the {problem.name} domain has no compiled search")
     return load_once(_loaded, (solver, hooks.children, hooks.h),
                      lambda: COMPILED[solver].run(problem, watch=Watch(Budget(max_nodes=1))))

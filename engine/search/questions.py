@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
-from engine.search.domain import Domain as Problem
+from engine.search.domain import Domain
 from engine.search.trace import trace_search
 
 KINDS = {
@@ -145,7 +145,7 @@ def _iteration_ends_at(trace: dict, n: int) -> bool:
         steps[n]["previous"] is not None
 
 
-def available(trace: dict, n: int, problem: Problem | None = None) -> list[str]:
+def available(trace: dict, n: int, problem: Domain | None = None) -> list[str]:
     """The kinds of question that have an answer at step ``n`` of ``trace``."""
     kinds = []
     replay = Replay(trace, n)
@@ -164,14 +164,14 @@ def available(trace: dict, n: int, problem: Problem | None = None) -> list[str]:
     return kinds
 
 
-def first_step(kind: str, trace: dict, n: int, problem: Problem | None = None) -> int | None:
+def first_step(kind: str, trace: dict, n: int, problem: Domain | None = None) -> int | None:
     """The first step from ``n`` on with a question of ``kind`` (a class asked mid-expansion moves on to where the
     question is decided), None if there is none."""
     last = min(len(trace["steps"]), n + LOOK_AHEAD)
     return next((m for m in range(n, last + 1) if kind in available(trace, m, problem)), None)
 
 
-def ask(kind: str, trace: dict, n: int, problem: Problem | None = None,
+def ask(kind: str, trace: dict, n: int, problem: Domain | None = None,
         rng: random.Random | None = None) -> Question | None:
     """A question of ``kind`` about step ``n`` of ``trace`` (``problem`` for "optimal"), or None if it has none."""
     n = max(0, min(n, len(trace["steps"])))
@@ -273,13 +273,13 @@ def _bound(trace: dict, n: int, rng: random.Random, problem) -> Question:
                     tuple(map(str, choices)), answer, reason, n)
 
 
-def cheapest_cost(problem: Problem) -> int | None:
+def cheapest_cost(problem: Domain) -> int | None:
     """The cost of a cheapest path (uniform-cost search, within the step-through's budget), None if none found."""
     traced = trace_search(problem, "ucs")
     return traced["result"].get("cost") if traced["result"]["status"] == "solved" else None
 
 
-def _optimal(trace: dict, n: int, rng: random.Random, problem: Problem) -> Question | None:
+def _optimal(trace: dict, n: int, rng: random.Random, problem: Domain) -> Question | None:
     found = trace["result"]["cost"]
     best = cheapest_cost(problem)
     if best is None:

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 
 from engine.core.result import Budget, Watch
 from engine.core.status import Status
-from engine.search.domain import Domain, encode, walk
+from engine.search.domain import Domain, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
 
 MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says when the recording stopped
@@ -22,7 +22,7 @@ MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says
 class _Recorder:
     def __init__(self, encode, picture, lines: dict[str, int], cost):
         self.encode = encode
-        self.picture = picture  # the domain's picture of a state, or None
+        self.picture = picture  # the domain's picture of a state (None: nothing of its own)
         self.lines = lines
         self.cost = cost  # problem.cost: a node's g is its parent's plus the action's cost
         self.states: list[Hashable] = []
@@ -42,8 +42,8 @@ class _Recorder:
             self.nodes.append({"id": len(self.nodes), "parent": parent, "action": path[-1] if path else None,
                                "g": g, "depth": len(path), "h": h, "state": self.encode(state),
                                "side": side})
-            if self.picture:
-                self.nodes[-1]["picture"] = self.picture(state)
+            if (picture := self.picture(state)) is not None:
+                self.nodes[-1]["picture"] = picture
             self.states.append(state)
         node = self.nodes[self.ids[key]]
         if h is not None and node["h"] is None:
@@ -95,7 +95,7 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
     step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""
     spec = ALGORITHMS.named(algorithm)
     lines = spec.lines
-    record = _Recorder(lambda state: encode(problem, state), getattr(problem, "picture", None), lines, problem.cost)
+    record = _Recorder(problem.encode, problem.picture, lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     result = spec.search(problem, Watch(budget), record, depth_limit)
     record.node("forward", (), problem.initial, problem.h(problem.initial))  # the root, even when it is the goal
@@ -107,13 +107,13 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
         states, cost = walk(problem, actions)
         answer["length"] = len(actions)  # a graph's move string lists nodes, not one letter per move
         answer["cost"] = cost
-        answer["path"] = [encode(problem, state) for state in states]
+        answer["path"] = [problem.encode(state) for state in states]
     if not problem.unit_costs:  # the fewest actions is not the cheapest path: only some searches promise that
         answer["optimal"] = answer["optimal"] and spec.cheapest
     return {"algorithm": algorithm, "title": spec.title, "frontier_kind": spec.frontier, "priority": spec.priority,
             "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal, "cheapest": spec.cheapest,
             "unit_costs": problem.unit_costs,
-            "heuristic": getattr(problem, "heuristic_name", ""),
+            "heuristic": problem.heuristic_name,
             **({"scene": problem.scene()} if hasattr(problem, "scene") else {}),
             "pseudocode": [line for line, _ in spec.pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,

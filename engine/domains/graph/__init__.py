@@ -26,7 +26,16 @@ def examples() -> list[str]:
     return sorted(path.stem for path in EXAMPLES.glob("*.json"))
 
 
-KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, ("given", "straight-line", "zero")))
+#: Romania under each heuristic it offers, and a directed graph with decimal costs whose one-way edge is the way
+EXAMPLE_REQUESTS = (
+    {"graph": "romania"}, {"graph": "romania", "heuristic": "straight-line"}, {"graph": "romania", "heuristic": "zero"},
+    {"graph": {"nodes": [{"name": "S", "h": 2}, {"name": "A", "h": 1.5}, {"name": "G", "h": 0}], "directed": True,
+               "edges": [{"from": "S", "to": "A", "cost": 0.5}, {"from": "A", "to": "G", "cost": 1.75},
+                         {"from": "S", "to": "G", "cost": 2.5}, {"from": "G", "to": "S", "cost": 0.25}],
+               "start": "S", "goal": "G"}},
+)
+KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, ("given", "straight-line", "zero"),
+                                  EXAMPLE_REQUESTS))
 
 __all__ = ["KIND", "Graph", "GraphDomain", "example", "examples", "graph_problem", "numbered_graph", "parse_graph",
            "verdict"]

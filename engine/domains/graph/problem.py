@@ -11,9 +11,10 @@ import functools
 
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
+from engine.search.domain import Domain
 
 
-class GraphDomain:
+class GraphDomain(Domain):
     name = "graph"
 
     def __init__(self, graph: Graph, heuristic: str | None = None):

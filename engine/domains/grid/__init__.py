@@ -8,6 +8,13 @@ from engine.domains.grid.model import Grid, grid_from_rows, read_map, read_scena
 from engine.domains.grid.problem import GridDomain, grid_problem
 from engine.search.domain import DomainKind, register_domain
 
-KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, ("manhattan", "octile", "euclidean", "zero")))
+#: a wall to go round with its corners uncut, and weighted cells that make the longer way cheaper (4-connected)
+EXAMPLE_REQUESTS = (
+    {"grid": {"rows": ["....", ".##.", "..#.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 8}},
+    {"grid": {"rows": [".9..", ".9#.", "...."], "start": [0, 0], "goal": [3, 0], "connect": 4},
+     "heuristic": "manhattan"},
+)
+KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, ("manhattan", "octile", "euclidean", "zero"),
+                                  EXAMPLE_REQUESTS))
 
 __all__ = ["KIND", "Grid", "GridDomain", "grid_from_rows", "grid_problem", "read_map", "read_scenarios"]

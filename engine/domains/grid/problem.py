@@ -11,12 +11,13 @@ from __future__ import annotations
 from engine.core.errors import PuzzleError
 from engine.core.params import choice
 from engine.domains.grid.model import INVERSE, MOVES, Grid, check_heuristic, grid_from_rows, heuristic_value
+from engine.search.domain import Domain
 
 STEP_MAX_CELLS = 64 * 64  # a request's grid for the step-through: one the page can draw and a person can read
 _STEPS = {name: (dx, dy) for name, dx, dy in MOVES}
 
 
-class GridDomain:
+class GridDomain(Domain):
     name = "grid"
     reversible = True  # every move can be undone by the opposite one (at the cost of the cell it re-enters)
 

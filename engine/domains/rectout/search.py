@@ -23,6 +23,7 @@ from engine.domains.rectout.motion import Motion, apply
 from engine.domains.rectout.moves import motions
 from engine.domains.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
 from engine.search.algorithms import best_first_search
+from engine.search.domain import Domain
 
 
 @dataclass
@@ -86,7 +87,7 @@ class Plates:
         return hash(self.key)
 
 
-class RectoutProblem:
+class RectoutProblem(Domain):
     """Rectangle-out as a problem of the domain contract (``engine.search.domain``): moves are motions
     (``moves.motions``), a motion costs 0 when it joins the open move and 1 when it opens a new one, h is the
     paper's, the goal is the target out."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from engine.domains.tiles.board import INVERSE, Board
 from engine.domains.tiles.heuristics import heuristic_function
+from engine.search.domain import Domain
 
 
-class SlidingTileProblem:
+class SlidingTileProblem(Domain):
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
 
     unit_costs = True

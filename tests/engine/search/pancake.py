@@ -15,11 +15,12 @@ import math
 
 import numpy as np
 
+from engine.core.errors import PuzzleError
 from engine.search.compiled import hook
-from engine.search.domain import CompiledDomain, DomainKind, register_domain
+from engine.search.domain import CompiledDomain, Domain, DomainKind, register_domain
 
 
-class PancakeProblem:
+class PancakeProblem(Domain):
     name = "pancake"
     unit_costs = True
     reversible = True
@@ -146,11 +147,16 @@ def gap_h(aux, state):
 
 
 def pancake_problem(data: dict) -> PancakeProblem:
-    """The problem a request names: ``{"pancake": [sizes, top first]}``."""
-    return PancakeProblem(tuple(data["pancake"]))
+    """The problem a request names: ``{"pancake": [sizes, top first]}``, a permutation of 0 … n−1, n from 2 to 9."""
+    stack = data.get("pancake")
+    if not isinstance(stack, list) or not 2 <= len(stack) <= 9 or sorted(stack) != list(range(len(stack))) or \
+            not all(type(size) is int for size in stack):
+        raise PuzzleError("the pancakes must be a list of the sizes 0 … n−1 in some order, n from 2 to 9, top first")
+    return PancakeProblem(tuple(stack))
 
 
-KIND = DomainKind("pancake", "The pancake puzzle", pancake_problem, ("gap",))
+KIND = DomainKind("pancake", "The pancake puzzle", pancake_problem, ("gap",),
+                  ({"pancake": [3, 1, 4, 0, 2, 5]}, {"pancake": [1, 0]}, {"pancake": [0, 1, 2]}))
 
 
 def register() -> DomainKind:

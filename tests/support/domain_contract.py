@@ -1,0 +1,167 @@
+"""The domain contract as a test: ``check_domain(kind, examples)`` runs everything the project promises a domain
+(engine/search/domain.py) on a few of its problems and checks each answer against a search written here, apart from
+the code under test. Every domain's tests call it, so a new domain is held to the same contract as the old ones.
+
+What it checks, per example:
+
+* the kind builds a ``Domain`` from the request's JSON, and refuses malformed JSON with a ``PuzzleError`` (never
+  another exception: the app would answer 500);
+* every step-through algorithm and every solver ``solve_problem`` offers either solves it, with a path that replays
+  move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
+  path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
+* when the domain has hooks, the compiled A* and IDA* expand and generate what the readable ones do;
+* a domain in ``engine/domains`` can be imported without numba (the CLI's ``check`` and ``--help`` load no compiler);
+* given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import subprocess
+import sys
+
+import pytest
+
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget
+from engine.search.algorithms import astar_search, idastar_search
+from engine.search.domain import Domain, DomainKind
+from engine.search.domain_solve import problem_solvers, solve_problem
+from engine.search.record import ALGORITHMS
+from engine.search.trace import trace_search
+
+#: JSON a client may send in place of a domain's own; every kind refuses each with a sentence.
+MALFORMED = (None, 5, "x", True, [], [[[]]], {}, {"x": 1}, float("nan"))
+
+
+def cheapest_cost(problem: Domain, max_states: int = 200_000) -> float | None:
+    """Dijkstra's algorithm from the start until a goal leaves the queue: the cheapest cost, or None when no goal is
+    reachable. Refuses a problem with more states than ``max_states`` (pick smaller examples)."""
+    order = itertools.count()
+    best = {problem.initial: 0}
+    queue = [(0, next(order), problem.initial)]
+    while queue:
+        cost, _, state = heapq.heappop(queue)
+        if cost > best[state]:
+            continue
+        if problem.is_goal(state):
+            return cost
+        for action in problem.actions(state):
+            child, step = problem.result(state, action), problem.cost(state, action)
+            assert step > 0 and math.isfinite(step), (state, action, step)
+            if cost + step < best.get(child, math.inf):
+                best[child] = cost + step
+                heapq.heappush(queue, (cost + step, next(order), child))
+        assert len(best) <= max_states, "this example is too large for the contract's check"
+    return None
+
+
+def replay_encoded(problem: Domain, path: list) -> float:
+    """Walks a trace's path of encoded states from the start by the problem's own moves; the cost it adds up. Each
+    step must be one move, and the last state a goal."""
+    state = problem.initial
+    assert problem.encode(state) == path[0]
+    total = 0
+    for following in path[1:]:
+        action = next(a for a in problem.actions(state) if problem.encode(problem.result(state, a)) == following)
+        total += problem.cost(state, action)
+        state = problem.result(state, action)
+    assert problem.is_goal(state)
+    return total
+
+
+def replay(problem: Domain, actions) -> float:
+    state, total = problem.initial, 0
+    for action in actions:
+        assert action in tuple(problem.actions(state)), (state, action)
+        total += problem.cost(state, action)
+        state = problem.result(state, action)
+    assert problem.is_goal(state)
+    return total
+
+
+def check_building(kind: DomainKind, bad: tuple = ()) -> None:
+    for value in MALFORMED:
+        for data in ({"problem": kind.name, kind.name: value}, {"problem": kind.name}):
+            with pytest.raises(PuzzleError):
+                kind.build(data)
+    for data in bad:
+        with pytest.raises(PuzzleError):
+            kind.build(data)
+
+
+def check_searches(problem: Domain, best: float, depth_limit: int, max_expansions: int) -> None:
+    for name, spec in ALGORITHMS.items():
+        if spec.frontier == "two-queues" and not problem.reversible:
+            with pytest.raises(PuzzleError):  # bidirectional search needs moves it can undo, and says so
+                trace_search(problem, name)
+            continue
+        answer = trace_search(problem, name, depth_limit=depth_limit, max_expansions=max_expansions)["result"]
+        if spec.cheapest:
+            assert answer["status"] == "solved", name
+        if answer["status"] != "solved":
+            assert answer["message"], name
+            continue
+        cost = replay_encoded(problem, answer["path"])
+        assert math.isclose(cost, answer["cost"]) and cost >= best - 1e-9, name
+        if answer["optimal"]:
+            assert math.isclose(cost, best), name
+    for solver in problem_solvers(problem):
+        spec = ALGORITHMS.get(solver)
+        if spec is not None and spec.frontier == "two-queues" and not problem.reversible:
+            continue
+        result = solve_problem(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
+        if result.status != "solved":
+            assert result.message, solver
+            continue
+        cost = replay(problem, result.actions)
+        assert math.isclose(cost, result.extra["cost"]) and cost >= best - 1e-9, solver
+        if result.optimal:
+            assert math.isclose(cost, best), solver
+
+
+def check_compiled(problem: Domain) -> None:
+    from engine.search.compiled import compiled_astar
+    from engine.search.compiled_ida import compiled_idastar
+
+    for readable_search, compiled_search in ((astar_search, compiled_astar), (idastar_search, compiled_idastar)):
+        readable, compiled = readable_search(problem), compiled_search(problem)
+        assert (compiled.status, compiled.moves, compiled.nodes_expanded, compiled.nodes_generated) == (
+            readable.status, readable.moves, readable.nodes_expanded, readable.nodes_generated), compiled_search
+
+
+def check_import_without_numba(kind: DomainKind) -> None:
+    module = kind.build.__module__
+    if not module.startswith("engine."):
+        return  # a domain a test registers is imported by that test
+    code = f"import importlib, sys; importlib.import_module({module!r}); print('numba' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "False", f"importing {module} loads numba"
+
+
+def check_step_route(client, kind: DomainKind, example: dict) -> None:
+    response = client.post("/api/step", json={**example, "problem": kind.name, "algorithms": ["astar"]})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    answer = response.get_json()
+    problem = kind.build(example)
+    assert replay_encoded(problem, answer["traces"][0]["result"]["path"]) == answer["traces"][0]["result"]["cost"]
+
+
+def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None, depth_limit: int = 12,
+                 max_expansions: int = 20_000) -> None:
+    """Everything the contract promises, on each of ``examples`` (request JSON: ``{kind.name: ..., ...}``, small
+    enough for Dijkstra here); ``bad``: more JSON the kind must refuse; ``client``: the app's, for the route."""
+    check_building(kind, bad)
+    check_import_without_numba(kind)
+    for example in examples:
+        problem = kind.build({"problem": kind.name, **example})
+        assert isinstance(problem, Domain) and problem.name == kind.name
+        best = cheapest_cost(problem)
+        assert best is not None, "each example must have a reachable goal"
+        check_searches(problem, best, depth_limit, max_expansions)
+        if problem.has_compiled():
+            check_compiled(problem)
+        if client is not None:
+            check_step_route(client, kind, example)
