@@ -88,18 +88,29 @@ def padded(grid: Grid) -> tuple[np.ndarray, ...]:
     return open_cells.ravel(), weight.ravel(), columns.ravel(), rows.ravel()
 
 
+@functools.lru_cache(maxsize=16)
+def _moves(width: int, connect: int) -> tuple[np.ndarray, dict[int, str]]:
+    """The moves' steps in cell numbers (``grid_children``'s ``moves``), and each step's move name."""
+    moves = np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
+                      for _, dx, dy in MOVES[:connect]], dtype=np.int64).T.copy()
+    return moves, {dy * width + dx: name for name, dx, dy in MOVES[:connect]}
+
+
 def compiled_grid(problem) -> CompiledDomain:
     """Cell (x, y) is number (y + 1) × (width + 2) + x + 1 of the grid padded with walls."""
     grid = problem.grid
     width = grid.width + 2
     open_cells, weight, columns, rows = padded(grid)
-    moves = np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
-                      for _, dx, dy in MOVES[:grid.connect]], dtype=np.int64).T.copy()
+    moves, names = _moves(width, grid.connect)
     aux = (open_cells, weight, moves, np.array(problem.goal, dtype=np.int64), np.array([grid.least]),
            columns, rows)
 
     def number(cell: tuple[int, int]) -> int:
         return (cell[1] + 1) * width + cell[0] + 1
 
+    def decode_path(numbers: np.ndarray) -> tuple[list, tuple]:
+        cells = np.stack([numbers % width - 1, numbers // width - 1], axis=1).tolist()
+        return cells, tuple(names[step] for step in np.diff(numbers).tolist())
+
     return CompiledDomain(grid_children, HOOKS[problem.heuristic_name], aux, open_cells.size, number(problem.initial),
-                          number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1))
+                          number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1), decode_path)
