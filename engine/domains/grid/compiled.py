@@ -89,11 +89,15 @@ def padded(grid: Grid) -> tuple[np.ndarray, ...]:
 
 
 @functools.lru_cache(maxsize=16)
-def _moves(width: int, connect: int) -> tuple[np.ndarray, dict[int, str]]:
-    """The moves' steps in cell numbers (``grid_children``'s ``moves``), and each step's move name."""
-    moves = np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
-                      for _, dx, dy in MOVES[:connect]], dtype=np.int64).T.copy()
-    return moves, {dy * width + dx: name for name, dx, dy in MOVES[:connect]}
+def _moves(width: int, connect: int) -> np.ndarray:
+    """The moves' steps in cell numbers (``grid_children``'s ``moves``)."""
+    return np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
+                     for _, dx, dy in MOVES[:connect]], dtype=np.int64).T.copy()
+
+
+#: a move's name by (dy + 1) × 3 + dx + 1
+_NAMES = np.array([next((name for name, x, y in MOVES if (x, y) == (dx, dy)), "") for dy in (-1, 0, 1)
+                   for dx in (-1, 0, 1)], dtype=object)
 
 
 def compiled_grid(problem) -> CompiledDomain:
@@ -101,7 +105,7 @@ def compiled_grid(problem) -> CompiledDomain:
     grid = problem.grid
     width = grid.width + 2
     open_cells, weight, columns, rows = padded(grid)
-    moves, names = _moves(width, grid.connect)
+    moves = _moves(width, grid.connect)
     aux = (open_cells, weight, moves, np.array(problem.goal, dtype=np.int64), np.array([grid.least]),
            columns, rows)
 
@@ -109,8 +113,8 @@ def compiled_grid(problem) -> CompiledDomain:
         return (cell[1] + 1) * width + cell[0] + 1
 
     def decode_path(numbers: np.ndarray) -> tuple[list, tuple]:
-        cells = np.stack([numbers % width - 1, numbers // width - 1], axis=1).tolist()
-        return cells, tuple(names[step] for step in np.diff(numbers).tolist())
+        xs, ys = numbers % width - 1, numbers // width - 1
+        return np.stack([xs, ys], axis=1).tolist(), tuple(_NAMES[np.diff(ys) * 3 + np.diff(xs) + 4].tolist())
 
     return CompiledDomain(grid_children, HOOKS[problem.heuristic_name], aux, open_cells.size, number(problem.initial),
                           number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1), decode_path)
