@@ -113,8 +113,9 @@ def compiled_grid(problem) -> CompiledDomain:
         return (cell[1] + 1) * width + cell[0] + 1
 
     def decode_path(numbers: np.ndarray) -> tuple[list, tuple]:
-        xs, ys = numbers % width - 1, numbers // width - 1
-        return np.stack([xs, ys], axis=1).tolist(), tuple(_NAMES[np.diff(ys) * 3 + np.diff(xs) + 4].tolist())
+        ys, xs = np.divmod(numbers, width)  # in the padded grid: one more than the cell's own
+        steps = (ys[1:] - ys[:-1]) * 3 + (xs[1:] - xs[:-1]) + 4
+        return np.stack((xs - 1, ys - 1), axis=1).tolist(), tuple(_NAMES[steps].tolist())
 
     return CompiledDomain(grid_children, HOOKS[problem.heuristic_name], aux, open_cells.size, number(problem.initial),
                           number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1), decode_path)
