@@ -6,7 +6,7 @@ Each position is hinted ``--runs`` times; the table prints, per board, the media
 slowest position's median, how many hints were exact (optimal) and the solver used. Kernels and tables are loaded
 before the clock starts (one hint on the goal's neighbour). The machine and its load average are printed first.
 
-Usage: PUZZLE_DATA_DIR=... python bench/hint.py [--positions N] [--runs R] [--korf N]
+Usage: PUZZLE_DATA_DIR=... python bench/hint.py [--positions N] [--runs R] [--korf N] [--sizes 3x3,2x5,3x4,4x4]
 """
 
 from __future__ import annotations
@@ -39,11 +39,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--korf", type=int, default=100, help="how many of Korf's instances (0: none)")
+    parser.add_argument("--sizes", default="3x3,2x5,3x4,4x4", help="the boards of random positions")
     args = parser.parse_args()
     header("Hints: a move on a shortest path and the distance")
     rng = random.Random(1)
     rows = []
-    for rows_, cols in ((3, 3), (2, 5), (3, 4), (4, 4)):
+    for rows_, cols in (tuple(map(int, size.split("x"))) for size in args.sizes.split(",")):
         goal = goal_board(rows_, cols)
         boards = [random_solvable(goal, rng.randrange(10**9)) for _ in range(args.positions)]
         rows.append(measure(f"{rows_}x{cols} random", goal, boards, args.runs))

@@ -17,6 +17,7 @@ import importlib
 import sys
 
 from engine.core.errors import PuzzleError
+from engine.core.quickstart import load_blas_alone
 
 COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
                    "engine.cli.grid", "engine.cli.problem", "engine.cli.jobs")
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    load_blas_alone()  # a command that runs a kernel does not pay for all of scipy.linalg (engine.core.quickstart)
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

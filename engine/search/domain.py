@@ -141,7 +141,9 @@ class CompiledDomain:
     ``actions`` order; ``h(aux, state) -> float``; both are ``engine.search.compiled.hook`` functions, module-level
     (each pair's kernels are compiled once and cached by numba under their names). ``aux`` is a tuple of arrays the
     hooks read; ``states`` how many states there are (the A* keeps one g and one parent per state); ``max_children``
-    the most children a state has; ``decode(number)`` the domain's state of a number.
+    the most children a state has; ``decode(number)`` the domain's state of a number. ``decode_path(numbers)``,
+    optional, turns the numbers of a path's states (an array, start to goal) into the states as JSON and the moves
+    between them at once (without it each state is decoded and its move found through ``actions``).
     """
 
     children: Callable
@@ -152,6 +154,7 @@ class CompiledDomain:
     goal: int
     max_children: int
     decode: Callable[[int], Hashable]
+    decode_path: Callable | None = None
 
 
 def walk(problem: Domain, actions: Iterable) -> tuple[list[Hashable], float]:

@@ -104,7 +104,8 @@ def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_
            problem: Domain | None = None) -> SolveResult:
     """What every solve adds to its search's result (the tile solves' ``solve`` too): the solver and heuristic
     asked for (unless the search names the one it used), the load time, which budget limit ended it, and no claim
-    of optimality the heuristic cannot back; given the problem, a found path's states and cost."""
+    of optimality the heuristic cannot back; given the problem, a found path's states and cost (unless the search
+    gave them, as the compiled ones do)."""
     result.solver, result.load_seconds = solver, load_seconds
     result.heuristic = result.heuristic or heuristic
     if result.status == Status.BUDGET_EXHAUSTED and watch.exhausted:
@@ -112,7 +113,7 @@ def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_
     if not proven and result.optimal:
         result.optimal = False
         result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
-    if problem is not None and result.status == Status.SOLVED:
+    if problem is not None and result.status == Status.SOLVED and "path" not in result.extra:
         states, cost = walk(problem, result.actions)
         result.extra.update(path=[problem.encode(state) for state in states], cost=cost)
     return result

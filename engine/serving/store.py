@@ -9,6 +9,10 @@ table. A file that fails (altered, truncated, unreadable) is refused, deleted so
 and the reason is kept (``refused``) for the message of whoever falls back. CRC-32 catches damage, not an attacker
 who can write the data folder (who could change the code as well). A file from before checksums existed gets one
 the first time it is loaded.
+
+Small tables read again and again (the distance tables a hint reads) are kept in memory between uses
+(``load_or_build_kept``): bounded in bytes, the least recently used dropped first, and used again only while their
+file is the one loaded (``check``'s ``stat``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import tempfile
 import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -185,3 +190,34 @@ def load_or_build(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
 
 def exists(name: str) -> bool:
     return path_of(name).exists()
+
+
+#: At most this many bytes of arrays kept by ``load_or_build_kept`` (a 2×5 board's distance table is 1.8 MB).
+KEPT_BYTES = 64 << 20
+#: path → (the file's version when loaded: size, modification time; the array), least recently used first
+_kept: OrderedDict[Path, tuple[tuple[int, int], np.ndarray]] = OrderedDict()
+_kept_guard = threading.Lock()
+
+
+def load_or_build_kept(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
+    """``load_or_build``, with the array kept in memory and handed out again (read-only) while its file passes
+    ``check`` unchanged, which costs a ``stat``; a file rebuilt, replaced, deleted or refused since is read again
+    (or built). At most ``KEPT_BYTES`` are kept, the least recently used dropped first."""
+    path = path_of(name)
+    with _kept_guard:
+        held = _kept.get(path)
+    if held is not None and check(name) and _checked.get(path) == held[0]:
+        with _kept_guard:
+            if path in _kept:
+                _kept.move_to_end(path)
+        return held[1]
+    array = load_or_build(name, build)
+    array.flags.writeable = False
+    version = _checked.get(path) if check(name) else None  # None: never handed out again without loading
+    with _kept_guard:
+        _kept.pop(path, None)
+        if version is not None and array.nbytes <= KEPT_BYTES:
+            _kept[path] = (version, array)
+            while sum(a.nbytes for _, a in _kept.values()) > KEPT_BYTES:
+                _kept.popitem(last=False)
+    return array

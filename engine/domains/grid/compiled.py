@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -75,17 +76,38 @@ def zero_h(aux, state):
 HOOKS = {"manhattan": manhattan_h, "octile": octile_h, "euclidean": euclidean_h, "zero": zero_h}
 
 
-@functools.lru_cache(maxsize=4)
+#: each live grid's padded cells (``padded``), dropped with the grid
+_padded: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def padded(grid: Grid) -> tuple[np.ndarray, ...]:
     """The grid's cells padded with a ring of walls, as flat arrays: open, weight, column and row (x and y of the
-    unpadded grid). Kept for the last few grids, so the queries of a scenario file share them."""
-    width = grid.width + 2
-    open_cells = np.zeros((grid.height + 2, width), dtype=np.uint8)
-    open_cells[1:-1, 1:-1] = grid.open
-    weight = np.ones((grid.height + 2, width))
-    weight[1:-1, 1:-1] = grid.weight
-    rows, columns = np.indices(open_cells.shape, dtype=np.int32) - 1
-    return open_cells.ravel(), weight.ravel(), columns.ravel(), rows.ravel()
+    unpadded grid). Made once per grid and kept while the grid lives, so every query on a map shares them (as a
+    map's graph is built once for SciPy or libtcod)."""
+    found = _padded.get(grid)
+    if found is None:
+        height, width = grid.height + 2, grid.width + 2
+        open_cells = np.zeros((height, width), dtype=np.uint8)
+        open_cells[1:-1, 1:-1] = grid.open
+        weight = np.empty((height, width))
+        weight[1:-1, 1:-1] = grid.weight
+        weight[0], weight[-1], weight[:, 0], weight[:, -1] = 1.0, 1.0, 1.0, 1.0
+        columns = np.tile(np.arange(-1, width - 1, dtype=np.int32), height)
+        rows = np.repeat(np.arange(-1, height - 1, dtype=np.int32), width)
+        found = _padded[grid] = (open_cells.ravel(), weight.ravel(), columns, rows)
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _moves(width: int, connect: int) -> np.ndarray:
+    """The moves' steps in cell numbers (``grid_children``'s ``moves``)."""
+    return np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
+                     for _, dx, dy in MOVES[:connect]], dtype=np.int64).T.copy()
+
+
+#: a move's name by (dy + 1) × 3 + dx + 1
+_NAMES = np.array([next((name for name, x, y in MOVES if (x, y) == (dx, dy)), "") for dy in (-1, 0, 1)
+                   for dx in (-1, 0, 1)], dtype=object)
 
 
 def compiled_grid(problem) -> CompiledDomain:
@@ -93,13 +115,17 @@ def compiled_grid(problem) -> CompiledDomain:
     grid = problem.grid
     width = grid.width + 2
     open_cells, weight, columns, rows = padded(grid)
-    moves = np.array([[dy * width + dx, dx if dx and dy else 0, dy * width if dx and dy else 0]
-                      for _, dx, dy in MOVES[:grid.connect]], dtype=np.int64).T.copy()
+    moves = _moves(width, grid.connect)
     aux = (open_cells, weight, moves, np.array(problem.goal, dtype=np.int64), np.array([grid.least]),
            columns, rows)
 
     def number(cell: tuple[int, int]) -> int:
         return (cell[1] + 1) * width + cell[0] + 1
 
+    def decode_path(numbers: np.ndarray) -> tuple[list, tuple]:
+        ys, xs = np.divmod(numbers, width)  # in the padded grid: one more than the cell's own
+        steps = (ys[1:] - ys[:-1]) * 3 + (xs[1:] - xs[:-1]) + 4
+        return np.stack((xs - 1, ys - 1), axis=1).tolist(), tuple(_NAMES[steps].tolist())
+
     return CompiledDomain(grid_children, HOOKS[problem.heuristic_name], aux, open_cells.size, number(problem.initial),
-                          number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1))
+                          number(problem.goal), grid.connect, lambda n: (n % width - 1, n // width - 1), decode_path)

@@ -54,6 +54,11 @@ class Grid:
         """The least weight of an open cell (1 when none is open)."""
         return float(self.weight[self.open].min()) if self.open.any() else 1.0
 
+    @functools.cached_property
+    def most(self) -> float:
+        """The greatest weight of an open cell (1 when none is open)."""
+        return float(self.weight[self.open].max()) if self.open.any() else 1.0
+
     def is_open(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height and bool(self.open[y, x])
 

@@ -8,6 +8,8 @@ picture is its cell.
 
 from __future__ import annotations
 
+import functools
+
 from engine.core.errors import PuzzleError
 from engine.core.params import choice
 from engine.domains.grid.model import INVERSE, MOVES, Grid, check_heuristic, grid_from_rows, heuristic_value
@@ -28,7 +30,7 @@ class GridDomain(Domain):
         self.grid = grid
         self.initial, self.goal = tuple(start), tuple(goal)
         self.heuristic_name = check_heuristic(heuristic, grid.connect)
-        self.unit_costs = grid.connect == 4 and bool((grid.weight[grid.open] == 1).all())
+        self.unit_costs = grid.connect == 4 and grid.least == grid.most == 1
         self._least = grid.least
         self._moves: dict[tuple[int, int], dict[str, tuple[tuple[int, int], float]]] = {}
 
@@ -70,10 +72,15 @@ class GridDomain(Domain):
         return {"width": self.grid.width, "height": self.grid.height, "rows": self.grid.rows(),
                 "connect": self.grid.connect, "start": list(self.initial), "goal": list(self.goal)}
 
-    def compiled(self):
+    @functools.cached_property
+    def _compiled(self):
         from engine.domains.grid.compiled import compiled_grid
 
         return compiled_grid(self)
+
+    def compiled(self):
+        """The hooks, made once per problem (a solve asks for them as it loads its kernel and again as it runs)."""
+        return self._compiled
 
 
 def _cell(value: object, what: str) -> tuple[int, int]:

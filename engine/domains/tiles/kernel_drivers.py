@@ -41,7 +41,7 @@ from engine.domains.tiles.ida_kernels import (
 )
 from engine.domains.tiles.ranking import lexicographic_radix
 from engine.domains.tiles.ranking_kernels import board_rank
-from engine.serving.store import artefact_name, load_or_build
+from engine.serving.store import artefact_name, load_or_build_kept
 
 CHUNK = 2_000_000
 
@@ -205,10 +205,11 @@ def bfs_fast(board: Board, goal: Board, watch: Watch) -> SolveResult:
 
 
 def goal_distance_table(goal: Board) -> np.ndarray:
-    """Distance to ``goal`` of every position (by rank), from one full BFS; cached on disk. At most 10 cells."""
+    """Distance to ``goal`` of every position (by rank), from one full BFS; cached on disk and kept in memory
+    between hints (``store.load_or_build_kept``: read-only). At most 10 cells."""
     _check_bfs_size(goal, PERFECT_MAX_CELLS)
     name = artefact_name("distances", goal.rows, goal.cols, goal.cells)
-    return load_or_build(name, lambda: bfs_distances(goal)[0])
+    return load_or_build_kept(name, lambda: bfs_distances(goal)[0])
 
 
 def perfect_solve(board: Board, goal: Board, watch: Watch) -> SolveResult:

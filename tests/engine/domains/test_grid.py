@@ -17,6 +17,8 @@ from engine.domains.grid.model import Grid
 from engine.search.algorithms import astar_search, idastar_search, uniform_cost_search
 from engine.search.compiled import compiled_astar
 from engine.search.compiled_ida import compiled_idastar
+from engine.search.domain import walk
+from engine.search.domain_solve import solve_problem
 from engine.search.record import ALGORITHMS
 from engine.search.trace import trace_search
 
@@ -107,6 +109,32 @@ def test_every_moving_ai_scenario_gets_the_listed_optimal_cost(capsys):
     for scenario, found in zip(listed, answer["scenarios"], strict=True):
         assert (found["start"], found["goal"]) == (list(scenario.start), list(scenario.goal))
         assert abs(found["cost"] - scenario.listed) <= 1e-6, found
+
+
+def test_the_compiled_path_is_the_moves_it_names_and_costs_what_it_says():
+    """The path and cost come out of the kernel; replayed move by move through the readable ``Grid.moves`` they
+    visit the same cells and cost the same, which on Moving AI's arena is the cost the file lists."""
+    arena = read_map((MOVING_AI / "arena.map").read_text())
+    queries = [(arena, s.start, s.goal, "octile", s.listed)
+               for s in read_scenarios((MOVING_AI / "arena.map.scen").read_text())[::10]]
+    for seed, connect, heuristic in ((6, 4, "manhattan"), (7, 8, "octile")):
+        grid = random_grid(seed, 24, connect)
+        cells = [(x, y) for y in range(24) for x in range(24) if grid.open[y, x]]
+        queries += [(grid, cells[0], goal, heuristic, None) for goal in cells[-5:]]
+    solved = 0
+    for grid, start, goal, heuristic, listed in queries:
+        problem = GridDomain(grid, start, goal, heuristic)
+        result = solve_problem(problem, "astar-compiled")
+        if listed is None and uniform_cost_search(problem).status == "unsolvable":
+            assert result.status == "unsolvable"
+            continue
+        states, walked = walk(problem, result.moves.split())
+        assert result.extra["path"] == [list(state) for state in states] and states[-1] == goal
+        assert result.extra["cost"] == walked
+        if listed is not None:
+            assert abs(walked - listed) <= 1e-6
+        solved += 1
+    assert solved >= 15
 
 
 def test_budget_memory_bound_and_cancel_stop_the_compiled_search():

@@ -2,8 +2,10 @@
 lowers the distance by one (checked by breadth-first search and by other solvers), and positions exactly d moves from
 solved."""
 
+import os
 import random
 
+import numpy as np
 import pytest
 
 from engine.core.errors import PuzzleError
@@ -13,6 +15,7 @@ from engine.domains.tiles.player import hint, position_at_distance, strongest_so
 from engine.domains.tiles.ranking import partial_rank, partial_unrank
 from engine.domains.tiles.ranking_kernels import board_rank
 from engine.search.solve import solve
+from engine.serving import store
 
 GOAL_3x3 = goal_board(3, 3, "blank-last")
 
@@ -100,3 +103,27 @@ def test_with_a_pattern_database_a_15_puzzle_hint_is_checked_by_solving_both_pos
         assert (answer.before, answer.after) == (optimum, optimum - 1)
         after = solve(board.move(answer.move), goal, "idastar", "pdb")
         assert after.optimal and after.length == optimum - 1
+
+
+def test_a_second_hint_reads_its_distance_table_from_memory_until_the_file_changes(tmp_path, monkeypatch):
+    store.set_data_dir(tmp_path)
+    reads = []
+    load = store.load
+    monkeypatch.setattr(store, "load", lambda name, mmap=False: reads.append(name) or load(name, mmap))
+    goal = goal_board(2, 3)
+    board = random_solvable(goal, 7)
+    exact = int(bfs_distances(goal)[0][board_rank(board.cells)])
+    assert hint(board, goal).before == exact and len(reads) == 1  # not built yet: read (missing), built, saved
+    assert hint(board, goal).before == exact and hint(goal.move(goal.legal_moves()[0]), goal).before == 1
+    assert len(reads) == 1
+    path = store.path_of(reads[0])
+    store.save(reads[0], np.load(path))  # the table rebuilt: a new file, read again
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert hint(board, goal).before == exact and len(reads) == 2
+    assert hint(board, goal).before == exact and len(reads) == 2
+    monkeypatch.setattr(store, "KEPT_BYTES", 100)  # no room: every hint reads the file
+    store._kept.clear()
+    hint(board, goal)
+    hint(board, goal)
+    assert len(reads) == 4
