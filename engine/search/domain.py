@@ -2,10 +2,11 @@
 
 A *domain* is a kind of problem (sliding tiles, a graph given as data, a grid map, the pancake puzzle); a *problem*
 is one instance of it (a start, a goal, the map). A domain lives in one folder, ``engine/domains/<name>/``, and
-its problems are instances of ``Domain`` below, with the members described here. The readable searches (``engine.search.algorithms``), the
-step-through (``engine.search.trace``, ``/api/step``) and the compiled best-first search
-(``engine.search.compiled``) read nothing else, so a new domain written to this contract gets all of them
-(ARCHITECTURE.md, "A new domain", is the checklist; ``tests/engine/search/test_new_domain.py`` adds one in a test).
+its problems are instances of ``Domain`` below, with the members described here. The readable searches
+(``engine.search.algorithms``), the step-through (``engine.search.trace``, ``/api/step``) and the compiled
+best-first search (``engine.search.compiled``) read nothing else, so a new domain written to this contract gets all
+of them (ARCHITECTURE.md, "A new domain", is the checklist; ``tests/support/domain_contract.py`` checks a domain
+against it).
 
 States and moves
     ``initial``: the start state. ``goal``: the one goal state when there is exactly one, else None
