@@ -123,7 +123,10 @@ class Dock {
     this.error.hidden = true;
     this.answers = html("div", "class-answers");
     this.answers.setAttribute("aria-live", "polite");
-    this.el.append(head, this.join, ask, this.error, this.answers);
+    this.status = html("p", "class-connection");
+    this.status.setAttribute("role", "status");
+    this.status.hidden = true;
+    this.el.append(head, this.status, this.join, ask, this.error, this.answers);
     document.body.appendChild(this.el);
     document.body.classList.add("class-leading");
     document.addEventListener("stepview:change", (e) => this.send(e.detail.url));
@@ -139,7 +142,18 @@ class Dock {
   async send(url) {
     if (!url || url === this.sentUrl) return;
     this.sentUrl = url;
-    try { await post(`/class/${this.code}/view`, { view: url }); this.fail(null); } catch (e) { this.fail(e); }
+    try {
+      const answer = await post(`/class/${this.code}/view`, { view: url });
+      this.fail(null);
+      // the class keeps a step-through view as its saved view's short address: the page writes that from now on
+      if (answer.view !== url && answer.view.startsWith("/v/") && this.view.currentViewUrl() === url) {
+        this.sentUrl = answer.view;
+        this.view.adoptView?.(answer.view);
+      }
+    } catch (e) {
+      this.sentUrl = null;  // sent again once the server answers
+      this.fail(e);
+    }
   }
 
   fail(e) { this.error.hidden = !e; this.error.textContent = e ? e.message : ""; }
@@ -172,12 +186,32 @@ class Dock {
   }
 
   async poll() {
+    let answered = false;
     try {
       const response = await fetch(`/class/${this.code}/console`, { cache: "no-store" });
       if (response.status === 404 || response.status === 403) { this.close(); return; }
-      if (response.ok) this.render(await response.json());
+      if (response.ok) {
+        answered = true;
+        this.render(await response.json());
+      }
     } catch { /* the next poll tries again */ }
+    this.connection(answered);
     this.timer = setTimeout(() => this.poll(), CONSOLE_MS);
+  }
+
+  // The server restarting (an update, a crash) keeps the class: the dock says it is reconnecting, then that it did.
+  connection(answered) {
+    if (!answered && !this.lost) {
+      this.lost = true;
+      this.status.hidden = false;
+      this.status.textContent = "The server is not answering; reconnecting…";
+    } else if (answered && this.lost) {
+      this.lost = false;
+      this.status.textContent = "Reconnected: the class goes on.";
+      this.send(this.view.currentViewUrl());  // a step taken meanwhile
+      clearTimeout(this.statusTimer);
+      this.statusTimer = setTimeout(() => { if (!this.lost) this.status.hidden = true; }, 8000);
+    }
   }
 
   render(state) {
@@ -322,13 +356,17 @@ class Bar {
     try {
       const response = await fetch(url, { cache: "no-store", headers: this.etag ? { "If-None-Match": this.etag } : {} });
       if (response.status === 404) { this.leave("The class has ended."); return; }
+      if (this.lost) { this.lost = false; this.setFollowing(this.following); }
       if (response.status === 200) {
         this.etag = response.headers.get("ETag");
         this.update(await response.json());
       } else if (response.status === 429) {
         wait = 10000;
       }
-    } catch { /* offline for a moment: the next poll catches up */ }
+    } catch {  // offline for a moment, or the server restarting: the next poll catches up
+      if (!this.lost) { this.lost = true; this.status.textContent = `Class ${this.me.code}: reconnecting…`; }
+      wait = Math.max(wait, 2000);
+    }
     this.timer = setTimeout(() => this.poll(), Math.max(0, wait - (performance.now() - began)));
   }
 
