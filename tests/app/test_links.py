@@ -98,3 +98,14 @@ def test_a_view_too_large_to_keep_is_a_413_and_unknown_links_a_404(client):
     assert client.get("/v/aaaaaaaaaaaa").status_code == 404
     assert client.get("/v/not-a-key").status_code == 404
     assert client.get("/api/views/aaaaaaaaaaaa").status_code == 404
+
+
+def test_saving_is_limited_per_address(client, app, monkeypatch):
+    from app import links
+
+    monkeypatch.setattr(links, "SAVES_PER_TEN_MINUTES", 3)
+    answers = [client.post("/api/views", json={"view": f"/step?step={n}"}).status_code for n in range(4)]
+    assert answers == [200, 200, 200, 429]
+    elsewhere = app.test_client().post("/api/views", json={"view": "/step?step=9"},
+                                       environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert elsewhere.status_code == 200

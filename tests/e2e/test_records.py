@@ -129,3 +129,51 @@ def test_a_class_on_typed_romania_carries_on_across_a_restart_and_its_link_reope
             context.close()
         server.stop()
     assert not errors, errors
+
+
+def test_the_lecturers_panel_never_covers_the_stage_nor_keeps_the_clickers_keys(browser, tmp_path):
+    server = Server(tmp_path)
+    server.start()
+    lecturing = browser.new_context(viewport=PROJECTOR)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        lecturer = lecturing.new_page()
+        view = "/step?problem=graph-data&data=romania&algorithms=ucs,astar&step=12"
+        link = lecturer.request.post(f"{server.url}/api/views", data={"view": view}).json()["link"]
+        lecturer.goto(server.url + link)
+        expect(lecturer.locator("#step-stepper")).to_have_attribute("data-step", "12")
+        start = lecturer.get_by_role("button", name="Start a class")
+        box = start.bounding_box()
+        assert box["y"] + box["height"] <= PROJECTOR["height"]  # on the first screen, beside the stage
+        start.click()
+        lecturer.get_by_role("button", name="QR").click()  # the room has joined: the QR code folds away
+        select = lecturer.locator(".class-dock select")
+        select.click()
+        lecturer.keyboard.press("Escape")
+        chosen = select.input_value()
+        lecturer.keyboard.press("PageDown")  # the clicker steps; the question chosen stays
+        expect(lecturer.locator("#step-stepper")).to_have_attribute("data-step", "13")
+        assert select.input_value() == chosen
+
+        def clear() -> bool:
+            stage, dock = lecturer.locator("#step-stage").bounding_box(), lecturer.locator(".class-dock").bounding_box()
+            return stage["y"] + stage["height"] <= dock["y"] + 1 and stage["height"] > PROJECTOR["height"] / 2
+
+        wait_until(clear, timeout=5, what="the stage above the lecturer's panel")
+        lecturer.get_by_role("button", name="Ask").click()
+        expect(lecturer.locator(".class-dock .class-answer-count")).to_be_visible()
+        wait_until(clear, timeout=5, what="the stage above the panel with a question's tally")
+
+        # on a student's phone following a lesson slide, the board comes before the slide's words
+        started = lecturer.request.post(f"{server.url}/class/", data={"view": "/lessons/astar/2"}).json()
+        student = phone.new_page()
+        student.goto(f"{server.url}/class/{started['code']}")
+        expect(student.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+        board = student.locator(".step-panel").first.bounding_box()
+        words = student.locator(".panel.lesson").bounding_box()
+        assert board["y"] < words["y"]
+        assert board["y"] < PHONE["height"]
+    finally:
+        lecturing.close()
+        phone.close()
+        server.stop()

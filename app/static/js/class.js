@@ -126,9 +126,13 @@ class Dock {
     this.status = html("p", "class-connection");
     this.status.setAttribute("role", "status");
     this.status.hidden = true;
-    this.el.append(head, this.status, this.join, ask, this.error, this.answers);
+    this.el.append(head, ask, this.status, this.join, this.error, this.answers);
     document.body.appendChild(this.el);
     document.body.classList.add("class-leading");
+    // a strip along the foot of the window: the stage and the page give it its height (app.css), so it covers nothing
+    this.resized = new ResizeObserver(() => document.documentElement.style.setProperty("--class-dock-height",
+      `${Math.ceil(this.el.getBoundingClientRect().height)}px`));
+    this.resized.observe(this.el);
     document.addEventListener("stepview:change", (e) => this.send(e.detail.url));
     this.send(view.currentViewUrl());
     this.poll();
@@ -180,6 +184,8 @@ class Dock {
   close() {
     clearTimeout(this.timer);
     sessionStorage.removeItem(LEAD);
+    this.resized.disconnect();
+    document.documentElement.style.removeProperty("--class-dock-height");
     this.el.remove();
     document.body.classList.remove("class-leading");
     document.querySelectorAll("[data-class-start]").forEach((f) => { f.hidden = false; });
@@ -229,8 +235,21 @@ class Dock {
   }
 }
 
+// "Start a class" on the first screen, with the stage: in the folded form's one line when it shows (a presenting
+// step-through), else in the player's bar beside Copy link.
+function placeStart(form) {
+  const setup = document.getElementById("setup-bar"), bar = document.querySelector(".stage-bar");
+  const place = () => {
+    if (setup && !setup.hidden) setup.insertBefore(form, document.getElementById("setup-toggle"));
+    else if (bar) bar.insertBefore(form, document.getElementById("step-keys"));
+  };
+  place();
+  if (setup) new MutationObserver(place).observe(setup, { attributes: true, attributeFilter: ["hidden"] });
+}
+
 function setUpStart(view) {
   document.querySelectorAll("[data-class-start]").forEach((form) => {
+    placeStart(form);
     if (stored(FOLLOW)) { form.hidden = true; return; }  // a student's page does not start classes
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -293,7 +312,10 @@ class Bar {
     new ResizeObserver(() => document.documentElement.style.setProperty("--class-bar-height",
       `${Math.ceil(this.el.getBoundingClientRect().height)}px`)).observe(this.el);
     const stage = document.getElementById("step-stage");
-    if (stage) stage.scrollIntoView({ block: "start" });
+    if (stage) {  // the board first: now, and once the page has drawn what it shows
+      stage.scrollIntoView({ block: "start" });
+      document.addEventListener("stepview:change", () => stage.scrollIntoView({ block: "start" }), { once: true });
+    }
     document.addEventListener("stepview:change", (e) => {
       if (!this.following) return;
       // a lecturer's view, however it came (the page's first load counts as its own user's; a view applied before

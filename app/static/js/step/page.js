@@ -123,6 +123,7 @@ function searchView(root) {
   const formHooks = form ? Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {})) : [];
 
   let latest = 0;
+  let edited = false;  // the form was changed since the page opened at its view (or since the last Load)
   let opened = 0;  // a slide's opening step
   // Load the searches the form (or the slide) names; at: the step to show, atEnd: show the end (a rearranged graph).
   async function load({ present = false, at = null, atEnd = false } = {}) {
@@ -155,7 +156,11 @@ function searchView(root) {
     root.dataset.ready = "1";
     changed();
     if (present || lesson) frame(present);
-    if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
+    if (present) focusPlayer();
+  }
+
+  function focusPlayer() {
+    if (document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
   }
 
   // Another script shows a view: the same slide or /step moves to its step (and its options) without a reload.
@@ -250,7 +255,19 @@ function searchView(root) {
       if (event.target === form.elements.problem) showControls();
       if (event.target.name) load();
     });
-    form.addEventListener("submit", (event) => { event.preventDefault(); load({ present: true }); });
+    ["input", "change"].forEach((kind) => form.addEventListener(kind, () => { edited = true; }));
+    // Load: presenting; the view the page opened at (a link to a step) stays at its step, a changed one starts afresh
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (root.dataset.ready === "1" && !edited) {
+        fold(true);
+        frame(true);
+        focusPlayer();
+      } else {
+        edited = false;
+        load({ present: true });
+      }
+    });
     document.getElementById("setup-toggle").addEventListener("click", () => {
       fold(false);
       form.elements.problem.focus();
@@ -274,8 +291,8 @@ function searchView(root) {
   if (compare) {
     // solvers side by side on this very graph or grid (the tile boards have their own Compare page)
     const base = compare.getAttribute("href").split("?")[0];
-    document.addEventListener("stepview:change", () => {
-      const query = new URL(longUrl(), window.location.href).searchParams;
+    document.addEventListener("stepview:change", (event) => {
+      const query = new URL(form ? longUrl() : event.detail.url, window.location.href).searchParams;
       compare.hidden = !["graph-data", "grid"].includes(query.get("problem"));
       compare.href = `${base}?${query}`;
     });
