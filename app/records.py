@@ -199,9 +199,15 @@ def _delete_classes(db: sqlite3.Connection, where: str, args: tuple) -> None:
         db.executemany(f"DELETE FROM {table} WHERE code = ?", [(code,) for code in codes])
 
 
+_opening = threading.Lock()
+
+
 def records() -> Records:
-    """The app's records, on its job database (``DATABASE``)."""
+    """The app's records, on its job database (``DATABASE``), opened by the first request that needs them."""
     found = current_app.extensions.get("records")
     if found is None:
-        found = current_app.extensions["records"] = Records(current_app.config["DATABASE"])
+        with _opening:
+            found = current_app.extensions.get("records")
+            if found is None:
+                found = current_app.extensions["records"] = Records(current_app.config["DATABASE"])
     return found

@@ -295,3 +295,19 @@ def test_class_starts_are_limited_per_browser_and_address_with_room_kept_for_lec
     refused = start_at("10.0.0.2")
     assert refused.status_code == 429 and "classes are running" in refused.json["error"]
     assert [start_at(f"10.0.1.{n}").status_code for n in range(4)] == [200, 200, 200, 429]
+
+
+def test_an_address_that_tries_200_classes_leaves_a_lecturer_elsewhere_room(app):
+    """Issue 43's case at the real limits: one address starts classes 200 times (fresh cookies and none), then a
+    lecturer at another address starts one."""
+    script = app.test_client(use_cookies=False)
+    script.environ_base["REMOTE_ADDR"] = "10.9.9.9"
+    answers = [(browser_at(app, "10.9.9.9") if n % 2 else script).post("/class/", json={"view": VIEW}).status_code
+               for n in range(200)]
+    assert set(answers) == {200, 429}
+    with app.app_context():
+        running = classroom.classes().rows.records.one("SELECT COUNT(*) FROM classes WHERE address = ?",
+                                                       ("10.9.9.9",))[0]
+    assert running == classroom.PER_ADDRESS
+    lecturer = browser_at(app, "10.0.0.1")
+    assert lecturer.post("/class/", json={"view": VIEW}).status_code == 200
