@@ -114,7 +114,7 @@ class Dock {
     this.revealButton.type = "button";
     this.revealButton.hidden = true;
     this.revealButton.addEventListener("click", () => this.act("reveal"));
-    const endButton = html("button", "danger", "End");
+    const endButton = html("button", "danger", "End the class");
     endButton.type = "button";
     endButton.addEventListener("click", () => this.end());
     ask.append(this.kind, askButton, this.revealButton, endButton);
