@@ -311,3 +311,15 @@ def test_an_address_that_tries_200_classes_leaves_a_lecturer_elsewhere_room(app)
     assert running == classroom.PER_ADDRESS
     lecturer = browser_at(app, "10.0.0.1")
     assert lecturer.post("/class/", json={"view": VIEW}).status_code == 200
+
+
+def test_the_form_without_javascript_starts_a_class_on_typed_romania(app):
+    """The issue's refusal ("at most 2000 characters"): the form posts the page's whole address; the class follows it
+    as a saved view."""
+    lecturer = browser_at(app, "127.0.0.1")
+    response = lecturer.post("/class/", data={"view": romania_view(12)})
+    assert response.status_code == 303
+    code = response.headers["Location"].split("/")[-2]
+    view = app.test_client().get(f"/class/{code}/state").json["view"]
+    assert len(view) < 40 and opened(lecturer, view).step == 12
+    assert lecturer.get(response.headers["Location"]).status_code == 200
