@@ -1,31 +1,45 @@
 """A class: students' phones follow the lecturer's step-through, answer the questions the engine makes from it, and a
 student practises alone.
 
-The lecturer starts a class from any step-through view, lesson slide or race (``partials``' "Start a class" form
-posts the page's view URL). The class gets a short code (``/class/<code>``, a QR code of that link) and the lecturer's
-browser gets a secret in a cookie scoped to that class's paths; driving the class (moving its view, asking,
-revealing, ending) needs the secret, so a student who knows the code can follow and answer but not drive (403).
+The lecturer starts a class from any step-through view, saved view, lesson slide or race (``partials``' "Start a
+class" form posts the page's view URL; a step-through view or a race is saved as a record, ``app.links``, so a typed
+graph of any size becomes a short ``/v/<id>?step=N``). The class gets a short code (``/class/<code>``, a QR code of
+that link) and the lecturer's browser gets a secret in a cookie scoped to that class's paths; driving the class
+(moving its view, asking, revealing, ending) needs the secret, so a student who knows the code can follow and answer
+but not drive (403).
 
-Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed). Short requests
+A class is a row in the job database (``app.records``: its code, the hash of the secret, the view, the version, the
+open question, answers, who started it, when it was started, last driven and expires), so it survives a restart of
+the server and every web process that reads the same database serves it. A class expires when its lecturer has not
+touched it for ``IDLE_SECONDS``.
+
+Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed): one
+primary-key read per poll. Which students polled lately is kept in this process and written in one batch at most
+once a second (``Presence``), so a class of hundreds costs the database one small write a second. Short requests
 keep no connection or thread per student, whatever the server's connection model, and ``bench/classroom.py``
 measures the propagation a class of 100 sees.
 
-Classes live in the web process (a lock-protected dict of at most ``MAX_CLASSES``): a restart ends every class, and
-a class ends when its lecturer has not touched it for ``IDLE_SECONDS``. A code is 8 letters from a 31-letter
-alphabet (8.5 × 10^11 codes); a network address may miss ``MISSES_PER_MINUTE`` codes a minute (then every lookup from
-it is refused for the minute), so finding one of 200 live classes by guessing takes an address about 130 years.
-Following a class starts no job, so it never counts against a job quota.
+Limits: a client (the owner cookie, or every cookieless request from one address: ``app.submit``) keeps at most
+``PER_CLIENT`` classes (starting another ends its least recently driven one); a network address at most
+``PER_ADDRESS``; the server at most ``MAX_CLASSES``, of which the last ``KEPT_FOR_NEW_ADDRESSES`` only for an address
+with no class running, so one address that started many never stops a lecturer elsewhere. A code is 8 letters from a
+31-letter alphabet (8.5 × 10^11 codes); an address may miss ``MISSES_PER_MINUTE`` codes a minute (then its further
+misses are refused for the minute; a known class's polls never are), so finding one of 500 live classes by guessing
+takes an address about 50 years. Following a class starts no job, so it never counts against a job quota.
 """
 
 from __future__ import annotations
 
+import hmac
 import io
+import json
 import random
 import secrets
+import sqlite3
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import segno
@@ -35,11 +49,15 @@ from werkzeug.exceptions import HTTPException
 
 from app import refuse
 from app.lessons import BY_SLUG
+from app.links import base_link, query_of, record_for, saved, short_link
+from app.records import ClassRows, records, secret_hash
 from app.solve_api import json_body
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
+from app.submit import anonymous_address, owner
 from engine.core.errors import PuzzleError
 from engine.search import questions
+from engine.serving.cluster import anonymous_owner
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
 SUBJECTS = [
@@ -49,105 +67,140 @@ SUBJECTS = [
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector and typed on a phone
 CODE_LENGTH = 8
-MAX_CLASSES = 200
+MAX_CLASSES = 500
+KEPT_FOR_NEW_ADDRESSES = 100  # the last places: only for an address with no class running
+PER_ADDRESS = 20  # classes running from one network address (a department behind one NAT)
+PER_CLIENT = 3  # classes one browser keeps; a fourth ends its least recently driven one
 IDLE_SECONDS = 3 * 3600  # a lecture and its break
+TOUCH_EVERY = 60  # seconds: how stale the lecturer's last touch may grow before it is written again
 MAX_STUDENTS = 400  # per class: polls and answers beyond this are refused
 FOLLOWING_SECONDS = 5  # a student who polled this recently counts as following
+PRESENCE_WRITE_SECONDS = 1.0  # how often this process writes the polls it has seen
 MISSES_PER_MINUTE = 60  # unknown codes one address may look up a minute (a lecture hall behind one NAT mistypes)
-MAX_VIEW = 2000  # characters of a view URL
-VIEW_PATHS = ("/step", "/lessons/", "/compare")  # the pages a class can follow
+MAX_VIEW = 2000  # characters of a view URL kept as it is (a lesson slide, a tile race); longer ones are saved views
+VIEW_PATHS = ("/step", "/lessons/", "/compare", "/v/")  # the pages a class can follow
 SECRET_COOKIE = "pp_class"
 POLL_MILLISECONDS = 700  # the student's poll: the lecturer's step reaches 95 % within about 0.7 s plus a request
 
 
-@dataclass
-class Asked:
-    """A question put to the class and the answers so far (student id → choice; names only if given)."""
-
-    number: int
-    question: questions.Question
-    answers: dict[str, int] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)
-    revealed: bool = False
-
-    def tally(self) -> list[int]:
-        counts = [0] * len(self.question.choices)
-        for choice in self.answers.values():
-            counts[choice] += 1
-        return counts
-
-
-@dataclass
+@dataclass(frozen=True)
 class Class:
-    code: str
-    secret: str
-    view: str
-    version: int = 1  # changes whenever what students see changes (view, question, reveal): their ETag
-    touched: float = field(default_factory=time.monotonic)
-    polls: dict[str, tuple[float, bool]] = field(default_factory=dict)  # student → (last poll, following)
-    asked: Asked | None = None
-    asked_count: int = 0
+    """A class as its row holds it (``question``: {number, question (with its answer), revealed} or None)."""
 
-    def followers(self, now: float) -> tuple[int, int]:
-        """(students polling lately, of whom following the lecturer)."""
-        recent = [following for at, following in self.polls.values() if now - at <= FOLLOWING_SECONDS]
-        return len(recent), sum(recent)
+    code: str
+    secret: str  # the hash of the lecturer's secret
+    view: str
+    version: int
+    question: dict | None
+    touched: float
+
+    @classmethod
+    def of(cls, row: sqlite3.Row) -> Class:
+        return cls(row["code"], row["secret"], row["view"], row["version"],
+                   json.loads(row["question"]) if row["question"] else None, row["touched"])
 
 
 class Classes:
-    """The classes this process holds, behind one lock; every method is short."""
+    """The classes in the database, and what this process alone keeps: the misses of each address and the polls
+    not yet written."""
 
-    def __init__(self):
+    def __init__(self, rows: ClassRows):
+        self.rows = rows
         self.lock = threading.Lock()
-        self.by_code: dict[str, Class] = {}
         self.misses: dict[str, deque] = {}
+        self.polls: dict[str, dict[str, tuple[float, int]]] = {}  # code → student → (when, following)
+        self.written = 0.0
 
-    def _expire(self, now: float) -> None:
-        for code in [c for c, k in self.by_code.items() if now - k.touched > IDLE_SECONDS]:
-            del self.by_code[code]
+    def start(self, view: str, client: str, address: str) -> tuple[Class, str]:
+        """A new class on ``view`` and the lecturer's secret; a 429 past the limits (module docstring)."""
+        secret = secrets.token_urlsafe(32)
+        now = time.time()
 
-    def start(self, view: str) -> Class:
-        now = time.monotonic()
-        with self.lock:
-            self._expire(now)
-            if len(self.by_code) >= MAX_CLASSES:
-                raise Full(f"{MAX_CLASSES} classes are running on this server; try again when one ends")
+        def allow(db: sqlite3.Connection, now: float) -> None:
+            mine = [code for (code,) in db.execute("SELECT code FROM classes WHERE owner = ? ORDER BY touched",
+                                                   (client,))]
+            for code in mine[:max(0, len(mine) - PER_CLIENT + 1)]:  # the client moved on from its oldest
+                for table in ("class_answers", "class_students", "classes"):
+                    db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+            total, here = db.execute("SELECT COUNT(*), COALESCE(SUM(address = ?), 0) FROM classes",
+                                     (address,)).fetchone()
+            if here >= PER_ADDRESS:
+                abort(429, f"{PER_ADDRESS} classes started from your network address are running; end one of "
+                      "them (or wait for it to end) before starting another")
+            if total >= MAX_CLASSES or (here and total >= MAX_CLASSES - KEPT_FOR_NEW_ADDRESSES):
+                abort(429, f"{total} classes are running on this server; try again when one ends")
+
+        for _ in range(5):  # a code already taken (one in 10^9 with 500 running): draw again
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            while code in self.by_code:
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            lesson = Class(code, secrets.token_urlsafe(32), view)
-            self.by_code[code] = lesson
-            return lesson
+            row = {"code": code, "secret": secret_hash(secret), "view": view, "version": 1, "question": None,
+                   "asked": 0, "owner": client, "address": address, "created": now, "touched": now,
+                   "expires": now + IDLE_SECONDS}
+            try:
+                self.rows.start(row, allow)
+            except sqlite3.IntegrityError:
+                continue
+            return Class(code, row["secret"], view, 1, None, now), secret
+        raise PuzzleError("no free class code was found; try again")
 
     def find(self, code: str, address: str) -> Class:
-        """The class with this code; a 404 for an unknown one, a 429 once this address has missed too often."""
-        now = time.monotonic()
+        """The class with this code; a 404 for an unknown one, a 429 once this address has missed too often (its
+        misses only: a class it knows is always found)."""
         code = code.upper()
+        now = time.time()
+        row = self.rows.find(code, now) if len(code) == CODE_LENGTH and code.isalnum() else None
+        if row is not None:
+            return Class.of(row)
         with self.lock:
             misses = self.misses.setdefault(address, deque())
             while misses and now - misses[0] > 60:
                 misses.popleft()
             if len(misses) >= MISSES_PER_MINUTE:
                 abort(429, "too many class codes tried from this address; wait a minute and check the code")
-            lesson = self.by_code.get(code)
-            if lesson is not None and now - lesson.touched > IDLE_SECONDS:
-                del self.by_code[code]
-                lesson = None
-            if lesson is None:
-                misses.append(now)
-                if len(self.misses) > 10 * MAX_CLASSES:  # bounded: forget addresses that stopped missing
-                    for stale in [a for a, m in self.misses.items() if not m or now - m[-1] > 60]:
-                        del self.misses[stale]
-                abort(404, "no class has this code (it may have ended); check the code on the projector")
-            return lesson
+            misses.append(now)
+            if len(self.misses) > 10 * MAX_CLASSES:  # bounded: forget addresses that stopped missing
+                for stale in [a for a, m in self.misses.items() if not m or now - m[-1] > 60]:
+                    del self.misses[stale]
+        abort(404, "no class has this code (it may have ended); check the code on the projector")
+
+    def polled(self, code: str, student: str, following: bool) -> None:
+        """A student's poll, written with the others at most once a second."""
+        now = time.time()
+        with self.lock:
+            students = self.polls.setdefault(code, {})
+            if student in students or len(students) < MAX_STUDENTS:
+                students[student] = (now, int(following))
+            due = now - self.written >= PRESENCE_WRITE_SECONDS
+        if due:
+            self.write_polls()
+
+    def write_polls(self) -> None:
+        with self.lock:
+            polls, self.polls = self.polls, {}
+            self.written = now = time.time()
+        rows = [(code, student, at, following) for code, students in polls.items()
+                for student, (at, following) in students.items()]
+        self.rows.seen(rows, now - 60)
+
+    def followers(self, code: str) -> tuple[int, int]:
+        """(students polling lately, of whom following the lecturer), from every process's polls."""
+        self.write_polls()
+        return self.rows.followers(code, time.time() - FOLLOWING_SECONDS)
+
+    def touch(self, lesson: Class) -> None:
+        now = time.time()
+        if now - lesson.touched > TOUCH_EVERY:
+            self.rows.update(lesson.code, "touched = ?, expires = ?", (now, now + IDLE_SECONDS))
+
+    def move(self, lesson: Class, view: str) -> int:
+        """The class's view is now ``view``: its version (a new one if the view changed)."""
+        self.rows.update(lesson.code, "view = ?, version = version + 1", (view,), "AND view != ?", (view,))
+        row = self.rows.find(lesson.code, 0)
+        return row["version"] if row is not None else lesson.version
 
     def end(self, code: str) -> None:
+        self.rows.end(code)
         with self.lock:
-            self.by_code.pop(code, None)
-
-
-class Full(PuzzleError):
-    pass
+            self.polls.pop(code, None)
 
 
 @bp.errorhandler(PuzzleError)
@@ -161,20 +214,49 @@ def refused(error):
     return refuse(code, message)
 
 
+_opening = threading.Lock()
+
+
 def classes() -> Classes:
-    return current_app.extensions.setdefault("classes", Classes())
+    found = current_app.extensions.get("classes")
+    if found is None:
+        with _opening:
+            found = current_app.extensions.get("classes")
+            if found is None:
+                found = current_app.extensions["classes"] = Classes(ClassRows(records()))
+    return found
 
 
 # ---- reading a view URL -------------------------------------------------------------------------------------------
 
 def checked_view(url: object) -> str:
-    """A view URL a class may follow: a path of this site's step-through, lessons or race pages with its query."""
-    if not isinstance(url, str) or not url or len(url) > MAX_VIEW:
-        raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")
+    """A view URL a class may follow, as the class keeps it: a lesson slide or a tile race as it is, a step-through
+    view or a race of solvers as its saved view's short address (``/v/<id>?step=N``)."""
+    if not isinstance(url, str) or not url:
+        raise PuzzleError("the view must be this site's page address")
     parts = urlsplit(url)
     if parts.scheme or parts.netloc or not parts.path.startswith(VIEW_PATHS) or ".." in parts.path:
-        raise PuzzleError("a class can follow the step-through, a lesson slide or a race of this site")
+        raise PuzzleError("a class can follow the step-through, a saved view, a lesson slide or a race of this site")
+    if parts.path.startswith("/v/"):
+        return saved_view(parts.path.removeprefix("/v/"), dict(parse_qsl(parts.query)))
+    if parts.path == "/step":
+        return base_link(view_from_query(dict(parse_qsl(parts.query))))
+    if parts.path == "/step/compare":
+        key = records().save_view(record_for(url))
+        return f"/v/{key}"
+    if len(url) > MAX_VIEW:
+        raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")
     return urlunsplit(("", "", parts.path, parts.query, ""))
+
+
+def saved_view(key: str, args: dict) -> str:
+    """A saved view's address as a class keeps it: a step-through view at an explicit step, a race as it is."""
+    record = saved(key)
+    if record["page"] != "step":
+        return f"/v/{key}"
+    at = args if "step" in args else record["query"]
+    step = at.get("step", "0")
+    return short_link(key, int(step) if str(step).isdigit() and int(step) <= 1_000_000 else 0, at.get("show_h") == "1")
 
 
 def view_step(url: str) -> int:
@@ -201,6 +283,8 @@ def view_traces(url: str) -> tuple[object, list[dict]]:
         data = lesson.slides[int(number) - 1].request
     elif parts.path == "/step":
         data = request_for(view_from_query(dict(parse_qsl(parts.query))))
+    elif parts.path.startswith("/v/") and saved(parts.path.removeprefix("/v/"))["page"] == "step":
+        data = request_for(view_from_query(query_of(saved(parts.path.removeprefix("/v/")))))
     else:
         raise PuzzleError("questions are made from the step-through and lesson slides")
     problem, _, traces = step_traces(data)
@@ -213,11 +297,18 @@ def address() -> str:
     return request.remote_addr or "unknown"
 
 
+def client() -> str:
+    """Who starts a class, as the job limits count clients: the browser's owner cookie, or, for a request without
+    one, its address (every cookieless request from one address is one client)."""
+    cookieless = anonymous_address()
+    return anonymous_owner(cookieless) if cookieless else owner()
+
+
 def lecturer_of(lesson: Class) -> None:
     """Refuse a request that does not carry this class's secret (every student's, whatever code they know)."""
-    if not secrets.compare_digest(request.cookies.get(SECRET_COOKIE, ""), lesson.secret):
+    if not hmac.compare_digest(secret_hash(request.cookies.get(SECRET_COOKIE, "")), lesson.secret):
         abort(403, "only the lecturer's browser can drive this class")
-    lesson.touched = time.monotonic()
+    classes().touch(lesson)
 
 
 def qr_svg(link: str) -> Markup:
@@ -244,12 +335,12 @@ def index():
 def start():
     """Start a class on the view the form names; the lecturer's browser gets the secret as a cookie."""
     view = checked_view(request.form.get("view") if request.form else json_body().get("view"))
-    lesson = classes().start(view)
+    lesson, secret = classes().start(view, client(), address())
     if request.form:
         response = redirect(url_for("classroom.lead", code=lesson.code), 303)
     else:
         response = jsonify({**lecturer_state(lesson), "qr": str(qr_svg(class_link(lesson)))})
-    response.set_cookie(SECRET_COOKIE, lesson.secret, path=f"/class/{lesson.code}", httponly=True, samesite="Strict",
+    response.set_cookie(SECRET_COOKIE, secret, path=f"/class/{lesson.code}", httponly=True, samesite="Strict",
                         max_age=IDLE_SECONDS)
     return response
 
@@ -281,20 +372,26 @@ def qr(code: str):
 def student_state(lesson: Class) -> dict:
     state = {"code": lesson.code, "view": lesson.view, "version": lesson.version, "poll": POLL_MILLISECONDS,
              "question": None}
-    if lesson.asked is not None:
-        asked = lesson.asked
-        state["question"] = {"number": asked.number, **asked.question.to_dict(reveal=asked.revealed)}
+    if lesson.question is not None:
+        question = dict(lesson.question["question"])
+        if not lesson.question["revealed"]:
+            del question["answer"], question["reason"]
+        state["question"] = {"number": lesson.question["number"], **question}
     return state
 
 
 def lecturer_state(lesson: Class) -> dict:
-    polling, following = lesson.followers(time.monotonic())
+    polling, following = classes().followers(lesson.code)
     state = {**student_state(lesson), "students": polling, "following": following, "link": class_link(lesson)}
-    if lesson.asked is not None:
-        asked = lesson.asked
-        state["question"] = {"number": asked.number, **asked.question.to_dict(), "tally": asked.tally(),
-                             "answers": len(asked.answers), "names": sorted(set(asked.names.values())),
-                             "revealed": asked.revealed}
+    if lesson.question is not None:
+        asked = lesson.question
+        answers = classes().rows.answers(lesson.code, asked["number"])
+        tally = [0] * len(asked["question"]["choices"])
+        for answer in answers:
+            tally[answer["choice"]] += 1
+        state["question"] = {"number": asked["number"], **asked["question"], "tally": tally, "answers": len(answers),
+                             "names": sorted({a["name"] for a in answers if a["name"]}),
+                             "revealed": asked["revealed"]}
     return state
 
 
@@ -310,10 +407,7 @@ def state(code: str):
     lesson = classes().find(code, address())
     student = request.args.get("student")
     if student:
-        student = student_id(student)
-        with classes().lock:
-            if student in lesson.polls or len(lesson.polls) < MAX_STUDENTS:
-                lesson.polls[student] = (time.monotonic(), request.args.get("following", "1") == "1")
+        classes().polled(lesson.code, student_id(student), request.args.get("following", "1") == "1")
     etag = f'"{lesson.code}-{lesson.version}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)
@@ -333,15 +427,12 @@ def console(code: str):
 
 @bp.post("/<code>/view")
 def move(code: str):
-    """The lecturer's view changed: students following see it at their next poll."""
+    """The lecturer's view changed: students following see it at their next poll (``view``: as the class keeps it,
+    a step-through view as its saved view's short address, which the lecturer's page then writes too)."""
     lesson = classes().find(code, address())
     lecturer_of(lesson)
     view = checked_view(json_body().get("view"))
-    with classes().lock:
-        if view != lesson.view:
-            lesson.view = view
-            lesson.version += 1
-    return jsonify(version=lesson.version)
+    return jsonify(version=classes().move(lesson, view), view=view)
 
 
 @bp.post("/<code>/ask")
@@ -364,23 +455,19 @@ def ask(code: str):
     else:
         raise PuzzleError(f"“{questions.KINDS[kind]}” has no answer at this step of this search; "
                           f"step on, or ask another question")
-    with classes().lock:
-        lesson.asked_count += 1
-        lesson.asked = Asked(lesson.asked_count, question)
-        if at != step:
-            lesson.view = with_step(lesson.view, at)
-        lesson.version += 1
-    return jsonify(lecturer_state(lesson))
+    classes().rows.ask(lesson.code, question.to_dict(), with_step(lesson.view, at) if at != step else lesson.view)
+    return jsonify(lecturer_state(classes().find(lesson.code, address())))
 
 
 @bp.post("/<code>/reveal")
 def reveal(code: str):
     lesson = classes().find(code, address())
     lecturer_of(lesson)
-    with classes().lock:
-        if lesson.asked is not None and not lesson.asked.revealed:
-            lesson.asked.revealed = True
-            lesson.version += 1
+    if lesson.question is not None and not lesson.question["revealed"]:
+        shown = {**lesson.question, "revealed": True}
+        classes().rows.update(lesson.code, "question = ?, version = version + 1", (json.dumps(shown),),
+                              "AND version = ?", (lesson.version,))
+        lesson = classes().find(lesson.code, address())
     return jsonify(lecturer_state(lesson))
 
 
@@ -390,21 +477,19 @@ def answer(code: str):
     lesson = classes().find(code, address())
     data = json_body()
     student = student_id(data.get("student"))
-    asked = lesson.asked
-    if asked is None or data.get("question") != asked.number:
+    asked = lesson.question
+    if asked is None or data.get("question") != asked["number"]:
         raise PuzzleError("this question is no longer open")
-    if asked.revealed:
+    if asked["revealed"]:
         raise PuzzleError("the answer has been shown; wait for the next question")
     choice = data.get("choice")
-    if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(asked.question.choices):
-        raise PuzzleError(f"choice must be a number from 0 to {len(asked.question.choices) - 1}")
+    count = len(asked["question"]["choices"])
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < count:
+        raise PuzzleError(f"choice must be a number from 0 to {count - 1}")
     name = data.get("name")
-    with classes().lock:
-        if student not in asked.answers and len(asked.answers) >= MAX_STUDENTS:
-            raise PuzzleError("this class has as many answers as it takes")
-        asked.answers[student] = choice
-        if isinstance(name, str) and name.strip():
-            asked.names[student] = name.strip()[:30]
+    name = name.strip()[:30] if isinstance(name, str) and name.strip() else None
+    if not classes().rows.answer(lesson.code, asked["number"], student, choice, name, MAX_STUDENTS):
+        raise PuzzleError("this class has as many answers as it takes")
     return jsonify(accepted=True)
 
 

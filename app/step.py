@@ -265,6 +265,12 @@ def _with_heuristic(problem, name: str):
 @bp.get("/step")
 def step_page():
     view = view_from_query(request.args)
+    return render_step_page(view, {"step": view.step, "show_h": view.show_h} if request.args else None)
+
+
+def render_step_page(view: View, config: dict | None, presenting: bool = False):
+    """The step-through page showing ``view``; ``config``: the step and options the player opens at (and, for a saved
+    view, its record and that it opens presenting); ``presenting``: the stage first, the form folded away."""
     if view.graph is not None:  # the form's ends are the drawn graph's, by their place in its list
         ends = _graph_request(view.graph)
         view = replace(view, start=ends["start"], end=ends["goal"])
@@ -278,7 +284,7 @@ def step_page():
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
                            data_text=view.data if isinstance(view.data, str) else
                            json.dumps(view.data, separators=(",", ":")) if view.data else "",
-                           config={"step": view.step, "show_h": view.show_h} if request.args else None)
+                           config=config, presenting=presenting)
 
 
 @bp.get("/lessons/")
@@ -338,13 +344,18 @@ def compare_solvers():
     """Solvers side by side on the problem of a step-through view of a typed graph or a grid (its query, as the page's
     address holds it): ``solvers`` names them, comma-separated; without it every solver offered, each within
     ``PAGE_COMPARE_BUDGET``. Answered at once when quick, else the problem-compare job's progress."""
-    view = view_from_query(request.args)
+    return compare_page(request.args)
+
+
+def compare_page(args):
+    """The race of ``/step/compare`` for a query (``request.args``, or a saved race's fields)."""
+    view = view_from_query(args)
     if view.problem not in DOMAIN_HEURISTICS:
         raise PuzzleError("solvers are compared here on a typed graph or a grid; compare tile solvers on the Compare "
                           "page")
     body = request_for(view)
     problem, params = build_problem(body)
-    chosen = [name for name in text(request.args, "solvers", 400, "").split(",") if name]
+    chosen = [name for name in text(args, "solvers", 400, "").split(",") if name]
     params.update(solvers=chosen or list(problem_solvers(problem))[:MAX_COMPARE], depth_limit=view.depth_limit,
                   **PAGE_COMPARE_BUDGET)
     answer = compare_request(params)

@@ -1,13 +1,18 @@
 """A class: the lecturer's browser alone drives it, students follow and answer, codes cannot be guessed, and practice
 grades exactly one choice right."""
 
+import json
 import re
+import time
+from dataclasses import replace
+from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from app import classroom, create_app
 from app.lessons import BY_SLUG
-from app.step import step_traces
+from app.step import step_traces, view_from_query
 
 VIEW = "/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=0"
 
@@ -18,11 +23,27 @@ def app(tmp_path):
                        "BUILD_TABLES": False})
 
 
-def start(app, view=VIEW):
+def start(app, view=VIEW, address="127.0.0.1"):
     lecturer = app.test_client()
+    lecturer.environ_base["REMOTE_ADDR"] = address
+    lecturer.get("/")  # the owner cookie, as every browser holds it before it presses a button
     response = lecturer.post("/class/", json={"view": view})
     assert response.status_code == 200, response.json
     return lecturer, response.json["code"]
+
+
+def opened(client, view_url: str):
+    """The step-through view a class's short address (/v/<id>?step=N) opens, read back through the saved view."""
+    path, _, query = view_url.partition("?")
+    assert re.fullmatch(r"/v/[a-z2-7]{12}", path), view_url
+    saved = client.get(f"/api/views/{path.removeprefix('/v/')}").json
+    step = dict(part.split("=") for part in query.split("&"))["step"]
+    return replace(view_from_query(dict(_fields(saved["url"]))), step=int(step))
+
+
+def _fields(url: str):
+    from urllib.parse import parse_qsl, urlsplit
+    return parse_qsl(urlsplit(url).query)
 
 
 def test_a_class_has_a_code_a_link_and_a_qr_code_and_the_lecturer_holds_the_secret(app):
@@ -33,7 +54,7 @@ def test_a_class_has_a_code_a_link_and_a_qr_code_and_the_lecturer_holds_the_secr
     qr = app.test_client().get(f"/class/{code}/qr.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<path" in qr.data
     page = app.test_client().get(f"/class/{code}")
-    assert page.status_code == 200 and code.encode() in page.data and b'data-view="/step?' in page.data
+    assert page.status_code == 200 and code.encode() in page.data and b'data-view="/v/' in page.data
     assert app.test_client().get(f"/class/?code={code.lower()}").headers["Location"].endswith(f"/class/{code}")
 
 
@@ -41,13 +62,17 @@ def test_students_follow_the_lecturers_view_and_cannot_move_it(app):
     lecturer, code = start(app)
     student = app.test_client()
     first = student.get(f"/class/{code}/state?student=aaaa1111")
-    assert first.status_code == 200 and first.json["view"] == VIEW
+    assert first.status_code == 200 and opened(student, first.json["view"]) == view_from_query(dict(_fields(VIEW)))
     etag = first.headers["ETag"]
     assert student.get(f"/class/{code}/state", headers={"If-None-Match": etag}).status_code == 304
     moved = VIEW.replace("step=0", "step=5")
-    assert lecturer.post(f"/class/{code}/view", json={"view": moved}).status_code == 200
+    answer = lecturer.post(f"/class/{code}/view", json={"view": moved})
+    assert answer.status_code == 200
     again = student.get(f"/class/{code}/state", headers={"If-None-Match": etag})
-    assert again.status_code == 200 and again.json["view"] == moved
+    assert again.status_code == 200 and opened(student, again.json["view"]) == view_from_query(dict(_fields(moved)))
+    # every step of one view is one saved view: the class's address differs in its step alone
+    assert again.json["view"] == answer.json["view"] == first.json["view"].replace("step=0", "step=5")
+    moved = again.json["view"]
     for action, body in (("view", {"view": VIEW}), ("ask", {"kind": "next"}), ("reveal", {}), ("end", {})):
         refused = student.post(f"/class/{code}/{action}", json=body)
         assert refused.status_code == 403, action
@@ -72,29 +97,32 @@ def test_a_class_follows_only_this_sites_teaching_pages(app, view):
     assert response.status_code == 400 and response.json["error"]
 
 
-def test_codes_cannot_be_guessed_within_the_rate_limit(app):
+def test_codes_cannot_be_guessed_within_the_rate_limit_and_a_known_class_is_never_refused(app):
     _, code = start(app)
-    guesser = app.test_client()
+    student = app.test_client()
+    assert student.get(f"/class/{code}/state?student=student01").status_code == 200
+    guesser = app.test_client()  # the same address as the student: one lecture hall behind one NAT
     statuses = [guesser.get(f"/class/AAAAA{n:03d}/state").status_code
                 for n in range(classroom.MISSES_PER_MINUTE + 3)]
     assert statuses[:classroom.MISSES_PER_MINUTE] == [404] * classroom.MISSES_PER_MINUTE
     assert set(statuses[classroom.MISSES_PER_MINUTE:]) == {429}
-    assert guesser.get(f"/class/{code}/state").status_code == 429  # even the right code, once guessing
-    assert app.test_client().get(f"/class/{code}/state", environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
+    # the misses are refused, never the class the address follows: the student's polls, answers and page go on
+    assert student.get(f"/class/{code}/state?student=student01").status_code == 200
+    assert guesser.get(f"/class/{code}").status_code == 200
+    assert guesser.get(f"/class/{code.lower()}/state").status_code == 200
+    assert guesser.get("/class/BBBBBBBB/state").status_code == 429  # while further guesses still are
+    assert app.test_client().get("/class/BBBBBBBB/state", environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 404
     assert len(classroom.CODE_ALPHABET) ** classroom.CODE_LENGTH > 10**11
 
 
-def test_a_class_ends_when_idle_or_ended_and_the_count_is_bounded(app, monkeypatch):
+def test_a_class_ends_when_idle_or_ended(app):
     lecturer, code = start(app)
     assert lecturer.post(f"/class/{code}/end", json={}).status_code == 200
     assert app.test_client().get(f"/class/{code}/state").status_code == 404
     _, code = start(app)
-    app.extensions["classes"].by_code[code].touched -= classroom.IDLE_SECONDS + 1
+    with app.app_context():
+        classroom.classes().rows.update(code, "expires = ?", (time.time() - 1,))
     assert app.test_client().get(f"/class/{code}/state").status_code == 404
-    monkeypatch.setattr(classroom, "MAX_CLASSES", 2)
-    start(app), start(app)
-    full = app.test_client().post("/class/", json={"view": VIEW})
-    assert full.status_code == 400 and "classes" in full.json["error"]
 
 
 def test_asking_which_node_next_tallies_answers_and_reveals_the_engines_answer(app):
@@ -170,3 +198,128 @@ def test_on_a_lesson_slide_ida_stars_next_bound_is_the_one_it_then_uses(app):
     _, _, (trace,) = step_traces(BY_SLUG["idastar"].slides[1].request)
     assert trace["steps"][step]["event"] == "bound"  # the class moved on to the end of the first iteration
     assert int(question["choices"][question["answer"]]) == trace["steps"][step]["bound"]
+
+
+ROMANIA = Path(__file__).resolve().parents[2] / "engine" / "domains" / "graph" / "examples" / "romania.json"
+
+
+def romania_view(step: int) -> str:
+    """AIMA's Romania typed in (the file's JSON as the graph editor sends it), uniform-cost beside A*."""
+    return "/step?" + urlencode({"problem": "graph-data", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
+                                 "step": step})
+
+
+def test_a_class_on_a_typed_graph_survives_a_restart_of_the_server(tmp_path):
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+              "BUILD_TABLES": False}
+    before = create_app(config)
+    assert len(romania_view(12)) > 3000  # the view a class could not start on while views rode in the address
+    lecturer, code = start(before, romania_view(12))
+    students = [before.test_client() for _ in range(8)]
+    states = [s.get(f"/class/{code}/state?student=phone{n:05d}").json for n, s in enumerate(students)]
+    view = opened(students[0], states[0]["view"])
+    assert (view.problem, view.algorithms, view.step) == ("graph-data", ("ucs", "astar"), 12)
+    assert view.data == json.loads(ROMANIA.read_text())
+    _, _, (ucs, astar) = step_traces({"problem": "graph", "graph": view.data, "algorithms": ["ucs", "astar"]})
+    assert ucs["result"]["cost"] == astar["result"]["cost"] == 418  # Arad to Bucharest, AIMA's figure
+    etag = students[0].get(f"/class/{code}/state").headers["ETag"]
+
+    after = create_app(config)  # the server restarted: a new process on the same instance folder
+    for n, student in enumerate(students):  # each phone's client keeps its cookies; the server is new
+        student.application = after
+        kept = student.get(f"/class/{code}/state?student=phone{n:05d}", headers={"If-None-Match": etag})
+        assert kept.status_code == 304 and kept.headers["ETag"] == etag
+    lecturer.application = after
+    console = lecturer.get(f"/class/{code}/console")
+    assert console.status_code == 200 and console.json["students"] == 8 and console.json["view"] == states[0]["view"]
+    moved = lecturer.post(f"/class/{code}/view", json={"view": console.json["view"].replace("step=12", "step=13")})
+    assert moved.status_code == 200
+    seen = students[3].get(f"/class/{code}/state", headers={"If-None-Match": etag})
+    assert seen.status_code == 200 and opened(students[3], seen.json["view"]).step == 13
+    assert lecturer.post(f"/class/{code}/ask", json={"kind": "next"}).status_code == 200
+    assert students[5].get(f"/class/{code}/state").json["question"]["choices"]
+    assert after.test_client().post(f"/class/{code}/end", json={}).status_code == 403  # the secret came through
+
+
+def test_two_web_processes_on_one_database_serve_one_class(tmp_path):
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+              "BUILD_TABLES": False}
+    first, second = create_app(config), create_app(config)
+    lecturer, code = start(first)
+    near, far = first.test_client(), second.test_client()
+    near.get(f"/class/{code}/state?student=nearby001")
+    far.get(f"/class/{code}/state?student=faraway01&following=0")
+    assert lecturer.post(f"/class/{code}/view", json={"view": VIEW.replace("step=0", "step=4")}).status_code == 200
+    assert opened(far, far.get(f"/class/{code}/state").json["view"]).step == 4
+    with second.app_context():
+        classroom.classes().write_polls()  # the other process's batch of polls, as its next second writes it
+    state = lecturer.get(f"/class/{code}/console").json
+    assert (state["students"], state["following"]) == (2, 1)
+    asked = lecturer.post(f"/class/{code}/ask", json={"kind": "frontier"}).json["question"]
+    body = {"student": "faraway01", "question": asked["number"], "choice": 0}
+    assert far.post(f"/class/{code}/answer", json=body).status_code == 200
+    assert lecturer.get(f"/class/{code}/console").json["question"]["tally"][0] == 1
+
+
+def browser_at(app, address: str):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    client.get("/")
+    return client
+
+
+def test_class_starts_are_limited_per_browser_and_address_with_room_kept_for_lecturers(app, monkeypatch):
+    monkeypatch.setattr(classroom, "MAX_CLASSES", 14)
+    monkeypatch.setattr(classroom, "KEPT_FOR_NEW_ADDRESSES", 3)  # 11 places for addresses with a class running
+    monkeypatch.setattr(classroom, "PER_ADDRESS", 4)
+    assert classroom.PER_CLIENT == 3
+
+    def start_at(address: str, client=None):
+        return (client or browser_at(app, address)).post("/class/", json={"view": VIEW})
+
+    # fresh cookies at one address: PER_ADDRESS classes from it, then 429
+    answers = [start_at("10.0.0.3") for _ in range(5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 200, 429]
+    assert "your network address" in answers[-1].json["error"]
+    # one browser keeps PER_CLIENT classes: a fourth ends its oldest (the lecturer moved on), nobody else's
+    lecturer = browser_at(app, "10.0.0.1")
+    codes = [start_at("10.0.0.1", lecturer).json["code"] for _ in range(4)]
+    assert app.test_client().get(f"/class/{codes[0]}/state").status_code == 404
+    assert all(app.test_client().get(f"/class/{c}/state").status_code == 200 for c in codes[1:])
+    # requests without a cookie from one address are one client: they too keep PER_CLIENT classes
+    script = app.test_client(use_cookies=False)
+    script.environ_base["REMOTE_ADDR"] = "10.0.0.2"
+    assert [start_at("10.0.0.2", script).status_code for _ in range(5)] == [200] * 5
+    assert start_at("10.0.0.1").status_code == 200  # 4 + 3 + 3 + 1 = 11 running
+    # the last places are kept for lecturers at addresses with no class running: 10.0.0.2 may not take them
+    refused = start_at("10.0.0.2")
+    assert refused.status_code == 429 and "classes are running" in refused.json["error"]
+    assert [start_at(f"10.0.1.{n}").status_code for n in range(4)] == [200, 200, 200, 429]
+
+
+def test_an_address_that_tries_200_classes_leaves_a_lecturer_elsewhere_room(app):
+    """Issue 43's case at the real limits: one address starts classes 200 times (fresh cookies and none), then a
+    lecturer at another address starts one."""
+    script = app.test_client(use_cookies=False)
+    script.environ_base["REMOTE_ADDR"] = "10.9.9.9"
+    answers = [(browser_at(app, "10.9.9.9") if n % 2 else script).post("/class/", json={"view": VIEW}).status_code
+               for n in range(200)]
+    assert set(answers) == {200, 429}
+    with app.app_context():
+        running = classroom.classes().rows.records.one("SELECT COUNT(*) FROM classes WHERE address = ?",
+                                                       ("10.9.9.9",))[0]
+    assert running == classroom.PER_ADDRESS
+    lecturer = browser_at(app, "10.0.0.1")
+    assert lecturer.post("/class/", json={"view": VIEW}).status_code == 200
+
+
+def test_the_form_without_javascript_starts_a_class_on_typed_romania(app):
+    """The issue's refusal ("at most 2000 characters"): the form posts the page's whole address; the class follows it
+    as a saved view."""
+    lecturer = browser_at(app, "127.0.0.1")
+    response = lecturer.post("/class/", data={"view": romania_view(12)})
+    assert response.status_code == 303
+    code = response.headers["Location"].split("/")[-2]
+    view = app.test_client().get(f"/class/{code}/state").json["view"]
+    assert len(view) < 40 and opened(lecturer, view).step == 12
+    assert lecturer.get(response.headers["Location"]).status_code == 200

@@ -33,9 +33,10 @@ def test_home_and_navigation_link_every_subject(app, client):
     assert re.findall(r'href="([^"]+)"', nav) == [url for url, _ in links]
     for url, subject in links:
         assert f'<a class="card" href="{url}"><h2>{escape(subject.title)}</h2><p>{escape(subject.blurb)}</p>' in cards
-    # every page module registers a subject of its own (home, jobs and api have no page of their own in the list)
+    # every page module registers a subject of its own (home, jobs, api and the saved views' short links have no page
+    # of their own in the list)
     with_subjects = {s.endpoint.partition(".")[0] for s in subjects}
-    assert with_subjects == set(app.blueprints) - {"home", "jobs", "api"}
+    assert with_subjects == set(app.blueprints) - {"home", "jobs", "api", "links"}
 
 
 @pytest.mark.parametrize("url, label", [("/play", "Play"), ("/compare", "Compare"), ("/research/", "Research"),

@@ -114,7 +114,7 @@ class Dock {
     this.revealButton.type = "button";
     this.revealButton.hidden = true;
     this.revealButton.addEventListener("click", () => this.act("reveal"));
-    const endButton = html("button", "danger", "End");
+    const endButton = html("button", "danger", "End the class");
     endButton.type = "button";
     endButton.addEventListener("click", () => this.end());
     ask.append(this.kind, askButton, this.revealButton, endButton);
@@ -123,9 +123,16 @@ class Dock {
     this.error.hidden = true;
     this.answers = html("div", "class-answers");
     this.answers.setAttribute("aria-live", "polite");
-    this.el.append(head, this.join, ask, this.error, this.answers);
+    this.status = html("p", "class-connection");
+    this.status.setAttribute("role", "status");
+    this.status.hidden = true;
+    this.el.append(head, ask, this.status, this.join, this.error, this.answers);
     document.body.appendChild(this.el);
     document.body.classList.add("class-leading");
+    // a strip along the foot of the window: the stage and the page give it its height (app.css), so it covers nothing
+    this.resized = new ResizeObserver(() => document.documentElement.style.setProperty("--class-dock-height",
+      `${Math.ceil(this.el.getBoundingClientRect().height)}px`));
+    this.resized.observe(this.el);
     document.addEventListener("stepview:change", (e) => this.send(e.detail.url));
     this.send(view.currentViewUrl());
     this.poll();
@@ -139,7 +146,18 @@ class Dock {
   async send(url) {
     if (!url || url === this.sentUrl) return;
     this.sentUrl = url;
-    try { await post(`/class/${this.code}/view`, { view: url }); this.fail(null); } catch (e) { this.fail(e); }
+    try {
+      const answer = await post(`/class/${this.code}/view`, { view: url });
+      this.fail(null);
+      // the class keeps a step-through view as its saved view's short address: the page writes that from now on
+      if (answer.view !== url && answer.view.startsWith("/v/") && this.view.currentViewUrl() === url) {
+        this.sentUrl = answer.view;
+        this.view.adoptView?.(answer.view);
+      }
+    } catch (e) {
+      this.sentUrl = null;  // sent again once the server answers
+      this.fail(e);
+    }
   }
 
   fail(e) { this.error.hidden = !e; this.error.textContent = e ? e.message : ""; }
@@ -166,18 +184,40 @@ class Dock {
   close() {
     clearTimeout(this.timer);
     sessionStorage.removeItem(LEAD);
+    this.resized.disconnect();
+    document.documentElement.style.removeProperty("--class-dock-height");
     this.el.remove();
     document.body.classList.remove("class-leading");
     document.querySelectorAll("[data-class-start]").forEach((f) => { f.hidden = false; });
   }
 
   async poll() {
+    let answered = false;
     try {
       const response = await fetch(`/class/${this.code}/console`, { cache: "no-store" });
       if (response.status === 404 || response.status === 403) { this.close(); return; }
-      if (response.ok) this.render(await response.json());
+      if (response.ok) {
+        answered = true;
+        this.render(await response.json());
+      }
     } catch { /* the next poll tries again */ }
+    this.connection(answered);
     this.timer = setTimeout(() => this.poll(), CONSOLE_MS);
+  }
+
+  // The server restarting (an update, a crash) keeps the class: the dock says it is reconnecting, then that it did.
+  connection(answered) {
+    if (!answered && !this.lost) {
+      this.lost = true;
+      this.status.hidden = false;
+      this.status.textContent = "The server is not answering; reconnecting…";
+    } else if (answered && this.lost) {
+      this.lost = false;
+      this.status.textContent = "Reconnected: the class goes on.";
+      this.send(this.view.currentViewUrl());  // a step taken meanwhile
+      clearTimeout(this.statusTimer);
+      this.statusTimer = setTimeout(() => { if (!this.lost) this.status.hidden = true; }, 8000);
+    }
   }
 
   render(state) {
@@ -195,8 +235,21 @@ class Dock {
   }
 }
 
+// "Start a class" on the first screen, with the stage: in the folded form's one line when it shows (a presenting
+// step-through), else in the player's bar beside Copy link.
+function placeStart(form) {
+  const setup = document.getElementById("setup-bar"), bar = document.querySelector(".stage-bar");
+  const place = () => {
+    if (setup && !setup.hidden) setup.insertBefore(form, document.getElementById("setup-toggle"));
+    else if (bar) bar.insertBefore(form, document.getElementById("step-keys"));
+  };
+  place();
+  if (setup) new MutationObserver(place).observe(setup, { attributes: true, attributeFilter: ["hidden"] });
+}
+
 function setUpStart(view) {
   document.querySelectorAll("[data-class-start]").forEach((form) => {
+    placeStart(form);
     if (stored(FOLLOW)) { form.hidden = true; return; }  // a student's page does not start classes
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -259,7 +312,10 @@ class Bar {
     new ResizeObserver(() => document.documentElement.style.setProperty("--class-bar-height",
       `${Math.ceil(this.el.getBoundingClientRect().height)}px`)).observe(this.el);
     const stage = document.getElementById("step-stage");
-    if (stage) stage.scrollIntoView({ block: "start" });
+    if (stage) {  // the board first: now, and once the page has drawn what it shows
+      stage.scrollIntoView({ block: "start" });
+      document.addEventListener("stepview:change", () => stage.scrollIntoView({ block: "start" }), { once: true });
+    }
     document.addEventListener("stepview:change", (e) => {
       if (!this.following) return;
       // a lecturer's view, however it came (the page's first load counts as its own user's; a view applied before
@@ -322,13 +378,17 @@ class Bar {
     try {
       const response = await fetch(url, { cache: "no-store", headers: this.etag ? { "If-None-Match": this.etag } : {} });
       if (response.status === 404) { this.leave("The class has ended."); return; }
+      if (this.lost) { this.lost = false; this.setFollowing(this.following); }
       if (response.status === 200) {
         this.etag = response.headers.get("ETag");
         this.update(await response.json());
       } else if (response.status === 429) {
         wait = 10000;
       }
-    } catch { /* offline for a moment: the next poll catches up */ }
+    } catch {  // offline for a moment, or the server restarting: the next poll catches up
+      if (!this.lost) { this.lost = true; this.status.textContent = `Class ${this.me.code}: reconnecting…`; }
+      wait = Math.max(wait, 2000);
+    }
     this.timer = setTimeout(() => this.poll(), Math.max(0, wait - (performance.now() - began)));
   }
 

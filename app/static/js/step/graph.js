@@ -81,7 +81,8 @@ export const typedGraph = {
   pathText(chain) { return chain.map((n) => n.state).join(" → "); },
   solutionText(problem, result) { return result.path.join(" → "); },
   summary() {
-    const typed = JSON.parse(document.querySelector('#graph-editor input[name="data"]').value || "null");
+    let typed = null;
+    try { typed = JSON.parse(document.querySelector('#graph-editor input[name="data"]').value || "null"); } catch { /* a built-in graph's name */ }
     return typed && typed.start ? `graph, ${typed.start} to ${typed.goal}` : "graph, Arad to Bucharest";
   },
   optionsLabel: null,

@@ -1,12 +1,23 @@
 // The step-through page and the lesson slides: the player, one panel per algorithm, the form that chooses the
 // problem (on /step) and the keys of a clicker. The address always holds the view (view.js, app/step.py's query):
-// on /step the form's fields are that query, on a slide it is the slide plus ?step=N.
+// on /step the form's fields are that query, on a slide it is the slide plus ?step=N. A page showing a saved view
+// (app/links.py: opened at /v/<id>, or given one by a class) writes the short form /v/<id>?step=N while it shows that
+// view, the long query again once its user changes the problem.
 import { Stepper } from "../stepper.js";
 import { fetchJSON, onReady, showError } from "../common.js";
 import { blurAfterChoosing, keyAction } from "./clicker.js";
 import { DOMAINS } from "./domains.js";
 import { SearchPanel } from "./panel.js";
 import { registerView, viewChanged } from "./view.js";
+
+const recordUrl = (id, step, showH) => `/v/${id}?${showH ? "show_h=1&" : ""}step=${step}`;
+// a view's query without what changes as it is shown (the step, h on the board): what a saved view's record fixes
+function baseOf(params) {
+  const base = new URLSearchParams(params);
+  base.delete("step");
+  base.delete("show_h");
+  return base.toString();
+}
 
 function searchView(root) {
   const stepper = new Stepper(root);
@@ -20,6 +31,9 @@ function searchView(root) {
   const options = { showH: Boolean(config.show_h), onOption: setOption };
   let views = [];
   let canonical = null;  // the loaded view's query from the server (a scramble written as its tiles)
+  // the saved view this page shows: its id and the base of its query (filled in once its searches are loaded)
+  let record = config.record ? { id: config.record.id, base: null } : null;
+  const stepPath = form ? form.getAttribute("action") : window.location.pathname;
   let byUser = true;  // whether the change being shown came from this page's user (not from showView)
 
   // The display options of the stage bar: "show h" (in the view's URL) and "large text" (this screen's own).
@@ -57,12 +71,18 @@ function searchView(root) {
       if (options.showH) params.set("show_h", "1");
       return `${window.location.pathname}?${params}`;
     }
+    if (record && canonical && record.base === baseOf(canonical)) return recordUrl(record.id, stepper.step, options.showH);
+    return longUrl();
+  }
+
+  // The view's whole query on /step (what a saved view is made from).
+  function longUrl() {
     const params = new URLSearchParams(canonical || formQuery());
     params.delete("show_h");
     params.delete("step");
     if (options.showH) params.set("show_h", "1");
     params.set("step", String(stepper.step));
-    return `${window.location.pathname}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
+    return `${stepPath}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
   }
 
   function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
@@ -103,6 +123,7 @@ function searchView(root) {
   const formHooks = form ? Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {})) : [];
 
   let latest = 0;
+  let edited = false;  // the form was changed since the page opened at its view (or since the last Load)
   let opened = 0;  // a slide's opening step
   // Load the searches the form (or the slide) names; at: the step to show, atEnd: show the end (a rearranged graph).
   async function load({ present = false, at = null, atEnd = false } = {}) {
@@ -116,6 +137,7 @@ function searchView(root) {
     } catch (e) { showError(error, e); fold(false); return; }
     if (mine !== latest) return;
     canonical = data.view ? new URLSearchParams(data.view) : null;
+    if (record && record.base === null && canonical) record.base = baseOf(canonical);
     panels.innerHTML = "";
     if (present) fold(true);
     const domain = DOMAINS[data.problem];
@@ -134,16 +156,22 @@ function searchView(root) {
     root.dataset.ready = "1";
     changed();
     if (present || lesson) frame(present);
-    if (present && document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
+    if (present) focusPlayer();
+  }
+
+  function focusPlayer() {
+    if (document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
   }
 
   // Another script shows a view: the same slide or /step moves to its step (and its options) without a reload.
   registerView({
     url: viewUrl,
-    accepts: (url) => url.pathname === window.location.pathname && (lesson || form),
+    accepts: (url) => (lesson ? url.pathname === window.location.pathname
+      : Boolean(form) && (url.pathname === stepPath || url.pathname.startsWith("/v/"))),
     async apply(url) {
       byUser = false;
       try {
+        if (url.pathname.startsWith("/v/")) { await applySaved(url); return; }
         const params = url.searchParams;
         const step = +(params.get("step") || 0);
         if (options.showH !== (params.get("show_h") === "1")) setOption("showH", params.get("show_h") === "1");
@@ -156,7 +184,34 @@ function searchView(root) {
         await load({ at: step });
       } finally { byUser = true; }
     },
+    // a class saved this page's view: from now on the address is its short form
+    adopt(url) {
+      const id = new URL(url, window.location.href).pathname.slice(3);
+      if (lesson || !canonical || !/^[a-z2-7]{12}$/.test(id)) return;
+      record = { id, base: baseOf(canonical) };
+      changed();
+    },
   });
+
+  // A saved view: the one shown moves to the address's step; another is fetched and loaded (no reload either way).
+  async function applySaved(url) {
+    const id = url.pathname.slice(3);
+    const params = url.searchParams;
+    if (!(record && record.id === id && canonical && record.base === baseOf(canonical))) {
+      const saved = await fetchJSON(`/api/views/${encodeURIComponent(id)}`);
+      const target = new URL(saved.url, window.location.href);
+      if (saved.page !== "step" || target.pathname !== stepPath) { window.location.assign(url.href); return; }
+      const query = target.searchParams;
+      const at = params.has("step") ? params : query;  // the address's step and h, else the saved ones
+      record = { id, base: null };
+      if (options.showH !== (at.get("show_h") === "1")) setOption("showH", at.get("show_h") === "1");
+      fillForm(new URLSearchParams(baseOf(query)));
+      await load({ at: +(at.get("step") || 0) });
+      return;
+    }
+    if (options.showH !== (params.get("show_h") === "1")) setOption("showH", params.get("show_h") === "1");
+    stepper.goTo(+(params.get("step") || 0));
+  }
 
   // Put a view's query into the form: the problem first (it decides which fields are in use), then every field.
   function fillForm(query) {
@@ -200,7 +255,19 @@ function searchView(root) {
       if (event.target === form.elements.problem) showControls();
       if (event.target.name) load();
     });
-    form.addEventListener("submit", (event) => { event.preventDefault(); load({ present: true }); });
+    ["input", "change"].forEach((kind) => form.addEventListener(kind, () => { edited = true; }));
+    // Load: presenting; the view the page opened at (a link to a step) stays at its step, a changed one starts afresh
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (root.dataset.ready === "1" && !edited) {
+        fold(true);
+        frame(true);
+        focusPlayer();
+      } else {
+        edited = false;
+        load({ present: true });
+      }
+    });
     document.getElementById("setup-toggle").addEventListener("click", () => {
       fold(false);
       form.elements.problem.focus();
@@ -209,8 +276,14 @@ function searchView(root) {
   const copy = document.getElementById("copy-link");
   if (copy) {
     copy.addEventListener("click", async () => {
-      const url = new URL(viewUrl(), window.location.href).href;
+      let url = new URL(viewUrl(), window.location.href).href;
       const status = document.getElementById("copy-status");
+      if (!lesson) {  // the view saved on the server: a short link that opens it presenting, at this step
+        try {
+          url = new URL((await fetchJSON("/api/views", { view: longUrl() })).link, window.location.href).href;
+        } catch (e) { status.textContent = `${e.message} The long link: ${url}`; return; }
+      }
+      copy.dataset.link = url;
       try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
     });
   }
@@ -219,12 +292,12 @@ function searchView(root) {
     // solvers side by side on this very graph or grid (the tile boards have their own Compare page)
     const base = compare.getAttribute("href").split("?")[0];
     document.addEventListener("stepview:change", (event) => {
-      const query = new URL(event.detail.url, window.location.href).searchParams;
+      const query = new URL(form ? longUrl() : event.detail.url, window.location.href).searchParams;
       compare.hidden = !["graph-data", "grid"].includes(query.get("problem"));
       compare.href = `${base}?${query}`;
     });
   }
-  load({ at: lesson ? config.at ?? null : config.step ?? null });
+  load({ at: lesson ? config.at ?? null : config.step ?? null, present: Boolean(config.present) });
 }
 
 onReady(() => document.querySelectorAll('.stepper[data-kind="search"]').forEach(searchView));

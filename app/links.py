@@ -1,0 +1,155 @@
+"""Short links: a step-through view or a race of solvers saved as a record (``app.records``) and opened at
+``/v/<id>``, presenting, at the saved step, on any screen.
+
+A record is the view's query as ``app.step.query_for`` writes it, with the problem's JSON (a typed graph, a grid) kept
+as JSON, under the page it belongs to: ``{"page": "step" | "step/compare", "query": {...}}``. Reading one goes through
+``view_from_query`` again, so a saved view is checked as a typed link is. ``/v/<id>?step=N`` (and ``show_h=1``) opens
+the same view at another step: the address a page opened from a record keeps while its user steps, and what a class
+following a saved view sends its students.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import replace
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
+
+from app import refuse, step
+from app.records import TooLarge, records
+from app.solve_api import json_body
+from app.step import View, view_from_query
+from engine.core.errors import PuzzleError
+from engine.core.params import flag, integer, text
+
+bp = Blueprint("links", __name__)
+
+SAVED_PAGES = {"/step": "step", "/step/compare": "step/compare"}
+KEY = re.compile(r"[a-z2-7]{12}")
+MAX_URL = 60_000  # characters of a view's address sent to be saved (the body's limit is 64 KB)
+SAVES_PER_TEN_MINUTES = 120  # views one network address may save (a lecturer copies a link a step at most)
+
+
+class SaveLimit:
+    """How many views each address saved in the last ten minutes (this process's count; bounded in memory)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.saves: dict[str, deque] = {}
+
+    def take(self, address: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            saves = self.saves.setdefault(address, deque())
+            while saves and now - saves[0] > 600:
+                saves.popleft()
+            if len(saves) >= SAVES_PER_TEN_MINUTES:
+                abort(429, f"{SAVES_PER_TEN_MINUTES} views were saved from your network address in ten minutes; "
+                      "copy the long link from the address bar, or wait a few minutes")
+            saves.append(now)
+            if len(self.saves) > 10_000:  # forget addresses that stopped saving
+                for stale in [a for a, s in self.saves.items() if not s or now - s[-1] > 600]:
+                    del self.saves[stale]
+
+
+@bp.errorhandler(TooLarge)
+def too_large(error: TooLarge):
+    return refuse(413, str(error))
+
+
+def step_record(view: View, page: str = "step", **extra: str) -> dict:
+    """The record of a step-through view (``page``: the page showing it; ``extra``: that page's own fields)."""
+    fields = dict(parse_qsl(step.query_for(view)))
+    if view.data is not None and not isinstance(view.data, str):
+        fields["data"] = view.data
+    if view.graph is not None:
+        fields["graph"] = view.graph
+    return {"page": page, "query": {**fields, **extra}}
+
+
+def record_for(url: object) -> dict:
+    """The record of a view's address on this site (``/step?…`` or ``/step/compare?…``); a ``PuzzleError`` naming what
+    is wrong otherwise."""
+    if not isinstance(url, str) or not url or len(url) > MAX_URL:
+        raise PuzzleError(f"view must be this site's address of a view (at most {MAX_URL:,} characters)")
+    parts = urlsplit(url)
+    if (parts.scheme or parts.netloc) and parts.netloc != request.host:
+        raise PuzzleError("view must be an address on this site")
+    page = SAVED_PAGES.get(parts.path)
+    if page is None:
+        raise PuzzleError("a link is saved for the step-through (/step) or a race of solvers (/step/compare)")
+    args = dict(parse_qsl(parts.query))
+    view = view_from_query(args)
+    step.step_problem(step.request_for(view))  # a view that cannot be shown is refused now, not when its link is opened
+    if page == "step":
+        return step_record(view)
+    if view.problem not in step.DOMAIN_HEURISTICS:
+        raise PuzzleError("solvers are raced on a typed graph or a grid")
+    solvers = text(args, "solvers", 400, "")
+    return step_record(replace(view, step=0, show_h=False), page, **({"solvers": solvers} if solvers else {}))
+
+
+def query_of(record: dict) -> dict[str, str]:
+    """A record's query as the text fields of an address (what ``view_from_query`` reads)."""
+    return {name: value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+            for name, value in record["query"].items()}
+
+
+def long_url(record: dict) -> str:
+    return f"/{record['page']}?{urlencode(query_of(record), safe=',:')}"
+
+
+def saved(key: str) -> dict:
+    """The record ``key`` names, or a 404 that says so."""
+    record = records().view(key) if KEY.fullmatch(key) else None
+    if record is None:
+        abort(404, "no saved view has this link; check the address, or open the step-through and copy a new one")
+    return record
+
+
+def base_link(view: View) -> str:
+    """The short address of a view at its step: the record of the view at step 0 without h shown (one record for
+    every step of it) and the step and option in the query, as ``page.js`` writes the address of such a page."""
+    key = records().save_view(step_record(replace(view, step=0, show_h=False)))
+    return short_link(key, view.step, view.show_h)
+
+
+def short_link(key: str, step: int, show_h: bool) -> str:
+    return f"/v/{key}?{'show_h=1&' if show_h else ''}step={step}"
+
+
+@bp.post("/api/views")
+def save():
+    """Save the view ``{"view": "<its address>"}``: its short link (the same view gets the same link)."""
+    record = record_for(json_body().get("view"))
+    current_app.extensions.setdefault("view-saves", SaveLimit()).take(request.remote_addr or "unknown")
+    key = records().save_view(record)
+    link = url_for("links.open_view", key=key)
+    return jsonify(id=key, link=link, url=url_for("links.open_view", key=key, _external=True))
+
+
+@bp.get("/api/views/<key>")
+def view_api(key: str):
+    """A saved view: its page and its long address (the step-through applies it without reloading)."""
+    record = saved(key)
+    return jsonify(id=key, page=record["page"], url=long_url(record))
+
+
+@bp.get("/v/<key>")
+def open_view(key: str):
+    """The saved view, presenting: the stage first, at the saved step (or the ``step`` of this address)."""
+    record = saved(key)
+    args = query_of(record)
+    if record["page"] == "step/compare":
+        return step.compare_page(args)
+    view = view_from_query(args)
+    if "step" in request.args:  # the address of a page stepping on from the record
+        view = replace(view, step=integer(request.args, "step", 0, 1_000_000, 0),
+                       show_h=flag(request.args, "show_h", False))
+    return step.render_step_page(view, {"step": view.step, "show_h": view.show_h, "present": True,
+                                   "record": {"id": key}}, presenting=True)

@@ -1,0 +1,214 @@
+"""Saved views and classes: rows in the job database (SQLite, WAL), beside the jobs, so they outlive the web process
+and every web process that opens the same file shares them.
+
+* ``views``: a step-through view or a race, saved as its canonical JSON (``app.links``); its id is a hash of that text,
+  so the same view is one row however often it is saved.
+* ``classes``: a class (``app.classroom``): its code, the hash of the lecturer's secret, the view students follow, the
+  version that changes whenever what they see changes (their ETag), the open question, who started it (owner and
+  address, for the limits) and when it was started and last driven.
+* ``class_answers``: one row per student and question; ``class_students``: when each student last polled and whether
+  they were following (written in batches, at most once a second per process: ``Presence``).
+
+Times are wall-clock seconds (``time.time()``): they are compared across processes and restarts. Each thread keeps one
+connection (waitress's threads live as long as the server), so a student's poll costs one primary-key read.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import current_app
+
+from engine.core.errors import PuzzleError
+from engine.serving.jobs import StorageFull, disk_full_as_storage_full
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS views (id TEXT PRIMARY KEY, body TEXT NOT NULL, created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS classes (code TEXT PRIMARY KEY, secret TEXT NOT NULL, view TEXT NOT NULL, "
+    "version INTEGER NOT NULL DEFAULT 1, question TEXT, asked INTEGER NOT NULL DEFAULT 0, owner TEXT NOT NULL, "
+    "address TEXT NOT NULL, created REAL NOT NULL, touched REAL NOT NULL, expires REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS classes_expires ON classes (expires)",
+    "CREATE TABLE IF NOT EXISTS class_answers (code TEXT NOT NULL, number INTEGER NOT NULL, student TEXT NOT NULL, "
+    "choice INTEGER NOT NULL, name TEXT, PRIMARY KEY (code, number, student))",
+    "CREATE TABLE IF NOT EXISTS class_students (code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL, "
+    "following INTEGER NOT NULL, PRIMARY KEY (code, student))",
+    "CREATE INDEX IF NOT EXISTS class_students_seen ON class_students (seen)",  # forgetting old polls reads no more
+)
+
+ID_LENGTH = 12  # base-32 characters of the hash: 60 bits, so two different views never meet in practice
+MAX_VIEW_BYTES = 48 * 1024  # a saved view's canonical JSON: a typed graph of a few hundred nodes, a 64×64 grid
+
+
+class TooLarge(PuzzleError):
+    """A view larger than ``MAX_VIEW_BYTES`` (the app answers 413)."""
+
+
+def canonical(record: dict) -> str:
+    """One text per record: keys sorted, no spaces, so equal views hash alike."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def record_id(body: str) -> str:
+    return base64.b32encode(hashlib.sha256(body.encode()).digest()).decode()[:ID_LENGTH].lower()
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Records:
+    """The saved views and the classes in one SQLite file; every method is one short transaction."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.local = threading.local()
+        with self.writing() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            for statement in SCHEMA:
+                db.execute(statement)
+
+    def connection(self) -> sqlite3.Connection:
+        db = getattr(self.local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA synchronous=NORMAL")
+            self.local.db = db
+        return db
+
+    @contextmanager
+    def writing(self, immediate: bool = False) -> Iterator[sqlite3.Connection]:
+        """A write transaction (``immediate``: take the write lock first, so a count and the insert it allows are
+        one step for every process); ``StorageFull`` when the disk is full."""
+        with disk_full_as_storage_full():
+            db = self.connection()
+            with db:
+                if immediate:
+                    db.execute("BEGIN IMMEDIATE")
+                yield db
+
+    def one(self, sql: str, args: tuple) -> sqlite3.Row | None:
+        return self.connection().execute(sql, args).fetchone()
+
+    # ---- views ----------------------------------------------------------------------------------------------------
+
+    def save_view(self, record: dict) -> str:
+        """The id of ``record`` (saved now unless it was before)."""
+        body = canonical(record)
+        if len(body.encode()) > MAX_VIEW_BYTES:
+            raise TooLarge(f"this view is too large to save ({len(body.encode()):,} bytes; at most "
+                           f"{MAX_VIEW_BYTES:,}): make the graph or the grid smaller")
+        key = record_id(body)
+        try:
+            with self.writing() as db:
+                db.execute("INSERT OR IGNORE INTO views (id, body, created) VALUES (?, ?, ?)", (key, body, time.time()))
+        except StorageFull as error:
+            raise StorageFull("the server's disk is full, so no view can be saved now; the long link still works "
+                              "(the operator: see the README, \"Storage\")") from error
+        stored = self.one("SELECT body FROM views WHERE id = ?", (key,))
+        if stored is None or stored["body"] != body:  # 60 bits of a hash alike for two views: never seen, refused
+            raise PuzzleError("this view could not be saved; copy the long link instead")
+        return key
+
+    def view(self, key: str) -> dict | None:
+        row = self.one("SELECT body FROM views WHERE id = ?", (key,))
+        return None if row is None else json.loads(row["body"])
+
+
+CLASS_COLUMNS = "code, secret, view, version, question, asked, touched, expires"
+
+
+class ClassRows:
+    """The classes' rows (``app.classroom`` decides what they mean: limits, who may drive, what students see)."""
+
+    def __init__(self, records: Records):
+        self.records = records
+
+    def start(self, row: dict, allow) -> None:
+        """Insert a class after ending the expired ones; ``allow(db, now)`` runs first in the same transaction (it
+        counts and may refuse or end classes), so every process sees the limits kept. A code already taken raises
+        ``sqlite3.IntegrityError``."""
+        with self.records.writing(immediate=True) as db:
+            _delete_classes(db, "expires < ?", (row["created"],))
+            allow(db, row["created"])
+            db.execute(f"INSERT INTO classes ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                       tuple(row.values()))
+
+    def find(self, code: str, now: float) -> sqlite3.Row | None:
+        return self.records.one(f"SELECT {CLASS_COLUMNS} FROM classes WHERE code = ? AND expires >= ?", (code, now))
+
+    def update(self, code: str, assignments: str, args: tuple, where: str = "", where_args: tuple = ()) -> int:
+        """``UPDATE classes SET <assignments> WHERE code = ? <where>``: the rows changed (0 or 1)."""
+        with self.records.writing() as db:
+            return db.execute(f"UPDATE classes SET {assignments} WHERE code = ? {where}",
+                              (*args, code, *where_args)).rowcount
+
+    def ask(self, code: str, question: dict, view: str) -> None:
+        """Put ``question`` to the class (numbered after the last one), the class at ``view``."""
+        with self.records.writing(immediate=True) as db:
+            (asked,) = db.execute("SELECT asked FROM classes WHERE code = ?", (code,)).fetchone() or (0,)
+            number = asked + 1
+            db.execute("UPDATE classes SET asked = ?, question = ?, view = ?, version = version + 1 WHERE code = ?",
+                       (number, json.dumps({"number": number, "question": question, "revealed": False}), view, code))
+
+    def end(self, code: str) -> None:
+        with self.records.writing() as db:
+            _delete_classes(db, "code = ?", (code,))
+
+    def answer(self, code: str, number: int, student: str, choice: int, name: str | None, most: int) -> bool:
+        """Record (or replace) a student's answer; False when the question already has ``most`` others."""
+        with self.records.writing(immediate=True) as db:
+            known = db.execute("SELECT 1 FROM class_answers WHERE code = ? AND number = ? AND student = ?",
+                               (code, number, student)).fetchone()
+            if known is None and db.execute("SELECT COUNT(*) FROM class_answers WHERE code = ? AND number = ?",
+                                            (code, number)).fetchone()[0] >= most:
+                return False
+            db.execute("INSERT INTO class_answers (code, number, student, choice, name) VALUES (?, ?, ?, ?, ?) "
+                       "ON CONFLICT (code, number, student) DO UPDATE SET choice = excluded.choice, "
+                       "name = COALESCE(excluded.name, name)", (code, number, student, choice, name))
+            return True
+
+    def answers(self, code: str, number: int) -> list[sqlite3.Row]:
+        return self.records.connection().execute(
+            "SELECT choice, name FROM class_answers WHERE code = ? AND number = ?", (code, number)).fetchall()
+
+    def seen(self, polls: list[tuple[str, str, float, int]], forget_before: float) -> None:
+        """Students' latest polls (code, student, when, following), and forget polls older than ``forget_before``."""
+        with self.records.writing() as db:
+            db.executemany("INSERT INTO class_students (code, student, seen, following) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (code, student) DO UPDATE SET seen = excluded.seen, "
+                           "following = excluded.following", polls)
+            db.execute("DELETE FROM class_students WHERE seen < ?", (forget_before,))
+
+    def followers(self, code: str, since: float) -> tuple[int, int]:
+        """(students who polled since ``since``, of whom following)."""
+        count, following = self.records.one("SELECT COUNT(*), SUM(following) FROM class_students "
+                                            "WHERE code = ? AND seen >= ?", (code, since))
+        return count, following or 0
+
+
+def _delete_classes(db: sqlite3.Connection, where: str, args: tuple) -> None:
+    codes = [row[0] for row in db.execute(f"SELECT code FROM classes WHERE {where}", args)]
+    for table in ("class_answers", "class_students", "classes"):
+        db.executemany(f"DELETE FROM {table} WHERE code = ?", [(code,) for code in codes])
+
+
+_opening = threading.Lock()
+
+
+def records() -> Records:
+    """The app's records, on its job database (``DATABASE``), opened by the first request that needs them."""
+    found = current_app.extensions.get("records")
+    if found is None:
+        with _opening:
+            found = current_app.extensions.get("records")
+            if found is None:
+                found = current_app.extensions["records"] = Records(current_app.config["DATABASE"])
+    return found
