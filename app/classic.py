@@ -19,9 +19,9 @@ from engine.subjects.classic.jobs import queens_comparison
 
 bp = Blueprint("classic", __name__)
 SUBJECTS = [
-    Subject("classic.index", "Classic", "Classic search", "N queens three ways (pruning pays), the knight's tour (304 "
-            "from a corner of 5×5) and every path through a graph, animated step by step.", section="classic.",
-            place=70),
+    Subject("classic.index", "Queens & tours", "Classic search", "N queens three ways (pruning pays), the knight's "
+            "tour (304 from a corner of 5×5) and every path through a graph, animated step by step.",
+            section="classic.", place=70),
 ]
 
 @bp.get("/classic/")

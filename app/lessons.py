@@ -19,6 +19,7 @@ does not show:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine.core.errors import PuzzleError
@@ -212,31 +213,83 @@ def opening_step(spec: object, traces: list[dict]) -> int:
     raise PuzzleError('open_at must be a step number, "end" or {"event": ..., "nth": k}')
 
 
-#: numbers a lecturer's words may use without the board showing them: the puzzles' names and "limits 0, 1, 2"
-NAMES = {0, 1, 2, 8, 15}
 MAX_OWN_SLIDES = 30
+DEFAULT_WALK, MAX_WALK = 10, 25  # a slide's steps for the clicker: the next slide is at most 25 presses away
+
+#: numbers that name a thing rather than state a figure: the puzzles ("8-puzzle", "15 puzzle"), boards ("3x3",
+#: "2×4"), and what is numbered in a course ("tile 8", "Figure 3.24", "slide 2")
+NAMED = re.compile(r"\d+\s*-?\s*puzzles?\b|\d+\s*[x×]\s*\d+|\b(?:tiles?|figures?|fig\.|sections?|chapters?|"
+                   r"slides?|pages?|lessons?|exercises?)\s+\d+(?:\.\d+)*", re.IGNORECASE)
+#: a number as a person writes it: 7, 418, 140.5, 102,945,789 (thousands in groups of three); not a part of a word
+NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?!\w)")
 
 
-def figures_at(traces: list[dict], step: int) -> set[int]:
-    """Every number the step-through shows at ``step``: the step and the total, each search's counters (the result's
-    once it is done), its bound, and once solved its length, cost and path."""
+def stated_numbers(text: str) -> list[tuple[str, float, int]]:
+    """Every number the words state, as (written, value, decimals): decimals whole ("140.5" is one number), the small
+    ones too; the numbers that name a puzzle, a board or a figure are names (``NAMED``) and left out."""
+    text = NAMED.sub(" ", text)
+    return [(match.group(0), float(match.group(1).replace(",", "") + ("." + match.group(2) if match.group(2) else "")),
+             len(match.group(2) or "")) for match in NUMBER.finditer(text)]
+
+
+def shown_figures(traces: list[dict], step: int) -> set[float]:
+    """Every number the step-through shows at ``step``: the step and the total, each search's counters and bound and
+    its iteration, g, h and f of every node it has reached (the frontier, the tree, the caption), a graph's road costs
+    and given h, and once done its length, cost and the result's counts."""
     total = max(len(trace["steps"]) for trace in traces)
-    shown = {step, total}
+    shown: set[float] = {float(step), float(total)}
     for trace in traces:
+        events = trace["steps"][:step]
         counts: dict = {}
-        for event in trace["steps"][:step]:
-            counts.update((k, event[k]) for k in ("expanded", "generated", "frontier", "bound") if k in event)
+        reached = {0} if trace["nodes"] else set()
+        iterations = 0
+        for event in events:
+            counts.update((k, event[k]) for k in ("expanded", "generated", "frontier", "bound", "cut") if k in event)
+            iterations += event["event"] == "bound"
+            if isinstance(event.get("node"), int):
+                reached.add(event["node"])
+        shown.add(float(iterations))
+        nodes = trace["nodes"]
+        for node_id in reached:
+            if 0 <= node_id < len(nodes):
+                node = nodes[node_id]
+                g, h = node.get("g"), node.get("h")
+                shown.update(float(v) for v in (g, h, node.get("depth")) if isinstance(v, int | float))
+                if isinstance(g, int | float) and isinstance(h, int | float):
+                    shown.add(float(g + h))
+        scene = trace.get("scene") or {}
+        graph = scene.get("graph") if isinstance(scene.get("graph"), dict) else {}
+        shown.update(float(e["cost"]) for e in graph.get("edges", ()) if isinstance(e.get("cost"), int | float))
+        shown.update(float(v) for v in (scene.get("h") or {}).values() if isinstance(v, int | float))
         result = trace["result"]
-        if step >= len(trace["steps"]) and result["status"] == "solved":
+        if step >= len(trace["steps"]):
             counts.update(expanded=result["nodes_expanded"], generated=result["nodes_generated"])
-            shown.update(n for n in (result.get("length"), result.get("cost")) if isinstance(n, int))
-            shown.update(int(part) for part in str(result.get("moves", "")).split() if part.isdigit())
-        shown.update(v for v in counts.values() if isinstance(v, int))
+            if result["status"] == "solved":
+                shown.update(float(n) for n in (result.get("length"), result.get("cost")) if isinstance(n, int | float))
+                shown.update(float(part) for part in str(result.get("moves", "")).split() if part.isdigit())
+        shown.update(float(v) for v in counts.values() if isinstance(v, int | float))
     return shown
 
 
+def matches(value: float, decimals: int, shown: float) -> bool:
+    """A stated number is one the board shows as the page writes it (three decimals at most: 418 is 418.0, 0.3 is
+    0.1 + 0.2), or that figure rounded to the decimals the words give (1.41 for √2)."""
+    on_screen = round(shown, 3)
+    if abs(on_screen - value) <= 1e-9 * max(1.0, abs(value)):
+        return True
+    return decimals > 0 and abs(shown - value) < 0.5 * 10 ** -decimals
+
+
+def unshown(text: str, traces: list[dict], step: int) -> list[str]:
+    """The numbers the words state (as written) that the step-through does not show at ``step``."""
+    shown = shown_figures(traces, step)
+    return [written for written, value, decimals in stated_numbers(text)
+            if not any(matches(value, decimals, figure) for figure in shown)]
+
+
 def read_own_lesson(data: object) -> dict:
-    """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link": "/step?...&step=N"}]}."""
+    """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link": "/step?...&step=N", "walk"}]}
+    (``walk``, optional: the steps past the opening one a clicker walks before the next slide, 0 to 25, default 10)."""
     if not isinstance(data, dict) or not isinstance(data.get("slides"), list) or not data["slides"]:
         raise PuzzleError('a lesson is {"title": …, "slides": [{"title": …, "text": …, "link": "/step?…"}, …]}')
     if len(data["slides"]) > MAX_OWN_SLIDES:
@@ -248,5 +301,10 @@ def read_own_lesson(data: object) -> dict:
         if not slide["link"].startswith("/step?") or len(slide["link"]) > 25_000 or len(slide["text"]) > 4000:
             raise PuzzleError(f"slide {number}: the link must be a /step link (the step-through's Copy link), and "
                               "the text at most 4,000 characters")
-        slides.append({k: slide[k][:200] if k == "title" else slide[k] for k in ("title", "text", "link")})
-    return {"title": str(data.get("title", "My lesson"))[:200], "slides": slides}
+        walk = slide.get("walk", DEFAULT_WALK)
+        if not isinstance(walk, int) or isinstance(walk, bool) or not 0 <= walk <= MAX_WALK:
+            raise PuzzleError(f"slide {number}: walk must be a whole number of steps from 0 to {MAX_WALK}")
+        slides.append({"title": slide["title"][:200] or f"Slide {number}", "text": slide["text"],
+                       "link": slide["link"], "walk": walk})
+    title = data.get("title")
+    return {"title": title[:200] if isinstance(title, str) and title.strip() else "My lesson", "slides": slides}

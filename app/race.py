@@ -13,38 +13,46 @@ LOG_SPREAD = 100  # a chart whose largest value is this many times its smallest 
 
 def effective_branching_factor(expanded: int | None, depth: int | None) -> float | None:
     """b* with N + 1 = 1 + b* + b*² + … + b*^d (Russell and Norvig): the branching a uniform tree of the answer's depth
-    would need to hold the N nodes expanded. None without a depth or a node."""
-    if not expanded or not depth:
+    would need to hold the N nodes expanded. None without a depth or a node. Solved in log space, so a count of 10^12
+    at depth 200 (where b^(d+1) overflows a float) has its b* as well as AIMA's 52 nodes at depth 5."""
+    if not expanded or not depth or expanded <= 0 or depth <= 0:
         return None
-
-    def nodes(b: float) -> float:
-        return float(depth) if b == 1 else (b ** (depth + 1) - b) / (b - 1)
-
-    low, high = 1.0, max(2.0, float(expanded))
-    if nodes(low) >= expanded:
+    if expanded <= depth:  # a straight path (or less): no branching at all
         return 1.0
-    for _ in range(100):  # bisection: nodes(b) grows with b
+    target = math.log(expanded)
+
+    def log_nodes(b: float) -> float:
+        """log(b + b² + … + b^d) = log b + log(b^d − 1) − log(b − 1), each part kept finite for b near 1 and large."""
+        x = depth * math.log(b)
+        log_power_less_one = x + math.log1p(-math.exp(-x)) if x > 1 else math.log(math.expm1(x))
+        return math.log(b) + log_power_less_one - math.log(b - 1)
+
+    low, high = 1.0, float(expanded)  # b ≤ N, since the sum holds b itself; at b = 1 the sum is d < N
+    for _ in range(200):  # bisection: the sum grows with b
         middle = (low + high) / 2
-        low, high = (middle, high) if nodes(middle) < expanded else (low, middle)
+        if middle in (low, high):
+            break
+        low, high = (middle, high) if log_nodes(middle) < target else (low, middle)
     return round((low + high) / 2, 2)
 
 
 def uses_log_scale(values) -> bool:
-    positive = [v for v in values if v]
+    positive = [v for v in values if v and v > 0]
     return bool(positive) and max(positive) >= LOG_SPREAD * min(positive)
 
 
 def bar_width(value, values, width: float, log: bool) -> float:
     """A bar's length for value among a chart's values: linear from 0, or on a log scale whose left end is a tenth of
-    the smallest positive value (so the smallest bar is still a tenth of an order of magnitude long)."""
-    positive = [v for v in values if v]
-    if not value or not positive:
+    the smallest positive value (so the smallest bar is still a tenth of an order of magnitude long). Logarithms are
+    taken of each value alone, so no quotient of a count of 10^12 and a time of microseconds overflows."""
+    positive = [v for v in values if v and v > 0]
+    if not value or value <= 0 or not positive:
         return 0.0
     top = max(positive)
     if not log:
-        return width * value / top
-    low = min(positive) / 10
-    return width * math.log10(value / low) / math.log10(top / low)
+        return min(width, width * (value / top))
+    low = math.log10(min(positive)) - 1
+    return min(width, max(0.0, width * (math.log10(value) - low) / (math.log10(top) - low)))
 
 
 def race_rows(result: dict, params: dict | None = None) -> list[dict]:

@@ -22,14 +22,13 @@ A view of ``/step`` is its query string, so any step has a link. ``view_from_que
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, replace
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from app.job_pages import result_fragment
-from app.lessons import BY_SLUG, LESSONS, NAMES, figures_at, neighbours, opening_step, read_own_lesson
+from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
 from app.race import bar_width, effective_branching_factor, race_rows, uses_log_scale
 from app.solve_api import json_body
 from app.subjects import Subject
@@ -292,26 +291,6 @@ def lessons():
     return render_template("step/lessons.html", lessons=LESSONS)
 
 
-@bp.post("/lessons/check")
-def check_own_lesson():
-    """A lecturer's own lesson (pasted or uploaded JSON), each slide checked as the built-in ones are: every number
-    its words state must be one the step-through shows at the slide's step."""
-    upload = request.files.get("file")
-    source = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("lesson", "")
-    try:
-        lesson = read_own_lesson(json.loads(source))
-    except json.JSONDecodeError as error:
-        raise PuzzleError(f"the lesson is not JSON: {error.msg} (line {error.lineno})") from None
-    for slide in lesson["slides"]:
-        view = view_from_query(dict(parse_qsl(slide["link"].partition("?")[2])))
-        _, _, traces = step_traces(request_for(view))
-        shown = figures_at(traces, min(view.step, max(len(t["steps"]) for t in traces)))
-        stated = {int(n) for n in re.findall(r"\d+", slide["text"])} - NAMES
-        slide["unshown"] = sorted(stated - shown)
-        slide["step"] = view.step
-    return render_template("step/lessons.html", lessons=LESSONS, own=lesson, source=source)
-
-
 @bp.get("/lessons/<slug>/<int:number>")
 def lesson_slide(slug: str, number: int):
     lesson = BY_SLUG.get(slug)
@@ -319,9 +298,17 @@ def lesson_slide(slug: str, number: int):
         abort(404)
     at = integer(request.args, "step", 0, 1_000_000, None)  # a link to one step of the slide
     before, after = neighbours(slug, number)
-    return render_template("step/lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
-                           show_h=flag(request.args, "show_h", False), before=before, after=after,
-                           titles={lesson.slug: lesson.title for lesson in LESSONS})
+    titles = {lesson.slug: lesson.title for lesson in LESSONS}
+
+    def link(place):
+        return url_for("step.lesson_slide", slug=place[0], number=place[1])
+
+    return render_template(
+        "step/lesson.html", lesson=lesson, slide=lesson.slides[number - 1], number=number, at=at,
+        show_h=flag(request.args, "show_h", False), home=url_for("step.lessons"),
+        prev_link=(link(before), "← Previous slide" if before[0] == slug else "← Previous lesson") if before else None,
+        next_link=(link(after), "Next slide →" if after[0] == slug else f"Next lesson: {titles[after[0]]} →", True)
+        if after else (url_for("step.lessons"), "All lessons", False))
 
 
 def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:

@@ -110,11 +110,16 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
         answer["path"] = [problem.encode(state) for state in states]
     if not problem.unit_costs:  # the fewest actions is not the cheapest path: only some searches promise that
         answer["optimal"] = answer["optimal"] and spec.cheapest
+    # A* and IDA* promise cheapest paths only under an admissible h; a domain that checks its h exactly (a graph's
+    # given table) says when it is not, and then nothing is proven
+    h_admissible = not spec.uses_h or bool(problem.admissible)
+    if not h_admissible:
+        answer["optimal"] = False
     return {"algorithm": algorithm, "title": spec.title, "frontier_kind": spec.frontier, "priority": spec.priority,
             "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal, "cheapest": spec.cheapest,
-            "unit_costs": problem.unit_costs,
+            "unit_costs": problem.unit_costs, "h_admissible": h_admissible,
             "heuristic": problem.heuristic_name,
-            **({"scene": problem.scene()} if hasattr(problem, "scene") else {}),
+            "scene": problem.scene(),
             "pseudocode": [line for line, _ in spec.pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,
             "recording_stopped": result.status == Status.BUDGET_EXHAUSTED}

@@ -40,7 +40,7 @@ def test_home_and_navigation_link_every_subject(app, client):
 
 
 @pytest.mark.parametrize("url, label", [("/play", "Play"), ("/compare", "Compare"), ("/research/", "Research"),
-                                        ("/classic/queens", "Classic"), ("/step", "Step through"),
+                                        ("/classic/queens", "Queens &amp; tours"), ("/step", "Step through"),
                                         ("/lessons/astar/2", "Lessons"), ("/rectout/", "Rectangle-out")])
 def test_the_navigation_marks_the_subject_a_page_belongs_to(client, url, label):
     html = client.get(url, follow_redirects=True).get_data(as_text=True)
@@ -246,3 +246,17 @@ def test_the_position_forms_scramble_limit_is_the_one_the_server_applies(client)
         assert client.get(f"/play?size=3x3&scramble={scramble}&seed=1").status_code in (200, 302)
         refused = client.get(f"/play?size=3x3&scramble={scramble + 1}&seed=1")
         assert refused.status_code == 400 and f"from 0 to {scramble}" in refused.get_data(as_text=True)
+
+
+def test_the_home_page_names_the_lecturers_tasks_first(client):
+    """Issue 42: a newcomer could not tell where to write a lesson or type a graph. Before the list of subjects, the
+    home page names each task in plain words, and each link opens a page that does it."""
+    html = client.get("/").get_data(as_text=True)
+    tasks = html[html.index('class="tasks"'):html.index('<section class="cards">')]
+    found = dict((name, href.replace("&amp;", "&")) for href, name in
+                 re.findall(r'<a class="task" href="([^"]+)"><strong>([^<]+)</strong>', tasks))
+    assert list(found) == ["Present a lesson", "Write your own lesson", "Type a graph", "Draw a grid",
+                           "Start a class", "Race solvers"]
+    for name, href in found.items():
+        assert client.get(href, follow_redirects=True).status_code == 200, name
+    assert "problem=graph-data" in found["Type a graph"] and "problem=grid" in found["Draw a grid"]

@@ -1,13 +1,20 @@
 """The compare page's "why" figures (app/race.py) against their textbook definitions."""
 
+import math
 import re
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.job_pages import result_fragment
-from app.race import bar_width, effective_branching_factor, uses_log_scale
+from app.race import bar_width, effective_branching_factor, per_iteration, uses_log_scale
+from engine.core.result import SolveResult
+from engine.core.status import Status
+from engine.core.units import duration
 from engine.domains.tiles.jobs import check_compare, compare_job
+from engine.serving.jobs import JobStore
 
 
 def test_the_effective_branching_factor_is_russell_and_norvigs():
@@ -70,3 +77,101 @@ def test_the_nodes_per_bound_are_each_iterations_own_and_add_up_to_the_work(clie
     values = [int(v.replace(",", "")) for v in re.findall(r'class="bar-value">([\d,]+)<', chart)]
     assert sum(values) == work and min(values) > 0
     assert re.findall(r'class="bar-label">f ≤ (\d+)<', chart)[-1] == "31"
+
+
+def log_tree_size(b: float, d: int) -> float:
+    """log(b + b² + … + b^d), summed term by term from the largest (the test's own way, not the page's formula)."""
+    if b == 1:
+        return math.log(d)
+    top = d * math.log(b)
+    return top + math.log(math.fsum(math.exp((i - d) * math.log(b)) for i in range(1, d + 1)))
+
+
+def solves_the_definition(b: float, expanded: int, depth: int) -> bool:
+    """b, rounded to two decimals, brackets the root of N = b + b² + … + b^d (N + 1 = 1 + b + … + b^d); with no more
+    nodes than the path's own (a root below 1) b* is 1, no branching."""
+    if expanded <= depth:
+        return b == 1.0
+    slack = 1e-9 * max(1.0, abs(math.log(expanded)))
+    below, above = max(1.0, b - 0.005 - 1e-9), b + 0.005 + 1e-9 * b
+    return (log_tree_size(below, depth) <= math.log(expanded) + slack
+            and log_tree_size(above, depth) >= math.log(expanded) - slack)
+
+
+def test_b_star_meets_hand_computed_roots():
+    # 2 + 4 + … + 2^10 = 2046 and 10 + 100 + 1000 = 1110: the roots are 2 and 10 exactly
+    assert effective_branching_factor(2046, 10) == 2.0
+    assert effective_branching_factor(1110, 3) == 10.0
+    assert effective_branching_factor(10**12, 1) == 10**12  # one level holds every node
+    # the race of issue 42 (Korf's instance 1): b^(d+1) for b near N overflows a float; the root is near 1.35
+    b = effective_branching_factor(102_945_789, 57)
+    assert 1.3 < b < 1.4 and solves_the_definition(b, 102_945_789, 57)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(expanded=st.integers(0, 10**12), depth=st.integers(0, 200))
+def test_b_star_solves_its_definition_for_any_count_and_depth(expanded, depth):
+    b = effective_branching_factor(expanded, depth)
+    if expanded == 0 or depth == 0:
+        assert b is None
+        return
+    assert 1.0 <= b <= expanded
+    assert solves_the_definition(b, expanded, depth)
+
+
+counts = st.integers(0, 10**12)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(values=st.lists(counts | st.floats(0, 1e7, allow_nan=False), min_size=1, max_size=12), width=st.integers(1, 400))
+def test_bars_stay_inside_their_chart_for_any_values(values, width):
+    log = uses_log_scale(values)
+    widths = [bar_width(v, values, width, log) for v in values]
+    assert all(0 <= w <= width * (1 + 1e-9) for w in widths)
+    ordered = sorted(zip(values, widths, strict=True))
+    assert all(a[1] <= b[1] + 1e-9 for a, b in zip(ordered, ordered[1:], strict=False))  # a larger value, a longer bar
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(own=st.lists(counts, max_size=200), seconds=st.floats(0, 1e7, allow_nan=False))
+def test_per_bound_rows_and_times_read_for_any_count(own, seconds):
+    cumulative = [sum(own[:i + 1]) for i in range(len(own))]
+    rows = per_iteration([{"bound": 40 + 2 * i, "expanded": c} for i, c in enumerate(cumulative)])
+    assert [r["expanded"] for r in rows] == own
+    assert isinstance(duration(seconds), str) and duration(seconds)
+
+
+def korf_one_race(manhattan: int, pdb: int, depth: int, bounds: int) -> dict:
+    """A compare job's result as ``compare_job`` stores it, for IDA* + Manhattan against IDA* + pdb on Korf's
+    instance 1 (its 57 moves are stood in for: the page draws the figures, it does not replay them here)."""
+    def row(heuristic, expanded, h0):
+        steps = [max(1, expanded // 2 ** (bounds - i)) for i in range(1, bounds + 1)]
+        steps[-1] = expanded  # the last iteration ends at the work done
+        return SolveResult(Status.SOLVED, "R" * depth, True, expanded, expanded * 2, depth, 1234.5, "idastar",
+                           heuristic, extra={"bounds": [{"bound": h0 + 2 * i, "expanded": c}
+                                                        for i, c in enumerate(steps)]}).to_dict()
+    tiles = [14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]
+    h0 = depth - 2 * (bounds - 1)
+    return {"size": "4x4", "tiles": tiles, "goal": list(range(16)),
+            "results": [row("manhattan", manhattan, h0), row("pdb", pdb, h0)]}
+
+
+@pytest.mark.parametrize(("manhattan", "pdb", "depth", "bounds"),
+                         [(102_945_789, 243_671, 57, 9), (10**12, 0 + 1, 200, 100), (1, 1, 1, 1)])
+def test_the_race_page_draws_any_counts_from_a_stored_result(app, tmp_path, manhattan, pdb, depth, bounds):
+    """Issue 42: the race on Korf's instance 1 finished and its page answered 500 for ever (b* overflowed). The
+    result goes through the job database as a finished job's does, then the page draws both rows, b* and the bounds."""
+    store = JobStore(str(tmp_path / "race.sqlite"))
+    store.create("race", "compare", {"size": "4x4"}, "someone", "long")
+    store.finish("race", Status.DONE, korf_one_race(manhattan, pdb, depth, bounds))
+    job = store.get("race")
+    with app.test_request_context():
+        html = result_fragment("compare", job["result"], job)
+    rows = table_rows(html)
+    assert [r[4] for r in rows] == [f"{manhattan:,} expanded", f"{pdb:,} expanded"]
+    for row, expanded in zip(rows, (manhattan, pdb), strict=True):
+        assert solves_the_definition(float(row[7]), expanded, depth)
+    charts = re.findall(r'<figure class="chart bounds-chart".*?</figure>', html, re.S)
+    assert len(charts) == 2 and len(re.findall(r'class="bar-label">f ≤ ', charts[0])) == bounds
+    widths = [float(w) for w in re.findall(r'<rect [^>]*width="([\d.e+-]+)"', html)]
+    assert widths and all(0 < w <= 210 for w in widths)

@@ -67,3 +67,24 @@ def test_a_grid_gets_each_algorithms_path_and_cost(client):
     assert (ucs["path"], ucs["cost"]) == ([[0, 2], [0, 1], [0, 0], [1, 0], [2, 0], [2, 1], [2, 2]], 6)
     assert (bfs["path"], bfs["cost"]) == ([[0, 2], [1, 2], [2, 2]], 10)
     assert response.get_json()["traces"][0]["scene"]["rows"] == grid["rows"]
+
+
+#: h(A) = 100 overestimates (A is 1 from the goal): A* takes the direct road of 10, uniform-cost the 2 through A
+OVERESTIMATING = {"nodes": [{"name": "S", "h": 0}, {"name": "A", "h": 100}, {"name": "G", "h": 0}],
+                  "edges": [{"from": "S", "to": "A", "cost": 1}, {"from": "A", "to": "G", "cost": 1},
+                            {"from": "S", "to": "G", "cost": 10}], "start": "S", "goal": "G"}
+
+
+def test_a_search_under_an_overestimating_h_does_not_call_its_answer_optimal(client):
+    """Issue 42: A* with a given h that overestimates answered cost 10 as optimal where uniform-cost finds 2."""
+    traces = client.post("/api/step", json={"problem": "graph", "graph": OVERESTIMATING, "heuristic": "given",
+                                            "algorithms": ["ucs", "astar"]}).get_json()["traces"]
+    ucs, astar = (trace["result"] for trace in traces)
+    assert (ucs["cost"], ucs["optimal"]) == (2, True)
+    assert (astar["cost"], astar["optimal"]) == (10, False) and traces[1]["h_admissible"] is False
+    ida = client.post("/api/step", json={"problem": "graph", "graph": OVERESTIMATING, "heuristic": "given",
+                                         "algorithms": ["idastar"]}).get_json()["traces"][0]
+    assert ida["result"]["optimal"] is False
+    admissible = client.post("/api/step", json={"problem": "graph", "graph": ROMANIA, "heuristic": "given",
+                                                "algorithms": ["astar"]}).get_json()["traces"][0]
+    assert admissible["result"]["optimal"] is True and admissible["h_admissible"] is True

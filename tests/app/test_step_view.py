@@ -61,12 +61,14 @@ def test_the_slides_run_in_one_line_across_lessons():
 
 
 def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
-    """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 9 is no figure there."""
+    """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 11 is no figure there (no
+    count, and no path's cost g in the tree)."""
     link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
     lesson = {"title": "Mine", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link},
-                                          {"title": "Wrong", "text": "BFS finds a path of 9 edges.", "link": link}]}
-    page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}).get_data(as_text=True)
+                                          {"title": "Wrong", "text": "BFS finds a path of 11 edges.", "link": link}]}
+    page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
+    page = page.get_data(as_text=True)
     assert page.count('data-checked="ok"') == 1 and page.count('data-checked="unshown"') == 1
-    assert "Not shown at step 19: 9." in page
+    assert "Not on the board at step 19: 11." in page
     bad = client.post("/lessons/check", data={"lesson": '{"slides": [{"title": "x", "text": "y", "link": "/play"}]}'})
     assert bad.status_code == 400 and "/step link" in bad.get_data(as_text=True)

@@ -1,10 +1,11 @@
 """axe-core over every page (and the states that add markup: a solution player, a running job, a slide): no serious
 or critical violation. axe is injected into a context that bypasses the page's CSP; the app never serves it."""
 
+import json
 import os
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from flask import url_for
@@ -152,15 +153,38 @@ def press(page, url: str, fields: dict, button: str, done: str) -> None:
 
 
 def step_through(page, url: str) -> None:
-    """Load two algorithms side by side and step both: the widest view of the step-through."""
+    """Load two algorithms side by side and step both: the widest view of the step-through (a link that names its
+    view, as the home page's "Type a graph" does, opens it already loaded)."""
     page.goto(url)
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
-    page.select_option("#step-form select[name=second]", "astar")
-    page.click('#step-form button[type="submit"]')
+    if "algorithms=" not in url:
+        page.select_option("#step-form select[name=second]", "astar")
+        page.click('#step-form button[type="submit"]')
     expect(page.locator(".step-panel")).to_have_count(2)
     for _ in range(5):
         page.click('#step-stepper [data-act="forward"]')
     expect(page).to_have_url(re.compile(r"[?&]step=5(&|$)"))
+
+
+#: a view the lesson writer is opened with, as the step-through's "Add to lesson" sends it
+WRITTEN_VIEW = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=3"
+
+
+def test_a_lecturers_own_lesson_its_writer_and_a_slide(axe_page, live_server):
+    """The writer with a slide added, a stored lesson's page with its verdicts, and one of its slides presented."""
+    from tests.app.test_own_lessons import FIVE_SLIDES
+
+    axe_page.goto(f"{live_server}/lessons/write?add={quote(WRITTEN_VIEW)}")
+    expect(axe_page.locator(".writer-slide")).to_have_count(1)
+    assert serious(axe_page) == []
+    answer = axe_page.request.post(f"{live_server}/lessons/check", form={"lesson": json.dumps(FIVE_SLIDES)},
+                                   headers={"Accept": "application/json", "Origin": live_server})
+    link = answer.json()["link"]
+    axe_page.goto(live_server + link)
+    assert serious(axe_page) == []
+    axe_page.goto(f"{live_server}{link}/2")
+    expect(axe_page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    assert serious(axe_page) == []
 
 
 def lesson_slide(page, url: str) -> None:
@@ -203,6 +227,8 @@ MAIN_ACTIONS = {
                                          "#rectout-solve button.primary", "#rectout-out .result"),
     "/step": step_through,
     "/lessons/": lesson_slide,
+    "/lessons/write": lambda page, url: press(page, f"{url}?add={quote(WRITTEN_VIEW)}", {}, "#writer-add",
+                                              ".writer-slide"),
     "/class/": class_lecturer_and_student,
 }
 

@@ -266,3 +266,35 @@ def test_the_enlarged_map_names_every_city_and_follows_the_clicker(projector, li
     expect(stepper).to_have_attribute("data-step", "0")
     page.keyboard.press("PageDown")
     expect(stepper).to_have_attribute("data-step", "1")
+
+
+#: Per panel: whether the frontier's first entry lies whole inside the panel and the window
+FRONTIER_HEAD = """() => [...document.querySelectorAll('.step-panel')].map((panel) => {
+  const box = panel.getBoundingClientRect();
+  const first = panel.querySelector('ol.frontier li');
+  const r = first && first.getClientRects()[0];
+  return !!r && r.top >= Math.max(0, box.top) - 0.5 && r.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+})"""
+
+
+def test_two_searches_on_romania_show_the_head_of_each_frontier(projector, live_server):
+    """Issue 42: at 853×480, uniform-cost beside A* on Romania at step 12 showed one line of each frontier and none
+    in large text. Each frontier's first entry is on screen, in large text too."""
+    page = projector
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar&heuristic=given")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    try:
+        for large in (False, True):
+            if large:
+                page.locator("#large-text").check()
+            page.keyboard.press("Home")
+            for _ in range(12):
+                page.keyboard.press("PageDown")
+            expect(page.locator("#step-stepper")).to_have_attribute("data-step", "12")
+            page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+            assert page.evaluate(FRONTIER_HEAD) == [True, True], f"large text {large}"
+    finally:
+        page.locator("#large-text").uncheck()
+        page.evaluate("localStorage.clear()")

@@ -97,6 +97,24 @@ def test_decimal_costs_read_as_people_write_them(page, live_server):
     assert re.findall(r"\d\.\d{4,}", shown) == []
 
 
+def test_an_overestimating_h_is_named_in_the_caption_not_called_cheapest(page, live_server):
+    """A* under a given h that overestimates (h(A) = 100, A one road from the goal) takes the road of 10 where
+    uniform-cost takes 2: its caption says cheapest under this h, not proven, never "The cheapest path"."""
+    from tests.app.test_step_domains import OVERESTIMATING
+
+    query = urlencode({"problem": "graph-data", "algorithms": "ucs,astar", "heuristic": "given",
+                       "data": json.dumps(OVERESTIMATING)})
+    page.goto(f"{live_server}/step?{query}")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    page.click('#step-stepper [data-act="end"]')
+    ucs, astar = page.locator(".step-panel .caption").all()
+    expect(ucs).to_contain_text("costing 2 (S → A → G)")
+    expect(ucs).to_contain_text("The cheapest path.")
+    expect(astar).to_contain_text("costing 10 (S → G)")
+    expect(astar).to_contain_text("cheapest under this h; not proven")
+    assert "The cheapest path." not in astar.text_content()
+
+
 def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, live_server):
     page.goto(f"{live_server}/step?problem=graph-data&data=romania")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")

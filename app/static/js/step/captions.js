@@ -38,13 +38,18 @@ export class Words {
     const t = this.trace;
     if (r.status === "solved") {
       const path = this.domain.solutionText(this.problem, r);  // the result's own moves: bidirectional joins its halves
+      // A* or IDA* with an h that overestimates somewhere: what it returns is the best it saw, not a proven optimum
+      const unproven = t.h_admissible === false && t.optimal;
+      const overestimates = " h overestimates somewhere, so a cheaper path may have been left on the frontier.";
       if (!t.unit_costs) {  // a graph with costs: the fewest edges and the cheapest path part ways
         return `Done: ${plural(r.length, "edge")} costing ${figure(r.cost)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
-          (r.optimal ? " The cheapest path." : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
+          (r.optimal ? " The cheapest path." : unproven ? " The cheapest under this h; not proven:" + overestimates
+            : t.optimal ? " The fewest edges, but not necessarily the cheapest path: this search does not add up costs."
             : " Not necessarily the cheapest path.");
       }
       return `Done: ${plural(r.length, this.domain.stepWord)} (${path}), ${r.nodes_expanded} expanded, ${r.nodes_generated} generated.` +
-        (r.optimal ? " A shortest path." : " Not necessarily a shortest path.");
+        (r.optimal ? " A shortest path." : unproven ? " The shortest under this h; not proven:" + overestimates
+          : " Not necessarily a shortest path.");
     }
     return t.recording_stopped ? `Recording stopped after ${r.nodes_expanded} expansions (the step-through's budget).`
       : `No solution: ${r.message || r.status}.`;

@@ -1,0 +1,285 @@
+"""A lecturer's own lessons as records: written in the app or uploaded as JSON, checked, stored, and presented from
+their own link exactly as the built-in lessons are.
+
+A lesson (``app.lessons.read_own_lesson``: a title and slides, each a title, words and a ``/step`` link) is stored in
+the job database's ``lessons`` table under the first 16 hex digits of the SHA-256 of its canonical JSON, so the same
+lesson is one record and one link (``/lessons/own/<id>``). Each slide's verdict (the numbers its words state that the
+step-through does not show at its step, ``app.lessons.unshown``) is stored apart in ``lesson_checks``, keyed by the
+hash of the slide's link and words: a slide is checked once, whatever lesson it is in.
+
+The check is bounded work in the request, not a job (issue 43): one request records traces for at most
+``CHECK_SECONDS`` (each trace is itself bounded by ``engine.search.trace``'s budget, so a request ends within that plus
+one trace), identical views are recorded once, and a lesson whose slides did not all fit is stored with the rest
+marked "not checked yet" and a "Check the rest" button that carries on where it stopped. At most ``MAX_CHECKS`` checks
+run at once in a web process and one per client (``app.submit.owner``); past that the answer is 429 with what to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from urllib.parse import parse_qsl
+
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+
+from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
+from app.step import request_for, step_traces, view_from_query
+from app.subjects import Subject
+from app.submit import owner
+from engine.core.errors import PuzzleError
+from engine.core.params import integer
+from engine.serving.jobs import disk_full_as_storage_full
+
+bp = Blueprint("own_lessons", __name__)
+SUBJECTS = [Subject("own_lessons.write", "Write a lesson", "Write your own lesson",
+                    "Add views of the step-through as slides, write your words, put them in order: every number is "
+                    "checked against the board, and the lesson gets a link to present it from.",
+                    section="own_lessons.", place=61)]
+
+SCHEMA = ("CREATE TABLE IF NOT EXISTS lessons (id TEXT PRIMARY KEY, body TEXT NOT NULL, created REAL NOT NULL)",
+          "CREATE TABLE IF NOT EXISTS lesson_checks (key TEXT PRIMARY KEY, verdict TEXT NOT NULL, "
+          "checked REAL NOT NULL)")
+CHECK_SECONDS = 8.0  # the traces one request may record: past it, the rest of the lesson waits for "Check the rest"
+MAX_CHECKS = 2  # checks at once in one web process (each holds a thread and, being Python, much of the GIL)
+RETRY_SECONDS = 5
+MAX_SOURCE = 1_000_000  # 30 slides of 25,000-character links and 4,000-character words fit
+
+
+class LessonStore:
+    """The lessons and the slides' verdicts, in the job database's SQLite file."""
+
+    def __init__(self, path: str):
+        self.path = path
+        with self._db() as db:
+            for statement in SCHEMA:
+                db.execute(statement)
+
+    @contextmanager
+    def _db(self):
+        with disk_full_as_storage_full():
+            db = sqlite3.connect(self.path, timeout=30)
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+
+    def put(self, lesson: dict) -> str:
+        body = json.dumps(lesson, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        lesson_id = hashlib.sha256(body.encode()).hexdigest()[:16]
+        with self._db() as db:
+            db.execute("INSERT OR IGNORE INTO lessons (id, body, created) VALUES (?, ?, ?)", (lesson_id, body,
+                                                                                          time.time()))
+        return lesson_id
+
+    def get(self, lesson_id: str) -> dict | None:
+        with self._db() as db:
+            row = db.execute("SELECT body FROM lessons WHERE id = ?", (lesson_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def verdicts(self, slides: list[dict]) -> list[dict | None]:
+        keys = [slide_key(slide) for slide in slides]
+        with self._db() as db:
+            found = dict(db.execute(f"SELECT key, verdict FROM lesson_checks WHERE key IN "
+                                    f"({','.join('?' * len(keys))})", keys).fetchall())
+        return [json.loads(found[key]) if key in found else None for key in keys]
+
+    def put_verdict(self, slide: dict, verdict: dict) -> None:
+        with self._db() as db:
+            db.execute("INSERT OR REPLACE INTO lesson_checks (key, verdict, checked) VALUES (?, ?, ?)",
+                       (slide_key(slide), json.dumps(verdict), time.time()))
+
+
+def slide_key(slide: dict) -> str:
+    return hashlib.sha256(json.dumps([slide["link"], slide["text"]]).encode()).hexdigest()
+
+
+def lessons() -> LessonStore:
+    store = current_app.extensions.get("own_lessons")
+    if store is None or store.path != current_app.config["DATABASE"]:
+        store = current_app.extensions["own_lessons"] = LessonStore(current_app.config["DATABASE"])
+    return store
+
+
+class CheckBusy(Exception):
+    """Too many checks at once, or this client's own still running: 429 with what to do."""
+
+
+_running: dict[str, int] = {}
+_running_lock = threading.Lock()
+
+
+@contextmanager
+def check_slot(client: str):
+    with _running_lock:
+        if _running.get(client):
+            raise CheckBusy("a check of your lesson is still running: wait for it to finish, then press Check again")
+        if sum(_running.values()) >= MAX_CHECKS:
+            raise CheckBusy(f"{MAX_CHECKS} lessons are being checked right now: press Check again in "
+                            f"{RETRY_SECONDS} seconds (your lesson is kept as you sent it)")
+        _running[client] = 1
+    try:
+        yield
+    finally:
+        with _running_lock:
+            _running.pop(client, None)
+
+
+def slide_view(slide: dict):
+    return view_from_query(dict(parse_qsl(slide["link"].partition("?")[2])))
+
+
+def check_slides(store: LessonStore, slides: list[dict], seconds: float | None = None) -> None:
+    """Record and store the verdicts of the slides not yet checked, within ``seconds`` of traces (``CHECK_SECONDS``)."""
+    deadline = time.monotonic() + (CHECK_SECONDS if seconds is None else seconds)
+    recorded: dict[str, list[dict]] = {}
+    for slide, verdict in zip(slides, store.verdicts(slides), strict=True):
+        if verdict is not None:
+            continue
+        if time.monotonic() > deadline:
+            break
+        try:
+            view = slide_view(slide)
+            body = request_for(view)
+            key = json.dumps(body, sort_keys=True)
+            if key not in recorded:
+                recorded[key] = step_traces(body)[2]
+            traces = recorded[key]
+        except PuzzleError as error:
+            store.put_verdict(slide, {"error": f"its link does not open a view: {error}"})
+            continue
+        step = min(view.step, max(len(trace["steps"]) for trace in traces))
+        store.put_verdict(slide, {"step": step, "stated": [n for n, _, _ in stated_numbers(slide["text"])],
+                                  "unshown": unshown(slide["text"], traces, step)})
+
+
+def report(lesson_id: str, lesson: dict, verdicts: list[dict | None]) -> dict:
+    """The lesson's verdicts as data (``Accept: application/json``) and as the pages show them."""
+    slides = []
+    for number, (slide, verdict) in enumerate(zip(lesson["slides"], verdicts, strict=True), 1):
+        state = "unchecked" if verdict is None else "error" if "error" in verdict else \
+            "unshown" if verdict["unshown"] else "ok"
+        slides.append({"number": number, "title": slide["title"], "link": slide["link"], "state": state,
+                       "ok": state == "ok", **(verdict or {})})
+    return {"id": lesson_id, "title": lesson["title"], "link": url_for("own_lessons.overview", lesson_id=lesson_id),
+            "complete": all(v is not None for v in verdicts), "ok": all(s["ok"] for s in slides), "slides": slides}
+
+
+def wants_data() -> bool:
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
+def refused(code: int, message: str):
+    if wants_data():
+        response = jsonify(error=message)
+    else:
+        response = Response(render_template("error.html", code=code, message=message), mimetype="text/html")
+    response.status_code = code
+    if code == 429:
+        response.headers["Retry-After"] = str(RETRY_SECONDS)
+    return response
+
+
+def stored_or_404(lesson_id: str) -> dict:
+    lesson = lessons().get(lesson_id) if len(lesson_id) == 16 else None
+    if lesson is None:
+        abort(404, description=f"there is no lesson {lesson_id}")
+    return lesson
+
+
+def checked_answer(lesson_id: str, lesson: dict):
+    store = lessons()
+    try:
+        with check_slot(owner()):
+            check_slides(store, lesson["slides"])
+    except CheckBusy as error:
+        return refused(429, str(error))
+    if wants_data():
+        return jsonify(report(lesson_id, lesson, store.verdicts(lesson["slides"])))
+    return redirect(url_for("own_lessons.overview", lesson_id=lesson_id), 303)
+
+
+@bp.post("/lessons/check")
+def check():
+    """A lesson pasted, uploaded or written in the app: stored, checked within the budget, then its page (or, asked
+    for JSON, its verdicts as data)."""
+    upload = request.files.get("file")
+    source = upload.read(MAX_SOURCE + 1).decode("utf-8", "replace") if upload and upload.filename \
+        else request.form.get("lesson", "")
+    if not source and request.is_json:
+        source = request.get_data(as_text=True)
+    try:
+        if len(source) > MAX_SOURCE:
+            raise PuzzleError(f"a lesson is at most {MAX_SOURCE:,} characters of JSON")
+        try:
+            data = json.loads(source)
+        except json.JSONDecodeError as error:
+            raise PuzzleError(f"the lesson is not JSON: {error.msg} (line {error.lineno})") from None
+        except RecursionError:
+            raise PuzzleError("the lesson is not JSON a lesson can be: nested too deeply") from None
+        lesson = read_own_lesson(data)
+    except PuzzleError as error:
+        if wants_data():
+            return refused(400, str(error))
+        raise
+    return checked_answer(lessons().put(lesson), lesson)
+
+
+@bp.post("/lessons/own/<lesson_id>/check")
+def check_rest(lesson_id: str):
+    return checked_answer(lesson_id, stored_or_404(lesson_id))
+
+
+@bp.get("/lessons/own/<lesson_id>")
+def overview(lesson_id: str):
+    lesson = stored_or_404(lesson_id)
+    checked = report(lesson_id, lesson, lessons().verdicts(lesson["slides"]))
+    if wants_data():
+        return jsonify(checked)
+    return render_template("own_lessons/overview.html", lesson=lesson, checked=checked, lesson_id=lesson_id,
+                           source=json.dumps(lesson, indent=1, ensure_ascii=False))
+
+
+@bp.get("/lessons/own/<lesson_id>.json")
+def export(lesson_id: str):
+    """The lesson as the JSON it was made from: to keep, to edit, to load again."""
+    lesson = stored_or_404(lesson_id)
+    response = Response(json.dumps(lesson, indent=1, ensure_ascii=False), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="lesson-{lesson_id}.json"'
+    return response
+
+
+@bp.get("/lessons/own/<lesson_id>/<int:number>")
+def slide(lesson_id: str, number: int):
+    """One slide presented as the built-in ones are: its words beside the live step-through at its step, the
+    clicker's walk, then the next slide; its verdict beside its words when a number is not on the board."""
+    lesson = stored_or_404(lesson_id)
+    if not 1 <= number <= len(lesson["slides"]):
+        abort(404)
+    own = lesson["slides"][number - 1]
+    view = slide_view(own)
+    shown = {"title": own["title"], "text": [p for p in own["text"].split("\n\n") if p.strip()] or [""],
+             "shows": "the view its link opens", "request": request_for(view), "step": view.step,
+             "walk": own["walk"]}
+    verdict = lessons().verdicts([own])[0]
+    total = len(lesson["slides"])
+    here = url_for("own_lessons.overview", lesson_id=lesson_id)
+    before = url_for("own_lessons.slide", lesson_id=lesson_id, number=number - 1) if number > 1 else None
+    after = url_for("own_lessons.slide", lesson_id=lesson_id, number=number + 1) if number < total else None
+    return render_template("own_lessons/slide.html", lesson={"title": lesson["title"], "slides": lesson["slides"]},
+                           slide=shown, number=number, at=integer(request.args, "step", 0, 1_000_000, None),
+                           show_h=view.show_h, home=here, verdict=verdict,
+                           prev_link=(before, "← Previous slide") if before else None,
+                           next_link=(after, "Next slide →", True) if after else (here, "End of the lesson", False))
+
+
+@bp.get("/lessons/write")
+def write():
+    """Write a lesson in the app: add views as slides (``?add=<a /step link>`` from the step-through), write the words,
+    reorder; ``?from=<id>`` starts from a stored lesson. The draft lives in the browser until it is checked."""
+    start = stored_or_404(request.args["from"]) if request.args.get("from") else None
+    return render_template("own_lessons/write.html", start=start, max_slides=MAX_OWN_SLIDES)

@@ -1,0 +1,117 @@
+"""A lecturer's own lesson: its words read as a person reads them, checked against the step-through, stored under
+its content's hash, and presented from its own link as the built-in lessons are (app/own_lessons.py)."""
+
+import json
+
+import pytest
+
+from app import own_lessons
+from app.lessons import stated_numbers
+from app.step import View, query_for
+from engine.domains.graph import example
+
+
+def romania_link(step: int, data: object = "romania", algorithms=("astar",)) -> str:
+    return "/step?" + query_for(View(problem="graph-data", data=data, algorithms=algorithms, heuristic="given",
+                                     step=step))
+
+
+def slower_road() -> dict:
+    graph = example("romania")
+    for edge in graph["edges"]:
+        if {edge["from"], edge["to"]} == {"Arad", "Sibiu"}:
+            edge["cost"] = 140.5
+    return graph
+
+
+#: AIMA's Figure 3.24 (A* on Romania, straight-line h): after Arad's expansion the frontier holds Sibiu at
+#: 140 + 253 = 393, Timisoara at 118 + 329 = 447 and Zerind at 75 + 374 = 449 (steps: expand Arad, three children);
+#: Pitesti is reached at 317 + 100 = 417; the answer costs 418, after 5 expansions before Bucharest is chosen.
+FIVE_SLIDES = {"title": "A* on Romania", "slides": [
+    {"title": "After Arad", "text": "After expanding Arad, A* holds Sibiu at f = 393, Timisoara at 447 and Zerind at "
+                                    "449.", "link": romania_link(4)},
+    {"title": "A wrong sum", "text": "Sibiu's f is 140 + 253 = 390.", "link": romania_link(4)},
+    {"title": "The answer", "text": "A* ends on the cheapest path, 418, after 5 expansions; Pitesti had f = 417 on "
+                                    "the way.", "link": romania_link(1000)},
+    {"title": "A slower road", "text": "In this version the road from Arad to Sibiu is 140.5 long.",
+     "link": romania_link(0, slower_road())},
+    {"title": "A wrong count", "text": "Unlike on the 8-puzzle, A* needs 8 expansions to reach Bucharest here.",
+     "link": romania_link(1000)},
+]}
+
+
+def test_numbers_are_read_as_written():
+    words = "On the 15-puzzle and the 3x3 board, tile 8 moves; f = 417, 418.0 and 140.5 km, 102,945,789 nodes, 0 and 2."
+    assert [(w, v) for w, v, _ in stated_numbers(words)] == [("417", 417), ("418.0", 418), ("140.5", 140.5),
+                                                            ("102,945,789", 102_945_789), ("0", 0), ("2", 2)]
+
+
+def test_a_five_slide_lesson_on_romania_is_judged_right_on_every_slide(client):
+    answer = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)},
+                         headers={"Accept": "application/json"})
+    assert answer.status_code == 200
+    checked = answer.get_json()
+    assert checked["complete"] and not checked["ok"]
+    assert [s["unshown"] for s in checked["slides"]] == [[], ["390"], [], [], ["8"]]
+    assert [s["state"] for s in checked["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
+    assert checked["slides"][0]["stated"] == ["393", "447", "449"]
+    assert checked["link"] == f"/lessons/own/{checked['id']}"
+    # the page with the verdicts at the top, and the same lesson stored once: the same link
+    page = client.get(checked["link"]).get_data(as_text=True)
+    assert page.index("check-summary") < page.index("own-slides") and "slide 2, 5" in page
+    again = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
+    assert again.status_code == 303 and again.headers["Location"].endswith(checked["link"])
+
+
+def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)},
+                          headers={"Accept": "application/json"}).get_json()
+    first = client.get(f"{checked['link']}/1").get_data(as_text=True)
+    assert "After Arad" in first and 'rel="next"' in first and 'rel="prev"' not in first
+    assert '"walk": 10' in first and '"step": 4' in first
+    second = client.get(f"{checked['link']}/2").get_data(as_text=True)
+    assert "Not on the board at step 4: 390." in second  # the verdict beside the words it concerns
+    last = client.get(f"{checked['link']}/5").get_data(as_text=True)
+    assert 'rel="prev"' in last and 'rel="next"' not in last
+    assert client.get(f"{checked['link']}/6").status_code == 404
+    exported = client.get(f"{checked['link']}.json")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    assert [s["text"] for s in exported.get_json()["slides"]] == [s["text"] for s in FIVE_SLIDES["slides"]]
+    assert client.get("/lessons/own/0123456789abcdef").status_code == 404
+
+
+def test_a_check_is_bounded_and_carries_on_where_it_stopped(client, monkeypatch):
+    monkeypatch.setattr(own_lessons, "CHECK_SECONDS", -1.0)  # no time at all: nothing recorded in this request
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)},
+                          headers={"Accept": "application/json"}).get_json()
+    assert not checked["complete"] and {s["state"] for s in checked["slides"]} == {"unchecked"}
+    assert "Check the rest" in client.get(checked["link"]).get_data(as_text=True)
+    monkeypatch.setattr(own_lessons, "CHECK_SECONDS", 60.0)
+    rest = client.post(f"{checked['link']}/check", headers={"Accept": "application/json"}).get_json()
+    assert rest["complete"] and [s["state"] for s in rest["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
+
+
+def test_checks_past_the_limit_are_answered_429_with_what_to_do(client):
+    with own_lessons.check_slot("another lecturer"), own_lessons.check_slot("a third"):
+        busy = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
+    assert busy.status_code == 429 and busy.headers["Retry-After"] == str(own_lessons.RETRY_SECONDS)
+    assert "press Check again" in busy.get_data(as_text=True)
+    with own_lessons.check_slot("me"), pytest.raises(own_lessons.CheckBusy, match="still running"):
+        with own_lessons.check_slot("me"):
+            pass
+
+
+@pytest.mark.parametrize(("lesson", "message"), [
+    ('{"slides": [{"title": "x", "text": "y", "link": "/play"}]}', "/step link"),
+    ("[" * 5000 + "]" * 5000, "lesson"),
+    ('{"slides": [{"title": "x", "text": "y", "link": "/step?a=1", "walk": 99}]}', "walk"),
+])
+def test_a_lesson_that_is_not_one_is_refused_with_a_sentence(client, lesson, message):
+    bad = client.post("/lessons/check", data={"lesson": lesson}, headers={"Accept": "application/json"})
+    assert bad.status_code == 400 and message in bad.get_json()["error"]
+
+
+def test_the_writer_opens_with_a_view_added_from_the_step_through(client):
+    page = client.get("/lessons/write?add=" + romania_link(4))
+    assert page.status_code == 200 and 'id="lesson-writer"' in page.get_data(as_text=True)
+    assert 'id="add-to-lesson"' in client.get("/step").get_data(as_text=True)
