@@ -414,8 +414,8 @@ def step_api():
 def step_answer(data: dict, link=None):
     problem, g, traces = step_traces(data)
     kind = data.get("problem", "tiles")
-    # a graph given as data answers as "graph-data": the page draws it apart from the numbered graph
-    answer = {"problem": "graph-data" if kind == "graph" and "graph" in data else kind, "traces": traces}
+    # a registered kind answers as its view (a graph given as data as "graph-data", apart from the numbered graph)
+    answer = {"problem": VIEW_NAMES.get(kind, kind) if g is None else kind, "traces": traces}
     if link is not None:
         answer["view"] = link(problem)
     if "open_at" in data:

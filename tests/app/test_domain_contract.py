@@ -1,5 +1,6 @@
 """Every registered domain, and the pancake puzzle a test registers as a newcomer would, held to the domain contract
-(tests/support/domain_contract.py) on the examples its kind carries, through the app's /api/step too."""
+(tests/support/domain_contract.py) on the examples its kind carries, through the app too: /api/step, and its view
+(/step?problem=<kind>, GET /api/step, /step/compare) with no edit in the app."""
 
 import pytest
 
