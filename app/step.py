@@ -237,10 +237,11 @@ def request_for(view: View) -> dict:
     if view.heuristic:
         body["heuristic"] = view.heuristic
     kind = domain_views().get(view.problem)
-    if kind is not None:  # without data, the kind's first example (its heuristic too, unless the view names one)
-        example = kind.examples[0] if kind.examples else {}
-        body = {**example, **body, "problem": kind.name}
-        if view.data is not None:
+    if kind is not None:
+        body["problem"] = kind.name
+        if view.data is None:  # the kind's first example (its heuristic too, unless the view names one)
+            body = {**(kind.examples[0] if kind.examples else {}), **body}
+        else:
             body[kind.name] = view.data
     elif view.problem == "graph":
         body.update(_graph_request(view.graph) if view.graph is not None else {"start": view.start, "goal": view.end})
