@@ -306,8 +306,11 @@ def render_step_page(view: View, config: dict | None, presenting: bool = False):
         algorithm, _, heuristic = name.partition(":")
         if heuristic:
             algorithms.setdefault(name, f"{ALGORITHMS[algorithm].title} · h = {step_heuristics()[heuristic]}")
+    views = domain_views()  # a kind without an editor of its own is typed as JSON, its first example shown as a hint
+    example_text = {name: json.dumps(kind.examples[0].get(kind.name)) if kind.examples else "" for name, kind in
+                    views.items()}
     return render_template("step/index.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
-                           domain_views=domain_views(), max_nodes=graph.MAX_NODES, view=view,
+                           domain_views=views, example_text=example_text, max_nodes=graph.MAX_NODES, view=view,
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
                            data_text=view.data if isinstance(view.data, str) else
                            json.dumps(view.data, separators=(",", ":")) if view.data else "",
