@@ -88,8 +88,8 @@ def record_for(url: object) -> dict:
     step.step_problem(step.request_for(view))  # a view that cannot be shown is refused now, not when its link is opened
     if page == "step":
         return step_record(view)
-    if view.problem not in step.DOMAIN_HEURISTICS:
-        raise PuzzleError("solvers are raced on a typed graph or a grid")
+    if view.problem not in step.domain_views():
+        raise PuzzleError("solvers are raced on a problem of a registered domain (tile solvers: the Compare page)")
     solvers = text(args, "solvers", 400, "")
     return step_record(replace(view, step=0, show_h=False), page, **({"solvers": solvers} if solvers else {}))
 

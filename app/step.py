@@ -7,7 +7,9 @@ them; what it shows about each algorithm comes from the algorithm's own record (
 A view of ``/step`` is its query string, so any step has a link. ``view_from_query`` reads one (the only reader) and
 ``query_for`` writes one (the only writer); the page keeps its address equal to ``query_for`` of what it shows. Fields:
 
-* ``problem``: ``tiles`` (the default) or ``graph``;
+* ``problem``: ``tiles`` (the default), ``graph`` (numbered nodes) or a registered domain's view (``domain_views``:
+  the kind's name, ``graph-data`` for the graph kind), its JSON in ``data`` (without it the kind's first example) and
+  ``heuristic`` one of the kind's;
 * tiles: ``size`` (``3x3``, ``2x4``, …), ``tiles`` (the start, ``8,1,3,4,0,2,7,6,5``; without it a no-revisit
   scramble of ``scramble`` moves with random seed ``seed``, which the formatter writes as the tiles it gives),
   ``goal`` (``blank-last`` or ``blank-first``), ``heuristic`` (a registered heuristic's name);
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from pathlib import Path
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
@@ -41,7 +44,7 @@ from engine.domains.tiles import Board, check_solvable, parse_goal, parse_size, 
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
-from engine.search.domain import domain_kind, domain_kinds
+from engine.search.domain import DomainKind, domain_kind, domain_kinds
 from engine.search.domain_solve import problem_solvers
 from engine.search.jobs import MAX_COMPARE, build_problem
 from engine.search.record import ALGORITHMS
@@ -124,17 +127,37 @@ class View:
     graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
     start: int = 0
     end: int = 6
-    #: graph-data: a graph's JSON (engine/domains/graph/model.py) or a built-in graph's name; grid: {"rows", "start",
-    #: "goal", "connect"}; None: the kind's example
-    data: dict | str | None = None
+    #: a registered domain's own JSON (graph-data: a graph's, engine/domains/graph/model.py, or a built-in graph's
+    #: name; grid: {"rows", "start", "goal", "connect"}; pancake: a list); None: the kind's first example
+    data: object = None
 
 
 MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
-#: the grid the step-through opens with: a wall to go round and three heavy cells under it
-DEFAULT_GRID = {"rows": ["." * 16] * 2 + ["." * 8 + "#" + "." * 7] * 5 + ["." * 8 + "#" + "." + "555" + "..."]
-                + ["." * 16] * 2, "start": [1, 5], "goal": [14, 5], "connect": 8}
-DOMAIN_HEURISTICS = {"graph-data": ("given", "straight-line", "zero"),
-                     "grid": ("manhattan", "octile", "euclidean", "zero")}
+#: views named apart from their kind: "graph" is the numbered graph drawn on the Graph page, so the registered graph
+#: kind (a graph typed as data) is shown as "graph-data"
+VIEW_NAMES = {"graph": "graph-data"}
+
+
+def domain_views() -> dict[str, DomainKind]:
+    """The step-through's views of registered domains (view name → kind), read from the registry each time, so a
+    kind registered later (a test's pancake puzzle) is a view too."""
+    return {VIEW_NAMES.get(name, name): kind for name, kind in domain_kinds().items() if name != "tiles"}
+
+
+STEP_JS = Path(__file__).parent / "static" / "js" / "step"
+
+
+@bp.app_template_global()
+def step_domains() -> dict[str, dict]:
+    """What the page needs to show each view (js/step/page.js reads it from the stage): its picture module,
+    ``js/step/<view>.js`` when the file exists (else None: the page draws the state's JSON with ``generic.js``), its
+    title and whether ``/step/compare`` races its solvers (every registered kind; tiles have their Compare page)."""
+    kinds = domain_views()
+    views = {"tiles": "Sliding tiles", "graph": "A graph of numbered nodes",
+             **{name: kind.title for name, kind in kinds.items()}}
+    return {view: {"module": url_for("static", filename=f"js/step/{view}.js") if (STEP_JS / f"{view}.js").is_file()
+                   else None, "title": title, "compare": view in kinds}
+            for view, title in views.items()}
 
 
 def view_from_query(args) -> View:
@@ -150,14 +173,15 @@ def view_from_query(args) -> View:
             raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
     common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, 12),
               "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
-    problem = choice(args, "problem", ("tiles", "graph", "graph-data", "grid"), "tiles")
-    if problem in DOMAIN_HEURISTICS:  # a domain's own JSON, or its example
+    views = domain_views()
+    problem = choice(args, "problem", ("tiles", "graph", *views), "tiles")
+    if problem in views:  # a domain's own JSON, or its example
         data_text = text(args, "data", MAX_DATA_TEXT, "")
         try:
-            data = json.loads(data_text) if data_text.startswith("{") else (data_text or None)
+            data = json.loads(data_text) if data_text.startswith(("{", "[")) else (data_text or None)
         except json.JSONDecodeError as error:
             raise PuzzleError(f"data must be the {problem} as JSON: {error.msg}") from None
-        return View(problem=problem, heuristic=choice(args, "heuristic", DOMAIN_HEURISTICS[problem], ""),
+        return View(problem=problem, heuristic=choice(args, "heuristic", views[problem].heuristics, ""),
                     data=data, **common)
     if problem == "graph":
         graph_text = text(args, "graph", MAX_GRAPH_TEXT, "")
@@ -181,7 +205,7 @@ def view_from_query(args) -> View:
 def query_for(view: View) -> str:
     """The query string of a view, fields in a fixed order and defaults left out where the page's own are meant."""
     fields: dict[str, object] = {"problem": view.problem}
-    if view.problem in DOMAIN_HEURISTICS:
+    if view.problem in domain_views():
         if view.data is not None:
             fields["data"] = view.data if isinstance(view.data, str) else json.dumps(view.data, separators=(",", ":"))
     elif view.problem == "graph":
@@ -211,10 +235,13 @@ def request_for(view: View) -> dict:
     body = {"problem": view.problem, "algorithms": list(view.algorithms), "depth_limit": view.depth_limit}
     if view.heuristic:
         body["heuristic"] = view.heuristic
-    if view.problem == "graph-data":
-        body.update(problem="graph", graph=view.data if view.data is not None else "romania")
-    elif view.problem == "grid":
-        body["grid"] = view.data if view.data is not None else DEFAULT_GRID
+    kind = domain_views().get(view.problem)
+    if kind is not None:
+        body["problem"] = kind.name
+        if view.data is None:  # the kind's first example (its heuristic too, unless the view names one)
+            body = {**(kind.examples[0] if kind.examples else {}), **body}
+        else:
+            body[kind.name] = view.data
     elif view.problem == "graph":
         body.update(_graph_request(view.graph) if view.graph is not None else {"start": view.start, "goal": view.end})
     else:
@@ -278,8 +305,11 @@ def render_step_page(view: View, config: dict | None, presenting: bool = False):
         algorithm, _, heuristic = name.partition(":")
         if heuristic:
             algorithms.setdefault(name, f"{ALGORITHMS[algorithm].title} · h = {step_heuristics()[heuristic]}")
+    views = domain_views()  # a kind without an editor of its own is typed as JSON, its first example shown as a hint
+    example_text = {name: json.dumps(kind.examples[0].get(kind.name)) if kind.examples else "" for name, kind in
+                    views.items()}
     return render_template("step/index.html", algorithms=algorithms, boards=STEP_BOARDS, heuristics=step_heuristics(),
-                           max_nodes=graph.MAX_NODES, view=view,
+                           domain_views=views, example_text=example_text, max_nodes=graph.MAX_NODES, view=view,
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
                            data_text=view.data if isinstance(view.data, str) else
                            json.dumps(view.data, separators=(",", ":")) if view.data else "",
@@ -337,9 +367,9 @@ def compare_solvers():
 def compare_page(args):
     """The race of ``/step/compare`` for a query (``request.args``, or a saved race's fields)."""
     view = view_from_query(args)
-    if view.problem not in DOMAIN_HEURISTICS:
-        raise PuzzleError("solvers are compared here on a typed graph or a grid; compare tile solvers on the Compare "
-                          "page")
+    if view.problem not in domain_views():
+        raise PuzzleError("solvers are compared here on a problem of a registered domain; compare tile solvers on the "
+                          "Compare page")
     body = request_for(view)
     problem, params = build_problem(body)
     chosen = [name for name in text(args, "solvers", 400, "").split(",") if name]
@@ -375,8 +405,8 @@ def step_api():
 def step_answer(data: dict, link=None):
     problem, g, traces = step_traces(data)
     kind = data.get("problem", "tiles")
-    # a graph given as data answers as "graph-data": the page draws it apart from the numbered graph
-    answer = {"problem": "graph-data" if kind == "graph" and "graph" in data else kind, "traces": traces}
+    # a registered kind answers as its view (a graph given as data as "graph-data", apart from the numbered graph)
+    answer = {"problem": VIEW_NAMES.get(kind, kind) if g is None else kind, "traces": traces}
     if link is not None:
         answer["view"] = link(problem)
     if "open_at" in data:

@@ -12,9 +12,14 @@ from engine.domains.graph import example
 pytestmark = pytest.mark.e2e
 
 
-def open_view(page, live_server, problem):
+#: a 16 × 10 map: a wall to go round and three heavy cells under it
+MAP = {"rows": ["." * 16] * 2 + ["." * 8 + "#" + "." * 7] * 5 + ["." * 8 + "#" + "." + "555" + "..."] + ["." * 16] * 2,
+       "start": [1, 5], "goal": [14, 5], "connect": 8}
+
+
+def open_view(page, live_server, problem, **query):
     page.set_viewport_size({"width": 1280, "height": 1200})  # the whole map on screen while the mouse drags
-    page.goto(f"{live_server}/step?problem={problem}")
+    page.goto(f"{live_server}/step?{urlencode({'problem': problem, **query})}")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     page.select_option('#step-form select[name="first"]', "astar")
     page.select_option('#step-form select[name="second"]', "")
@@ -24,13 +29,13 @@ def open_view(page, live_server, problem):
 
 
 def test_dragging_the_goal_on_a_grid_searches_again(page, live_server):
-    open_view(page, live_server, "grid")
+    open_view(page, live_server, "grid", data=json.dumps(MAP))
     caption = page.locator(".step-panel .caption")
-    expect(caption).to_contain_text("(14, 5)")  # the default map's goal
+    expect(caption).to_contain_text("(14, 5)")  # the map's goal
     grid = page.locator("#grid-map")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
-    cell = (box["width"] / 16, box["height"] / 10)  # the default map is 16 × 10
+    cell = (box["width"] / 16, box["height"] / 10)
 
     def centre(x, y):
         return box["x"] + (x + 0.5) * cell[0], box["y"] + (y + 0.5) * cell[1]
@@ -145,3 +150,24 @@ def test_city_names_in_the_search_tree_never_overlap(page, live_server):
         row.sort()
         for (_, right, name), (left, _, other) in zip(row, row[1:], strict=False):
             assert right <= left, f"{name} overlaps {other}"
+
+
+def test_a_domain_without_a_page_module_steps_to_its_goal_with_the_generic_picture(page, live_server, monkeypatch):
+    from engine.search import domain
+    from tests.engine.search.pancake import register
+
+    # the pancake puzzle, registered in the served app for this test only: no file of the app names it
+    monkeypatch.setattr(domain.DOMAINS, "_entries", domain.domain_kinds())
+    register()
+    page.goto(f"{live_server}/step?problem=pancake&data=[2,0,1]&algorithms=bfs")
+    expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
+    expect(page.locator('#step-form select[name="problem"]')).to_have_value("pancake")
+    picture = page.locator(".step-panel .generic-state").first
+    expect(picture).to_have_attribute("data-state", "[2,0,1]")
+    page.click('#step-stepper [data-act="end"]')
+    # 2 0 1: flip all three (1 0 2), then the top two: the sorted stack, two flips
+    expect(picture).to_have_attribute("data-state", "[0,1,2]")
+    expect(picture.locator(".generic-cell")).to_have_text(["0", "1", "2"])
+    expect(picture.locator(".generic-moves")).to_have_text("moves: 3 2")
+    expect(page.locator(".step-panel .caption").first).to_contain_text("Done: 2 moves")
+    expect(page.locator("#compare-solvers")).to_be_visible()

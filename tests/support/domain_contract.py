@@ -11,13 +11,17 @@ What it checks, per example:
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
 * when the domain has hooks, the compiled A* and IDA* expand and generate what the readable ones do;
 * a domain in ``engine/domains`` can be imported without numba (the CLI's ``check`` and ``--help`` load no compiler);
-* given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal.
+* given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal, and the
+  kind is a view of the step-through with no edit in the app: ``GET /step?problem=<view>`` is its page, ``GET
+  /api/step`` its searches (on its first example without ``data``, on each example's JSON with it) and
+  ``/step/compare`` races its solvers.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import math
 import subprocess
 import sys
@@ -149,19 +153,52 @@ def check_step_route(client, kind: DomainKind, example: dict) -> None:
     assert replay_encoded(problem, answer["traces"][0]["result"]["path"]) == answer["traces"][0]["result"]["cost"]
 
 
+def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list[float]) -> None:
+    """The kind's view: its page, its searches by ``GET /api/step`` (uniform-cost search finds Dijkstra's cost ``best``
+    of each example) and its solvers raced on ``/step/compare``."""
+    from app.step import domain_views
+
+    view = next((name for name, registered in domain_views().items() if registered is kind), None)
+    assert view is not None, f"the {kind.name} domain is not a view of the step-through"
+    page = client.get(f"/step?problem={view}")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    assert f'<option value="{view}" selected>' in page.get_data(as_text=True)
+    for index, example in enumerate(examples):
+        query = {"problem": view, "algorithms": "ucs"}
+        if index:  # the first example is the view's own when no data is given (a text, as a graph's name, is itself)
+            data = example[kind.name]
+            query["data"] = data if isinstance(data, str) else json.dumps(data)
+        if "heuristic" in example:
+            query["heuristic"] = example["heuristic"]
+        response = client.get("/api/step", query_string=query)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        answer = response.get_json()
+        assert answer["problem"] == view
+        result = answer["traces"][0]["result"]
+        assert math.isclose(replay_encoded(kind.build(example), result["path"]), best[index])
+        assert math.isclose(result["cost"], best[index])
+    race = client.get("/step/compare", query_string={"problem": view, "solvers": "ucs,astar"})
+    assert race.status_code == 200, race.get_data(as_text=True)
+    assert f"Solvers compared on this {kind.name}" in race.get_data(as_text=True)
+
+
 def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None, depth_limit: int = 12,
                  max_expansions: int = 20_000) -> None:
     """Everything the contract promises, on each of ``examples`` (request JSON: ``{kind.name: ..., ...}``, small
     enough for Dijkstra here); ``bad``: more JSON the kind must refuse; ``client``: the app's, for the route."""
     check_building(kind, bad)
     check_import_without_numba(kind)
+    costs = []
     for example in examples:
         problem = kind.build({"problem": kind.name, **example})
         assert isinstance(problem, Domain) and problem.name == kind.name
         best = cheapest_cost(problem)
         assert best is not None, "each example must have a reachable goal"
+        costs.append(best)
         check_searches(problem, best, depth_limit, max_expansions)
         if problem.has_compiled():
             check_compiled(problem)
         if client is not None:
             check_step_route(client, kind, example)
+    if client is not None:
+        check_view_routes(client, kind, examples, costs)

@@ -126,3 +126,5 @@ export const typedGraph = {
     return svg;
   },
 };
+
+export default graph;

@@ -47,3 +47,5 @@ export const grid = {
     return svg;
   },
 };
+
+export default grid;

@@ -6,7 +6,7 @@
 import { Stepper } from "../stepper.js";
 import { fetchJSON, onReady, showError } from "../common.js";
 import { blurAfterChoosing, keyAction } from "./clicker.js";
-import { DOMAINS } from "./domains.js";
+import { genericDomain } from "./generic.js";
 import { SearchPanel } from "./panel.js";
 import { registerView, viewChanged } from "./view.js";
 
@@ -19,6 +19,16 @@ function baseOf(params) {
   return base.toString();
 }
 
+// Each view's domain module (generic.js describes the interface): app/static/js/step/<view>.js when the server found
+// one (the stage's data-domains: view -> {module, title, compare}), else the generic picture of any state's JSON.
+async function loadDomains(known) {
+  const domains = {};
+  await Promise.all(Object.entries(known).map(async ([view, about]) => {
+    domains[view] = about.module ? (await import(about.module)).default : genericDomain(view, about.title);
+  }));
+  return domains;
+}
+
 function searchView(root) {
   const stepper = new Stepper(root);
   const stage = document.getElementById("step-stage");
@@ -29,6 +39,13 @@ function searchView(root) {
   const config = root.dataset.config ? JSON.parse(root.dataset.config) : {};
   const lesson = config.request ? config : null;
   const options = { showH: Boolean(config.show_h), onOption: setOption };
+  const known = JSON.parse(root.dataset.domains || "{}");
+  let DOMAINS = {};
+  let formHooks = [];
+  const domainsReady = loadDomains(known).then((loaded) => {
+    DOMAINS = loaded;
+    if (form) formHooks = Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {}));
+  });
   let views = [];
   let canonical = null;  // the loaded view's query from the server (a scramble written as its tiles)
   // the saved view this page shows: its id and the base of its query (filled in once its searches are loaded)
@@ -96,7 +113,8 @@ function searchView(root) {
   function summary() {
     const f = form.elements;
     const chosen = (select) => select.options[select.selectedIndex].text;
-    return `${DOMAINS[f.problem.value].summary(f)} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
+    const domain = DOMAINS[f.problem.value];
+    return `${domain ? domain.summary(f) : f.problem.value} · ${chosen(f.first)}${f.second.value ? ` beside ${chosen(f.second)}` : ""}`;
   }
 
   function fold(folded) {
@@ -120,8 +138,6 @@ function searchView(root) {
     announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
   }
 
-  const formHooks = form ? Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {})) : [];
-
   let latest = 0;
   let edited = false;  // the form was changed since the page opened at its view (or since the last Load)
   let opened = 0;  // a slide's opening step
@@ -129,6 +145,7 @@ function searchView(root) {
   async function load({ present = false, at = null, atEnd = false } = {}) {
     const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
+    await domainsReady;
     let data;
     try {
       data = lesson ? await fetchJSON(root.dataset.url, { ...lesson.request, open_at: lesson.step })
@@ -140,7 +157,7 @@ function searchView(root) {
     if (record && record.base === null && canonical) record.base = baseOf(canonical);
     panels.innerHTML = "";
     if (present) fold(true);
-    const domain = DOMAINS[data.problem];
+    const domain = DOMAINS[data.problem] || genericDomain(data.problem, data.problem);
     const problem = domain.problem(data);
     showH.closest("label").hidden = !domain.optionsLabel;
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem, domain, options));
@@ -289,11 +306,12 @@ function searchView(root) {
   }
   const compare = document.getElementById("compare-solvers");
   if (compare) {
-    // solvers side by side on this very graph or grid (the tile boards have their own Compare page)
+    // solvers side by side on this very problem, for every kind solve_problem solves (the tile boards have their own
+    // Compare page)
     const base = compare.getAttribute("href").split("?")[0];
     document.addEventListener("stepview:change", (event) => {
       const query = new URL(form ? longUrl() : event.detail.url, window.location.href).searchParams;
-      compare.hidden = !["graph-data", "grid"].includes(query.get("problem"));
+      compare.hidden = !(known[query.get("problem")] || {}).compare;
       compare.href = `${base}?${query}`;
     });
   }

@@ -49,3 +49,5 @@ export const tiles = {
     return grid;
   },
 };
+
+export default tiles;

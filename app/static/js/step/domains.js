@@ -1,7 +1,0 @@
-// The step-through's domains by the problem kind /api/step answers with: each draws its own states and names its
-// own moves, so the shared modules never ask which kind of problem they show.
-import { graph, typedGraph } from "./graph.js";
-import { grid } from "./grid.js";
-import { tiles } from "./tiles.js";
-
-export const DOMAINS = { tiles, graph, "graph-data": typedGraph, grid };
