@@ -18,9 +18,10 @@ import secrets
 import threading
 from pathlib import Path
 
-from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from app.identity import NewIdentities, cookie_for, instance_secret, owner_of
 from engine.core import registry
 from engine.core.errors import PuzzleError
 from engine.serving import store
@@ -49,18 +50,20 @@ def create_app(config: dict | None = None) -> Flask:
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
         # reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (PUZZLE_TRUSTED_PROXIES; 0: none)
-        TRUSTED_PROXIES=int(os.environ.get("PUZZLE_TRUSTED_PROXIES", "0") or 0),
+        # new owner cookies one network address may be given (``app.identity``): at once, then one per so many s
+        NEW_IDENTITIES=NewIdentities(),
     )
     if config:
         app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):  # signs the owner cookies: the instance folder's, kept across restarts
+        app.config["SECRET_KEY"] = instance_secret(app.instance_path)
     database = app.config["DATABASE"] or os.path.join(app.instance_path, "jobs.sqlite")
     data_dir = app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path
     app.config.update(DATABASE=database, DATA_DIR=str(data_dir))
     store.set_data_dir(data_dir)
     registry.load_all()
     register_blueprints(app)
-    trust_proxies(app, app.config["TRUSTED_PROXIES"])
     install_request_guards(app)
     install_error_handlers(app)
     return app
@@ -140,11 +143,14 @@ def tables_job(runner: JobRunner | None) -> dict | None:
 def install_request_guards(app: Flask) -> None:
     @app.before_request
     def identify_and_check_origin():
-        cookie = request.cookies.get(OWNER_COOKIE, "")
-        if len(cookie) == 32 and cookie.isalnum():
-            g.owner = cookie
-        else:  # no cookie yet: the one this response sets owns what this request starts
+        owner = owner_of(request.cookies.get(OWNER_COOKIE, ""), app.secret_key)
+        if owner:
+            g.owner = owner
+        else:  # no cookie we signed: the one this response sets (if its address may have one) owns what it starts
             g.owner = g.new_owner = secrets.token_hex(16)
+            # a page's files ask alongside the page, before its cookie is back: only the page's request names one
+            g.give_cookie = request.endpoint != "static" and app.config["NEW_IDENTITIES"].take(
+                request.remote_addr or "")
         if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
             return refuse(403, "this request came from another site; open the playground's own page to do this")
         return None
@@ -154,9 +160,9 @@ def install_request_guards(app: Flask) -> None:
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
-        if g.get("new_owner"):
-            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
-                                secure=reached_over_https())
+        if g.get("new_owner") and g.get("give_cookie"):
+            response.set_cookie(OWNER_COOKIE, cookie_for(g.new_owner, current_app.secret_key),
+                                max_age=365 * 24 * 3600, httponly=True, samesite="Lax", secure=reached_over_https())
         return response
 
 
