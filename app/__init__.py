@@ -49,7 +49,6 @@ def create_app(config: dict | None = None) -> Flask:
         JOB_LIMITS=Limits.from_environment(),
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
-        # reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (PUZZLE_TRUSTED_PROXIES; 0: none)
         # new owner cookies one network address may be given (``app.identity``): at once, then one per so many s
         NEW_IDENTITIES=NewIdentities(),
     )
@@ -167,20 +166,10 @@ def install_request_guards(app: Flask) -> None:
 
 
 def reached_over_https() -> bool:
-    """Whether the browser reached us over HTTPS: directly, or through a reverse proxy that says so
-    (``X-Forwarded-Proto``). The header is believed for this alone without configuring the proxy: a client that
-    forges it only makes its own cookie one its browser keeps for HTTPS. Addresses from a proxy's
-    ``X-Forwarded-For`` are believed only with ``PUZZLE_TRUSTED_PROXIES`` (``trust_proxies``)."""
-    return request.is_secure or request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip() == "https"
-
-
-def trust_proxies(app: Flask, count: int) -> None:
-    """Behind ``count`` reverse proxies, read the client's address, scheme and host from their ``X-Forwarded-*``
-    headers (the per-address limits then count the real clients, not the proxy)."""
-    if count > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
+    """Whether the browser reached us over HTTPS: directly, or through a trusted reverse proxy that says so (waitress
+    reads its ``X-Forwarded-Proto`` when ``PUZZLE_TRUSTED_PROXIES`` is set, and drops the header otherwise:
+    ``app.serve.make_server``)."""
+    return request.is_secure
 
 
 def same_origin() -> bool:
