@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -144,6 +145,17 @@ def is_disk_full(error: BaseException) -> bool:
     return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
+#: Free bytes below which a disk counts as full when SQLite cannot say so (it answers "disk I/O error").
+LOW_SPACE = 1024 * 1024
+
+
+def _free_bytes(path: str) -> int:
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError:
+        return 0
+
+
 @contextmanager
 def disk_full_as_storage_full():
     """Turn a write refused for want of space into ``StorageFull`` (with a message for people)."""
@@ -189,15 +201,24 @@ class JobStore:
 
     def __init__(self, path: str):
         self.path = path
-        with disk_full_as_storage_full(), self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(SCHEMA)
-            present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
-            for column, spec in ADDED_COLUMNS.items():
-                if column not in present:
-                    db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
-            db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
-            db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+        try:
+            with disk_full_as_storage_full(), self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(SCHEMA)
+                present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
+                for column, spec in ADDED_COLUMNS.items():
+                    if column not in present:
+                        db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+        except StorageFull as error:
+            raise StorageFull("the disk of the job database is full, so it cannot be opened: free some space and "
+                              "start again (the operator: see the README, \"Storage\")") from error
+        except (sqlite3.Error, OSError) as error:
+            # An existing database on a full disk cannot make its write-ahead log: SQLite says "disk I/O error".
+            full = _free_bytes(path) < LOW_SPACE
+            raise StorageFull(f"the job database cannot be opened ({error})"
+                              + ("; its disk is full: free some space and start again" if full else "")) from error
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
