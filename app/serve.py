@@ -70,9 +70,9 @@ HEADER_SECONDS = 10
 BODY_SECONDS = 30
 #: Seconds between waitress's sweeps of its connections (idle ones, slow headers).
 SWEEP_SECONDS = 5
-#: Bytes of a request body waitress takes at most (the app refuses more than 64 KB with a sentence; past this waitress
-#: stops reading, so no client makes it buffer more).
-MAX_BODY = 1024 * 1024
+#: Bytes of a request body waitress takes at most (the app refuses more than 64 KB, or 1 MB for a problem's data, with
+#: a sentence; past this waitress stops reading, so no client makes it buffer more).
+MAX_BODY = 2 * 1024 * 1024
 #: The X-Forwarded-* headers believed from a trusted proxy (waitress's names).
 PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"}
 #: What a client past the connection limit is told before its socket closes.
