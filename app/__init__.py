@@ -18,14 +18,15 @@ import secrets
 import threading
 from pathlib import Path
 
-from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from app.identity import NewIdentities, cookie_for, instance_secret, owner_of
 from engine.core import registry
 from engine.core.errors import PuzzleError
 from engine.serving import store
 from engine.serving.cluster import JobRunner, Limits, NotOwner, NoWorker, QuotaExceeded
-from engine.serving.jobs import StorageFull
+from engine.serving.jobs import MAX_PROBLEM_BYTES, StorageFull
 from engine.serving.lanes import LocalWorkers
 
 app_log = logging.getLogger(__name__)
@@ -33,6 +34,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 OWNER_COOKIE = "pp_owner"
 SERVER_OWNER = "server"  # jobs the server starts itself (a browser's owner is 32 hex digits or "ip:…")
+#: The API routes that take a problem's data (a graph, a grid), and so a body up to ``MAX_PROBLEM_BYTES``.
+PROBLEM_ROUTES = ("/api/solve", "/api/compare", "/api/step", "/api/jobs")
 #: Fetch metadata values of a request a page of this site sent (``none``: typed in the address bar, a bookmark).
 SAME_SITE_FETCH = ("same-origin", "none")
 
@@ -48,19 +51,20 @@ def create_app(config: dict | None = None) -> Flask:
         JOB_LIMITS=Limits.from_environment(),
         # build missing pattern databases in a worker at start-up (PUZZLE_BUILD_TABLES=0 and the tests turn it off)
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
-        # reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (PUZZLE_TRUSTED_PROXIES; 0: none)
-        TRUSTED_PROXIES=int(os.environ.get("PUZZLE_TRUSTED_PROXIES", "0") or 0),
+        # new owner cookies one network address may be given (``app.identity``): at once, then one per so many s
+        NEW_IDENTITIES=NewIdentities(),
     )
     if config:
         app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):  # signs the owner cookies: the instance folder's, kept across restarts
+        app.config["SECRET_KEY"] = instance_secret(app.instance_path)
     database = app.config["DATABASE"] or os.path.join(app.instance_path, "jobs.sqlite")
     data_dir = app.config["DATA_DIR"] or os.environ.get("PUZZLE_DATA_DIR") or app.instance_path
     app.config.update(DATABASE=database, DATA_DIR=str(data_dir))
     store.set_data_dir(data_dir)
     registry.load_all()
     register_blueprints(app)
-    trust_proxies(app, app.config["TRUSTED_PROXIES"])
     install_request_guards(app)
     install_error_handlers(app)
     return app
@@ -140,11 +144,16 @@ def tables_job(runner: JobRunner | None) -> dict | None:
 def install_request_guards(app: Flask) -> None:
     @app.before_request
     def identify_and_check_origin():
-        cookie = request.cookies.get(OWNER_COOKIE, "")
-        if len(cookie) == 32 and cookie.isalnum():
-            g.owner = cookie
-        else:  # no cookie yet: the one this response sets owns what this request starts
+        if request.path in PROBLEM_ROUTES:  # a graph of 500 nodes and 5,000 edges is more than the 64 KB of the rest
+            request.max_content_length = MAX_PROBLEM_BYTES
+        owner = owner_of(request.cookies.get(OWNER_COOKIE, ""), app.secret_key)
+        if owner:
+            g.owner = owner
+        else:  # no cookie we signed: the one this response sets (if its address may have one) owns what it starts
             g.owner = g.new_owner = secrets.token_hex(16)
+            # a page's files ask alongside the page, before its cookie is back: only the page's request names one
+            g.give_cookie = request.endpoint != "static" and app.config["NEW_IDENTITIES"].take(
+                request.remote_addr or "")
         if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
             return refuse(403, "this request came from another site; open the playground's own page to do this")
         return None
@@ -154,27 +163,17 @@ def install_request_guards(app: Flask) -> None:
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
-        if g.get("new_owner"):
-            response.set_cookie(OWNER_COOKIE, g.new_owner, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
-                                secure=reached_over_https())
+        if g.get("new_owner") and g.get("give_cookie"):
+            response.set_cookie(OWNER_COOKIE, cookie_for(g.new_owner, current_app.secret_key),
+                                max_age=365 * 24 * 3600, httponly=True, samesite="Lax", secure=reached_over_https())
         return response
 
 
 def reached_over_https() -> bool:
-    """Whether the browser reached us over HTTPS: directly, or through a reverse proxy that says so
-    (``X-Forwarded-Proto``). The header is believed for this alone without configuring the proxy: a client that
-    forges it only makes its own cookie one its browser keeps for HTTPS. Addresses from a proxy's
-    ``X-Forwarded-For`` are believed only with ``PUZZLE_TRUSTED_PROXIES`` (``trust_proxies``)."""
-    return request.is_secure or request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip() == "https"
-
-
-def trust_proxies(app: Flask, count: int) -> None:
-    """Behind ``count`` reverse proxies, read the client's address, scheme and host from their ``X-Forwarded-*``
-    headers (the per-address limits then count the real clients, not the proxy)."""
-    if count > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
+    """Whether the browser reached us over HTTPS: directly, or through a trusted reverse proxy that says so (waitress
+    reads its ``X-Forwarded-Proto`` when ``PUZZLE_TRUSTED_PROXIES`` is set, and drops the header otherwise:
+    ``app.serve.make_server``)."""
+    return request.is_secure
 
 
 def same_origin() -> bool:
@@ -234,7 +233,8 @@ def install_error_handlers(app: Flask) -> None:
                        f"there is no page at {request.path}: the menu above leads to every subject")
             message = {404: missing,
                        405: f"{request.path} does not take a {request.method} request",
-                       413: "the request is too large (at most 64 KB)"}.get(error.code, message)
+                       413: f"the request is too large (at most {request.max_content_length // 1024:,} KB)",
+                       }.get(error.code, message)
         return refuse(error.code, message)
 
     @app.errorhandler(Exception)

@@ -31,7 +31,7 @@ from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from app.submit import owner
 from engine.core.errors import PuzzleError
-from engine.core.params import integer
+from engine.core.params import integer, json_value
 from engine.serving.jobs import disk_full_as_storage_full
 
 bp = Blueprint("own_lessons", __name__)
@@ -215,13 +215,7 @@ def check():
     try:
         if len(source) > MAX_SOURCE:
             raise PuzzleError(f"a lesson is at most {MAX_SOURCE:,} characters of JSON")
-        try:
-            data = json.loads(source)
-        except json.JSONDecodeError as error:
-            raise PuzzleError(f"the lesson is not JSON: {error.msg} (line {error.lineno})") from None
-        except RecursionError:
-            raise PuzzleError("the lesson is not JSON a lesson can be: nested too deeply") from None
-        lesson = read_own_lesson(data)
+        lesson = read_own_lesson(json_value(source, "the lesson"))
     except PuzzleError as error:
         if wants_data():
             return refused(400, str(error))

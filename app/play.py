@@ -10,7 +10,7 @@ from app.job_pages import result_fragment
 from app.positions import GOALS, PRESETS, default_choice, new_position, read_position, solver_choices, solver_label
 from app.solve_api import json_body
 from app.subjects import Subject
-from app.submit import compare_request, progress_fragment, solve_request
+from app.submit import WebWork, client, compare_request, progress_fragment, solve_request
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.tiles import Board, parse_goal, parse_size, parse_tiles
@@ -101,9 +101,16 @@ def solve_fragment():
     return fragment if _is_htmx() else _page("play/index.html", _position_fields(form), solve_result=fragment)
 
 
+#: Hints are searched in the web process, each within ``HINT_BUDGET`` (2 s): one at a time per browser and four for
+#: the whole server (two cores; more at once would only slow every page), so 40 clients asking at once get a 429
+#: telling them to ask again instead of taking every thread.
+HINTS = WebWork("hint", per_client=1, overall=4)
+
+
 def _hint_of(data) -> Hint:
     board, goal = position_from({name: data.get(name) for name in ("size", "goal", "tiles") if name in data})
-    return hint(board, goal)
+    with HINTS.slot(client()):
+        return hint(board, goal)
 
 
 @bp.post("/play/hint")

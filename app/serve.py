@@ -15,8 +15,16 @@ out is its connection limit: past it waitress stops accepting. So the limit is h
 holds about 200), the event loop uses poll (select stops at descriptor 1024), the process's descriptor limit is
 raised to cover it, an idle keep-alive connection is closed after ``CHANNEL_TIMEOUT`` seconds, and a request whose
 headers have not all arrived ``HEADER_SECONDS`` after its first byte is closed (a socket that sends a byte a second
-is active, so waitress's own idle timeout never ends it). No per-address cap: a class behind one NAT address is
-exactly the many connections from one address that must get in. ``bench/connections.py`` measures it.
+is active, so waitress's own idle timeout never ends it), and so is one whose body has not all arrived
+``BODY_SECONDS`` after its first byte. Past the connection limit a new client is told at once (a 503 saying to try
+again, and the socket closed) instead of waiting unanswered in the listen queue. No per-address cap: a class behind
+one NAT address is exactly the many connections from one address that must get in. ``bench/connections.py``
+measures it.
+
+Behind reverse proxies (``PUZZLE_TRUSTED_PROXIES``: how many; ``PUZZLE_PROXY_ADDRESS``: the address the nearest
+connects from, default 127.0.0.1, a proxy on this machine) waitress believes their ``X-Forwarded-For``, ``-Proto``,
+``-Host`` and ``-Port``, so the app sees each client's address (the per-client limits count them, not the proxy)
+and scheme (the cookie is ``Secure`` behind HTTPS); from anyone else, or with no proxy set, it drops those headers.
 """
 
 from __future__ import annotations
@@ -44,6 +52,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="request threads (env THREADS; default 32: most wait on a job, idle)")
     parser.add_argument("--connection-limit", type=int, default=int(os.environ.get("CONNECTION_LIMIT", "2000")),
                         help="open connections at most (env CONNECTION_LIMIT; default 2000)")
+    parser.add_argument("--trusted-proxies", type=int, default=int(os.environ.get("PUZZLE_TRUSTED_PROXIES") or 0),
+                        help="reverse proxies in front whose X-Forwarded-* headers are believed (env "
+                             "PUZZLE_TRUSTED_PROXIES; default 0: none)")
+    parser.add_argument("--proxy-address", default=os.environ.get("PUZZLE_PROXY_ADDRESS") or "127.0.0.1",
+                        help="the address the nearest proxy connects from (env PUZZLE_PROXY_ADDRESS; default "
+                             "127.0.0.1; * for any, only when nothing but the proxy can reach this port)")
     return parser.parse_args(argv)
 
 
@@ -51,43 +65,99 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 CHANNEL_TIMEOUT = 30
 #: Seconds a request's headers may take to arrive, from its first byte.
 HEADER_SECONDS = 10
+#: Seconds a whole request (headers and body) may take to arrive, from its first byte: a 64 KB upload from a phone
+#: on a poor connection (10 KB/s) needs 7.
+BODY_SECONDS = 30
 #: Seconds between waitress's sweeps of its connections (idle ones, slow headers).
 SWEEP_SECONDS = 5
+#: Bytes of a request body waitress takes at most (the app refuses more than 64 KB, or 1 MB for a problem's data, with
+#: a sentence; past this waitress stops reading, so no client makes it buffer more).
+MAX_BODY = 2 * 1024 * 1024
+#: The X-Forwarded-* headers believed from a trusted proxy (waitress's names).
+PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"}
+#: What a client past the connection limit is told before its socket closes.
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+        b"Connection: close\r\nContent-Length: 73\r\n\r\n"
+        b"The playground has too many open connections; try again in a few seconds\n")
 
 
 def make_server(app, host: str, port: int, threads: int = 32, connection_limit: int = 2000,
                 header_seconds: float = HEADER_SECONDS, channel_timeout: int = CHANNEL_TIMEOUT,
-                sweep_seconds: int = SWEEP_SECONDS):
+                sweep_seconds: int = SWEEP_SECONDS, body_seconds: float = BODY_SECONDS, trusted_proxies: int = 0,
+                proxy_address: str = "127.0.0.1"):
     """The waitress server for ``app`` with the connection model above."""
     from waitress import create_server
 
+    proxy = {}
+    if trusted_proxies > 0:
+        proxy = dict(trusted_proxy=proxy_address, trusted_proxy_count=trusted_proxies,
+                     trusted_proxy_headers=PROXY_HEADERS)
     raise_descriptor_limit(connection_limit + 512)  # the cluster, the database and the tables need some too
     server = create_server(app, host=host, port=port, threads=threads, channel_timeout=channel_timeout,
                            connection_limit=connection_limit, cleanup_interval=sweep_seconds,
-                           asyncore_use_poll=True)
+                           asyncore_use_poll=True, max_request_body_size=MAX_BODY, **proxy)
     for listener in [server] if hasattr(server, "maintenance") else list(server.map.values()):
         if hasattr(listener, "maintenance"):
-            listener.maintenance = _HeaderDeadline(listener.maintenance, listener.active_channels, header_seconds)
+            listener.maintenance = _RequestDeadline(listener.maintenance, listener.active_channels, header_seconds,
+                                                    body_seconds)
+            _refuse_past_limit(listener, connection_limit)
     return server
 
 
-class _HeaderDeadline:
-    """waitress's sweep of idle connections, plus: close a connection whose request's headers are still incomplete
-    ``seconds`` after the sweep first saw that request."""
+def _refuse_past_limit(listener, limit: int) -> None:
+    """Past ``limit`` connections, accept a new one only to answer it ``BUSY`` and close it. waitress itself stops
+    accepting there, which leaves every new client waiting in the listen queue until it gives up."""
+    readable, accept = listener.readable, listener.handle_accept
 
-    def __init__(self, sweep, channels: dict, seconds: float):
+    def keep_accepting() -> bool:
+        readable()  # waitress's: its sweeps run from here
+        return listener.accepting
+
+    def accept_or_refuse() -> None:
+        if len(listener._map) < limit:
+            accept()
+            return
+        try:
+            pair = listener.accept()
+        except OSError:
+            return
+        if pair is None:
+            return
+        conn = pair[0]
+        try:
+            conn.setblocking(False)
+            try:
+                conn.recv(65536)  # what the client sent already: unread, it would turn the close into a reset
+            except OSError:
+                pass
+            conn.send(BUSY)
+            conn.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    listener.readable, listener.handle_accept = keep_accepting, accept_or_refuse
+
+
+class _RequestDeadline:
+    """waitress's sweep of idle connections, plus: close a connection whose request's headers are still incomplete
+    ``headers`` seconds, or its body ``body`` seconds, after the sweep first saw that request."""
+
+    def __init__(self, sweep, channels: dict, headers: float, body: float):
         import weakref
 
-        self.sweep, self.channels, self.seconds = sweep, channels, seconds
+        self.sweep, self.channels, self.headers, self.body = sweep, channels, headers, body
         self.first_seen = weakref.WeakKeyDictionary()  # a request being received → when a sweep first saw it
 
     def __call__(self, now: float) -> None:
         self.sweep(now)
         for channel in list(self.channels.values()):
             request = channel.request
-            if request is None or request.headers_finished:
+            if request is None or request.completed:
                 continue
-            if now - self.first_seen.setdefault(request, now) >= self.seconds:
+            waited = now - self.first_seen.setdefault(request, now)
+            if waited >= (self.body if request.headers_finished else self.headers):
                 channel.will_close = True
 
 
@@ -136,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"puzzle-playground: {error}. The job database: {app.config['DATABASE']}", file=sys.stderr)
         return 2
     threading.Thread(target=warm_quick_solves, daemon=True, name="warm-quick-solves").start()
-    server = make_server(app, args.host, args.port, args.threads, args.connection_limit)
+    server = make_server(app, args.host, args.port, args.threads, args.connection_limit,
+                         trusted_proxies=args.trusted_proxies, proxy_address=args.proxy_address)
     stopping = threading.Event()
 
     def stop(signum, frame):  # SIGTERM ends the server as Ctrl-C does: unfinished jobs are marked interrupted

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, jsonify, request
 
 from app.positions import new_position, solver_choices
 from app.submit import compare_request, job_accepted, my_jobs, request_cancel, runner, solve_request, start_job
 from engine.core.errors import PuzzleError
-from engine.core.params import depth
+from engine.core.params import json_value
 from engine.domains.tiles import check_solvable, goal_board, parse_goal, parse_size
 from engine.domains.tiles.board import position_from
 from engine.serving.jobs import job_kinds
@@ -17,40 +15,15 @@ from engine.serving.jobs import job_kinds
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-MAX_JSON_DEPTH = 16  # the deepest request we take nests four levels (a state's poses); 16 leaves room
-
-
 def json_body() -> dict:
-    """The request's JSON object, or a 400 that says what to send (every JSON endpoint reads its body here).
-
-    Parsed here rather than by Flask so that NaN and Infinity (which Python's parser accepts) and deep nesting (which
-    exhausts its recursion) are refused with a message."""
+    """The request's JSON object, or a 400 that says what to send (every JSON endpoint reads its body here, with the
+    one JSON reader, ``engine.core.params.json_value``: NaN, infinities and deep nesting are refused)."""
     if not request.is_json:
         raise PuzzleError("send a JSON object (Content-Type: application/json)")
-    try:
-        data = json.loads(request.get_data(cache=True), parse_constant=_refuse_constant, parse_float=_finite)
-    except PuzzleError:
-        raise
-    except RecursionError:
-        raise PuzzleError("the JSON nests too deeply") from None
-    except (ValueError, UnicodeDecodeError):
-        raise PuzzleError("the body is not valid JSON") from None
+    data = json_value(request.get_data(cache=True), "the body")
     if not isinstance(data, dict):
         raise PuzzleError("send a JSON object (Content-Type: application/json)")
-    if depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise PuzzleError(f"the JSON nests too deeply (at most {MAX_JSON_DEPTH} levels)")
     return data
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise PuzzleError(f"{text[:20]} is too large: send finite numbers")
-    return value
-
-
-def _refuse_constant(name: str):
-    raise PuzzleError(f"{name} is not a number this API accepts: send finite numbers")
 
 
 def _answer(answer):

@@ -37,7 +37,7 @@ from app.solve_api import json_body
 from app.subjects import Subject
 from app.submit import compare_request, page_unless_htmx, progress_fragment
 from engine.core.errors import PuzzleError
-from engine.core.params import choice, flag, integer, text
+from engine.core.params import choice, flag, integer, json_value, text
 from engine.domains import graph as graph_examples
 from engine.domains.graph import numbered_graph
 from engine.domains.tiles import Board, check_solvable, parse_goal, parse_size, parse_tiles
@@ -177,18 +177,13 @@ def view_from_query(args) -> View:
     problem = choice(args, "problem", ("tiles", "graph", *views), "tiles")
     if problem in views:  # a domain's own JSON, or its example
         data_text = text(args, "data", MAX_DATA_TEXT, "")
-        try:
-            data = json.loads(data_text) if data_text.startswith(("{", "[")) else (data_text or None)
-        except json.JSONDecodeError as error:
-            raise PuzzleError(f"data must be the {problem} as JSON: {error.msg}") from None
+        as_json = data_text.startswith(("{", "["))
+        data = json_value(data_text, f"data (the {problem})") if as_json else (data_text or None)
         return View(problem=problem, heuristic=choice(args, "heuristic", views[problem].heuristics, ""),
                     data=data, **common)
     if problem == "graph":
         graph_text = text(args, "graph", MAX_GRAPH_TEXT, "")
-        try:
-            drawn = json.loads(graph_text) if graph_text else None
-        except json.JSONDecodeError as error:
-            raise PuzzleError(f"graph must be a graph as JSON: {error.msg}") from None
+        drawn = json_value(graph_text, "graph") if graph_text else None
         if drawn is not None and not isinstance(drawn, dict):
             raise PuzzleError("graph must be a JSON object with nodes and edges")
         return View(problem="graph", heuristic=choice(args, "heuristic", ("straight-line", "zero"), "straight-line"),

@@ -15,6 +15,7 @@ answer; the budget is capped at ``SYNC_MAX_SECONDS`` so that no request holds a 
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import current_app, g, jsonify, render_template, request, url_for
@@ -24,7 +25,7 @@ from engine.core.params import MAX_REQUEST_SECONDS, choice, number
 from engine.core.status import FINISHED, Status
 from engine.domains.tiles.solve_cost import QUICK_SECONDS, quick_nodes, quick_solves
 from engine.search.jobs import QUICK_NODES as PROBLEM_QUICK_NODES
-from engine.serving.cluster import JobRunner, NoWorker, anonymous_owner
+from engine.serving.cluster import JobRunner, NoWorker, QuotaExceeded, anonymous_owner
 from engine.serving.jobs import checked
 
 AUTO_WAIT = 1.0  # seconds a request waits for a solve before answering with the job id
@@ -53,6 +54,40 @@ class JobsNotStarted(NoWorker):
 def owner() -> str:
     """Who is asking: the browser's cookie (the first response sets it, and it owns what that request starts)."""
     return g.get("owner") or anonymous_owner(request.remote_addr or "")
+
+
+def client() -> str:
+    """Who counts for a per-client limit: the browser's signed cookie, or for a request without one its address's
+    cookieless client (as ``JobRunner.submit`` counts jobs)."""
+    return anonymous_owner(request.remote_addr or "") if g.get("new_owner") else owner()
+
+
+class WebWork:
+    """Work a request does in the web process (hints): each client may have ``per_client`` of it under way at once,
+    the server ``overall``, so that a crowd asking for it cannot take the threads that serve pages. Past either, a
+    QuotaExceeded (429) that says what to do. Each piece is bounded in time by its own budget as well."""
+
+    def __init__(self, what: str, per_client: int, overall: int):
+        self.what, self.per_client, self.overall = what, per_client, overall
+        self._lock = threading.Lock()
+        self._running: dict[str, int] = {}
+
+    @contextmanager
+    def slot(self, who: str):
+        with self._lock:
+            if self._running.get(who, 0) >= self.per_client:
+                raise QuotaExceeded(f"your last {self.what} is still being worked out: wait for it, then ask again")
+            if sum(self._running.values()) >= self.overall:
+                raise QuotaExceeded(f"the server is working out {self.overall} {self.what}s for others right now: "
+                                    "ask again in a second")
+            self._running[who] = self._running.get(who, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running[who] -= 1
+                if not self._running[who]:
+                    del self._running[who]
 
 
 def anonymous_address() -> str | None:

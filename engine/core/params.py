@@ -147,13 +147,61 @@ def depth(value: Any, limit: int) -> int:
     return deepest
 
 
-def json_value(text: str | bytes, what: str) -> Any:
-    """``text`` parsed as JSON. Nesting deeper than Python's parser goes (``[[[[…`` inside a form field or a query
-    string) is a PuzzleError naming ``what``; invalid JSON raises ``ValueError`` for the caller's own message."""
+#: How deeply a request's JSON may nest: the deepest one we take nests four levels (a state's poses, a lesson's
+#: slides); 16 leaves room, and stays far below the depth at which Python's parser (or anything walking the value
+#: after it) runs out of stack.
+MAX_JSON_DEPTH = 16
+#: A JSON string (to its end, if it has none: so every match succeeds and the scan stays linear) or a bracket.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]')
+
+
+def json_value(text: str | bytes, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``text`` parsed as JSON, for every body, query field, form field and upload that holds JSON; anything it
+    cannot take is a PuzzleError naming ``what``: not JSON (with where), not UTF-8, nesting deeper than
+    ``max_depth`` (counted before parsing, so that no parser or walker recurses into ``[[[[…``), NaN or the
+    infinities (Python's parser takes them; JSON has none), numbers too large for a float or for ``int()``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PuzzleError(f"{what} is not JSON: it is not UTF-8 text") from None
+    if nesting(text) > max_depth:
+        raise PuzzleError(f"{what} nests too deeply (at most {max_depth} levels of [ and {{)")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except PuzzleError as error:
+        raise PuzzleError(f"{what}: {error}") from None
     except RecursionError:
         raise PuzzleError(f"{what} nests too deeply") from None
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"{what} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+                          ) from None
+    except ValueError:  # an integer past int()'s digit limit
+        raise PuzzleError(f"{what} holds a number too long to read") from None
+
+
+def nesting(text: str) -> int:
+    """How deeply ``[`` and ``{`` nest in JSON text (outside its strings), counted without parsing it."""
+    deepest = level = 0
+    for token in _JSON_TOKENS.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif first in "]}":
+            level -= 1
+    return deepest
+
+
+def _refuse_constant(name: str):
+    raise PuzzleError(f"{name} is not a number JSON has: send finite numbers")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise PuzzleError(f"{text[:20]} is too large: send finite numbers")
+    return value
 
 
 #: Budgets a request may ask for at most (the web API and jobs); the CLI may go further.

@@ -15,7 +15,7 @@ from engine.core.params import budget_from, budget_params, integer, text
 from engine.core.result import Budget, SolveResult
 from engine.search.domain import domain_kind, domain_kinds
 from engine.search.domain_solve import DEPTH_LIMIT, MAX_DEPTH_LIMIT, check_solver, solve_problem
-from engine.serving.jobs import INTERACTIVE, LONG, JobView, Placement, job_kind
+from engine.serving.jobs import INTERACTIVE, LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
 
 #: Solvers one compare runs at most: every readable search and both compiled ones.
 MAX_COMPARE = 10
@@ -88,7 +88,8 @@ def answer(result: SolveResult) -> dict:
     return data
 
 
-@job_kind("problem-solve", check=check_problem_solve, lane=problem_lane, view=JobView("Solving a graph or grid"))
+@job_kind("problem-solve", check=check_problem_solve, lane=problem_lane, view=JobView("Solving a graph or grid"),
+          max_bytes=MAX_PROBLEM_BYTES)
 def problem_solve_job(params: dict, report, cancel) -> dict:
     """One solver on a problem of any domain (a graph, a grid map): its path, cost and counts."""
     problem, clean = build_problem(params)
@@ -98,7 +99,7 @@ def problem_solve_job(params: dict, report, cancel) -> dict:
 
 
 @job_kind("problem-compare", check=check_problem_compare, lane=problem_lane,
-          view=JobView("Comparing solvers on a graph or grid"))
+          view=JobView("Comparing solvers on a graph or grid"), max_bytes=MAX_PROBLEM_BYTES)
 def problem_compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one problem of any domain, one after another, each within the same budget."""
     budget = budget_from(params, DEFAULT_BUDGET)

@@ -48,6 +48,10 @@ WRITE_INTERVAL = 0.5
 RETRY_EVERY = 2.0
 #: Seconds between two applications of the retention rule.
 PRUNE_EVERY = 600.0
+#: How many times one job starts again because its worker was replaced for another job's ignored cancel.
+MAX_RESTARTS = 2
+#: What such a job says while it waits again.
+RESTARTED_TEXT = "starting again: its worker was replaced because another job did not stop when cancelled"
 
 
 class QuotaExceeded(PuzzleError):
@@ -113,6 +117,7 @@ class Job:
     memory_failed: bool = False
     ended: threading.Event = field(default_factory=threading.Event)
     client: str = ""  # who takes turns and counts for the per-browser limit (``submit``); the owner unless set
+    restarts: int = 0  # times it waited again after its worker was replaced for another job (``_requeue``)
 
     def __post_init__(self):
         self.client = self.client or self.owner
@@ -154,6 +159,8 @@ class JobRunner:
         # nor on Dask's one shared callback thread (which would queue every job's ending behind the last one's).
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="job-rows")
         self._lanes = LaneCensus()
+        # Workers this runner replaced for a job that ignored its cancel: the other jobs they ran are requeued.
+        self._replaced: set[str] = set()
         self.cluster = None
         if scheduler:
             self.client = Client(scheduler, timeout="10s", set_as_default=False)
@@ -275,7 +282,7 @@ class JobRunner:
         except Exception:
             log.exception("handing job %s over failed", job.id)
             handed_over = False
-        if not handed_over:
+        if not handed_over and not self._requeue(job, future):
             try:
                 self._record_end(job, future)
             except Exception:  # whatever went wrong, the job ends and frees its lane: no row stays running
@@ -304,6 +311,27 @@ class JobRunner:
             self._fair.add(job)
         try:
             self.store.hand_over(job.id, LONG, {**job.info, "text": job.note})
+        except StorageFull:
+            pass  # the record in memory goes on; its ending is written (or kept) as any other's
+        return True
+
+    def _requeue(self, job: Job, future) -> bool:
+        """A job whose worker this runner replaced for another job's ignored cancel (``_enforce_cancel``) did nothing
+        wrong: it waits again, in its lane, and starts afresh (at most ``MAX_RESTARTS`` times); whether it did."""
+        if future.status != "error":
+            return False
+        with self._lock:
+            if (job.cancel_asked or self._closed or job.worker not in self._replaced
+                    or job.restarts >= MAX_RESTARTS):
+                return False
+            self._fair.remove(job)
+            job.restarts += 1
+            job.worker, job.future, job.fraction = None, None, 0.0
+            job.note = RESTARTED_TEXT
+            self._fair.add(job)
+        log.warning("job %s lost its worker to another job's cancel: it is queued again", job.id)
+        try:
+            self.store.hand_over(job.id, job.lane, {**job.info, "text": job.note})
         except StorageFull:
             pass  # the record in memory goes on; its ending is written (or kept) as any other's
         return True
@@ -500,6 +528,8 @@ class JobRunner:
                                                           "so its worker process was replaced)")
         future.cancel()
         if worker:
+            with self._lock:
+                self._replaced.add(worker)
             try:
                 self.client.restart_workers([worker], raise_for_error=False)
             except Exception as exc:

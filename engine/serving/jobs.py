@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -66,6 +67,7 @@ class JobKind:
     lane: str | Callable[[dict], str | Placement]
     doc: str
     view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
+    max_bytes: int | None = None  # its parameters' canonical JSON at most (None: ``MAX_PARAMS_BYTES``)
 
     def view_for(self, params: dict) -> JobView:
         return self.view(params) if callable(self.view) else self.view
@@ -90,16 +92,18 @@ def _no_check(params: dict) -> dict:
 
 
 def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
-             view: JobView | Callable[[dict], JobView] | None = None) -> Callable[[JobFunction], JobFunction]:
+             view: JobView | Callable[[dict], JobView] | None = None,
+             max_bytes: int | None = None) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
-    (default: the name, counting nodes)."""
+    (default: the name, counting nodes); ``max_bytes``: its parameters at most, for a kind that takes a problem's
+    data (default ``MAX_PARAMS_BYTES``)."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
     def register(function: JobFunction) -> JobFunction:
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         shown = view or JobView(name.replace("-", " ").capitalize())
-        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown))
+        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown, max_bytes))
         return function
     return register
 
@@ -119,14 +123,18 @@ def checked(kind: str, params: object) -> tuple[JobKind, dict]:
         text = json.dumps(clean, allow_nan=False)
     except (TypeError, ValueError):
         raise PuzzleError(f"the parameters of a {kind} job must be plain JSON values") from None
-    if len(text) > MAX_PARAMS_BYTES:
-        raise PuzzleError(f"the parameters of a {kind} job are too large ({len(text):,} bytes; at most "
-                          f"{MAX_PARAMS_BYTES:,})")
+    limit = job.max_bytes or MAX_PARAMS_BYTES
+    if len(text) > limit:
+        raise PuzzleError(f"the parameters of a {kind} job are too large ({len(text):,} bytes; at most {limit:,})")
     return job, clean
 
 
-#: Largest parameters a job may store (their canonical JSON): every kind's fit in a few hundred bytes.
+#: Largest parameters a job may store (their canonical JSON): every kind's fit in a few hundred bytes, but those
+#: that carry a problem's data (``MAX_PROBLEM_BYTES``).
 MAX_PARAMS_BYTES = 8 * 1024
+#: Largest parameters of a kind that carries a problem (a graph, a grid) and the largest request body that sends one:
+#: the README promises graphs of 500 nodes and 5,000 edges, which with 40-character names take about 650 KB of JSON.
+MAX_PROBLEM_BYTES = 1024 * 1024
 
 
 class StorageFull(Exception):
@@ -142,6 +150,17 @@ def is_disk_full(error: BaseException) -> bool:
     if isinstance(error, sqlite3.OperationalError):
         return "full" in str(error).lower()
     return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+#: Free bytes below which a disk counts as full when SQLite cannot say so (it answers "disk I/O error").
+LOW_SPACE = 1024 * 1024
+
+
+def _free_bytes(path: str) -> int:
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError:
+        return 0
 
 
 @contextmanager
@@ -189,15 +208,24 @@ class JobStore:
 
     def __init__(self, path: str):
         self.path = path
-        with disk_full_as_storage_full(), self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(SCHEMA)
-            present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
-            for column, spec in ADDED_COLUMNS.items():
-                if column not in present:
-                    db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
-            db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
-            db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+        try:
+            with disk_full_as_storage_full(), self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(SCHEMA)
+                present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
+                for column, spec in ADDED_COLUMNS.items():
+                    if column not in present:
+                        db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+        except StorageFull as error:
+            raise StorageFull("the disk of the job database is full, so it cannot be opened: free some space and "
+                              "start again (the operator: see the README, \"Storage\")") from error
+        except (sqlite3.Error, OSError) as error:
+            # An existing database on a full disk cannot make its write-ahead log: SQLite says "disk I/O error".
+            full = _free_bytes(path) < LOW_SPACE
+            raise StorageFull(f"the job database cannot be opened ({error})"
+                              + ("; its disk is full: free some space and start again" if full else "")) from error
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)

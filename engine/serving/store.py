@@ -7,8 +7,8 @@ A table proves itself: ``save`` writes the CRC-32 of the whole file beside it (`
 checks it (once per process and file version: 0.55 s for the 577 MB 7-8 database) before anything reads the
 table. A file that fails (altered, truncated, unreadable) is refused, deleted so that the next build makes it again,
 and the reason is kept (``refused``) for the message of whoever falls back. CRC-32 catches damage, not an attacker
-who can write the data folder (who could change the code as well). A file from before checksums existed gets one
-the first time it is loaded.
+who can write the data folder (who could change the code as well). A file without its checksum is unproven, and
+refused alike: it is built again (a file from before checksums existed, once).
 
 Small tables read again and again (the distance tables a hint reads) are kept in memory between uses
 (``load_or_build_kept``): bounded in bytes, the least recently used dropped first, and used again only while their
@@ -102,7 +102,7 @@ def _write_checksum(path: Path, record: dict) -> None:
 
 
 def verify(name: str) -> str | None:
-    """Why the stored file fails its checksum, or None when it passes (a file without one gets one now)."""
+    """Why the stored file fails its checksum (or has none), or None when it passes."""
     path = path_of(name)
     stat = path.stat()
     version = (stat.st_size, stat.st_mtime_ns)
@@ -114,10 +114,9 @@ def verify(name: str) -> str | None:
         record = None
     except (OSError, ValueError):
         return "its checksum file cannot be read"
-    if record is None:
-        log.warning("%s has no checksum (built before tables carried one): its checksum is written now", path)
-        _write_checksum(path, {"crc32": file_checksum(path), "bytes": stat.st_size})
-    elif record.get("bytes") != stat.st_size:
+    if record is None:  # nothing proves it is what was built: a checksum made now would bless whatever it holds
+        return "it has no checksum, so nothing shows it is the table that was built"
+    if record.get("bytes") != stat.st_size:
         return f"it holds {stat.st_size:,} bytes where {record.get('bytes'):,} were written (truncated or damaged)"
     elif record.get("crc32") != file_checksum(path):
         return "its checksum does not match what was written (the file was altered or damaged)"
@@ -176,7 +175,9 @@ def meta(name: str) -> dict:
 
 
 def load_or_build(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
-    """Load ``name`` if it exists, else build, save atomically and return it. One builder at a time per name."""
+    """Load ``name`` if it exists, else build, save atomically and return it. One builder at a time per name. The
+    file only spares the next build: on a disk that cannot take it (full, read-only) the built array is returned all
+    the same, and the next caller builds it again."""
     with _locks_guard:
         lock = _locks.setdefault(name, threading.Lock())
     with lock:
@@ -184,7 +185,10 @@ def load_or_build(name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
         if array is not None:
             return array
         array = build()
-        save(name, array)
+        try:
+            save(name, array)
+        except OSError as error:
+            log.warning("%s was built but cannot be saved (%s): used without saving", path_of(name), error)
         return array
 
 

@@ -61,7 +61,7 @@ def test_solve_bad_input_is_a_json_4xx(client, body, status, message):
 def test_not_json_and_oversized_requests(client):
     response = client.post("/api/solve", data="size=3x3", content_type="text/plain")
     assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
-    response = client.post("/api/solve", data="[" + "1," * 40_000 + "1]", content_type="application/json")
+    response = client.post("/api/solve", data="[" + "1," * 600_000 + "1]", content_type="application/json")
     assert response.status_code == 413 and "too large" in response.get_json()["error"]
 
 

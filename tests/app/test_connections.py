@@ -1,4 +1,4 @@
-"""Connections a server must survive: idle keep-alive sockets and headers sent a byte at a time, past the number
+"""Connections a server must survive: idle keep-alive sockets, headers and bodies sent a byte at a time, past the number
 that used to lock every other client out (200). ``bench/connections.py`` measures the same with 300 of each."""
 
 from __future__ import annotations
@@ -71,3 +71,55 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_while_idle_sockets_wait_and_o
     finally:
         for sock in idle + slow:
             sock.close()
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off_while_whole_requests_are_answered(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+                      "BUILD_TABLES": False})
+    server = make_server(app, "127.0.0.1", 0, threads=4, header_seconds=1, body_seconds=1, sweep_seconds=0)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+    try:
+        for sock in slow:  # whole headers, then a body that never ends
+            sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 60000\r\n\r\n{")
+            sock.setblocking(False)
+
+        def slow_ones_cut_off() -> bool:
+            for sock in slow:
+                try:
+                    sock.send(b" ")
+                except OSError:
+                    pass
+            return all(closed_by_server(sock) for sock in slow)
+
+        wait_until(slow_ones_cut_off, what="the body deadline to close every slow body")
+        assert page_status(port) == 200
+    finally:
+        for sock in slow:
+            sock.close()
+        server.close()
+
+
+def test_past_the_connection_limit_a_new_client_is_told_to_try_again_at_once(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+                      "BUILD_TABLES": False})
+    server = make_server(app, "127.0.0.1", 0, threads=4, connection_limit=20, sweep_seconds=0)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+    try:
+        for sock in held:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # answered, then kept open (keep-alive)
+        # a client that would otherwise wait in the listen queue until its own timeout (30 s here) gets a sentence
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        assert response.status == 503 and "try again" in response.read().decode()
+        connection.close()
+    finally:
+        for sock in held:
+            sock.close()
+    wait_until(lambda: page_status(port) == 200, what="a page once the held connections are closed")
+    server.close()

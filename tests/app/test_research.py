@@ -1,6 +1,7 @@
 import math
 import re
 
+from app.identity import owner_of
 from engine.domains.tiles import Board, goal_board
 from engine.domains.tiles.solvability import is_solvable
 from tests.support.pages import job_id
@@ -49,7 +50,7 @@ def test_bad_research_requests(client, app):
         assert response.status_code == 400 and message in response.get_data(as_text=True), data
     response = client.post("/research/start/maxmd", data={"n": "abc"})
     assert response.status_code == 400 and "n must be a whole number" in response.get_data(as_text=True)
-    assert not app.extensions["jobs"].mine(client.get_cookie("pp_owner").value)
+    assert not app.extensions["jobs"].mine(owner_of(client.get_cookie("pp_owner").value, app.secret_key))
 
 
 def test_the_2x7_row_shows_a_stored_search_beside_the_bounds_and_the_published_counts(client, app, monkeypatch):

@@ -302,9 +302,10 @@ def test_an_app_built_without_jobs_serves_its_pages_and_says_why_a_job_cannot_st
 def test_the_cookie_is_secure_behind_https_and_job_answers_hide_the_workers_address(app):
     plain = app.test_client().get("/")
     assert "Secure" not in plain.headers["Set-Cookie"]
-    proxied = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
-    assert "Secure" in proxied.headers["Set-Cookie"] and "HttpOnly" in proxied.headers["Set-Cookie"]
-    assert "Secure" in app.test_client().get("/", base_url="https://localhost").headers["Set-Cookie"]
+    forged = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})  # from no proxy it was told of
+    assert "Secure" not in forged.headers["Set-Cookie"]  # (behind a trusted one: tests/app/test_proxy.py)
+    secure = app.test_client().get("/", base_url="https://localhost").headers["Set-Cookie"]
+    assert "Secure" in secure and "HttpOnly" in secure
     student = visitor(app)
     job = job_id(student.post("/api/jobs", json={"kind": "research-maxmd", "params": {"n": 3}}))
     assert app.extensions["jobs"].wait(job, timeout=60)["worker"].startswith("tcp://")  # the runner knows it

@@ -171,3 +171,26 @@ def test_the_job_rows_on_a_full_256_kb_file_system_refuse_clearly_and_recover(ti
     os.remove(tiny_disk / "filler")
     assert rows.finish("before", Status.DONE, {"moves": ""})  # written as soon as there is room, same process
     assert rows.get("before")["status"] == "done"
+
+
+def test_a_start_on_a_full_disk_with_an_existing_job_database_says_so_in_a_sentence(tiny_disk, monkeypatch, capsys):
+    import gc
+    import os
+
+    from app.serve import main
+
+    database = tiny_disk / "jobs.sqlite"
+    rows = JobStore(str(database))
+    rows.create("before", "solve", {}, "someone", "interactive")
+    del rows
+    gc.collect()  # its last connection closes: SQLite folds the write-ahead log back in and deletes it, as at a stop
+    filler = os.open(tiny_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    with pytest.raises(OSError):
+        while True:
+            os.write(filler, b"x" * 4096)
+    os.close(filler)
+    monkeypatch.setenv("PUZZLE_DATABASE", str(database))
+    monkeypatch.setenv("PUZZLE_BUILD_TABLES", "0")
+    assert main(["--port", "0"]) == 2
+    said = capsys.readouterr().err
+    assert "disk is full" in said and "Traceback" not in said and str(database) in said

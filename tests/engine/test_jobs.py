@@ -406,3 +406,30 @@ def test_a_cluster_with_no_worker_yet_takes_no_job_and_a_late_lane_keeps_its_job
     census = LaneCensus()
     assert census.slots(cluster({"resources": {}, "nthreads": 3})) == {"interactive": 3, "long": 3}
     assert census.resources("long") is None
+
+
+def test_a_job_whose_worker_was_replaced_for_another_jobs_cancel_starts_again_and_finishes(runner):
+    """The bystander of a worker restart: its task fails as Dask fails it (the worker went away), and it is queued
+    again rather than failed. Its worker's replacement is stood in for (a real one takes minutes to come back:
+    ``test_a_job_that_ignores_cancel_loses_its_worker_and_others_carry_on``)."""
+    from engine.serving.cluster import RESTARTED_TEXT, Job
+
+    job_id, params = "bystander01", checked("test-count", {"n": 3})[1]
+    runner.store.create(job_id, "test-count", params, "someone", "long", "10.0.0.5")
+    job = Job(job_id, "test-count", params, "someone", "10.0.0.5", "long", params, worker="tcp://gone:1")
+    with runner._lock:
+        runner._jobs[job_id] = job
+        runner._replaced.add("tcp://gone:1")  # as _enforce_cancel marks the worker it replaces
+    lost = SimpleNamespace(status="error", exception=lambda: RuntimeError("KilledWorker: the worker went away"),
+                           result=lambda: None)
+    runner._end(job, lost)
+    assert job.restarts == 1 and job.note == RESTARTED_TEXT  # what its row says while it waits again
+    finished = runner.wait(job_id, timeout=RESTART)
+    assert finished["status"] == "done" and finished["result"]["reached"] == 3
+    # a job on a worker nobody replaced that fails is failed, as before
+    other = Job("failing0001", "test-count", params, "someone", "10.0.0.5", "long", params, worker="tcp://w:2")
+    runner.store.create(other.id, "test-count", params, "someone", "long", "10.0.0.5")
+    with runner._lock:
+        runner._jobs[other.id] = other
+    runner._end(other, lost)
+    assert runner.get(other.id)["status"] == "failed"

@@ -1,6 +1,6 @@
 """A pattern database proves itself before it is read: one altered in place, or truncated, is refused (and deleted
-so that it is built again), and the solve falls back and says why; no answer longer than the optimum is called
-optimal."""
+so that it is built again), and so is one without its checksum; the solve falls back and says why; no answer longer
+than the optimum is called optimal."""
 
 from __future__ import annotations
 
@@ -47,3 +47,18 @@ def test_a_truncated_database_falls_back_with_a_message_that_says_so(own_663):
     result = solve(board, FIRST, "idastar", "pdb")
     assert result.status == "solved" and result.heuristic == "linear-conflict"
     assert "truncated" in result.message and "no pattern database is built yet" not in result.message
+
+
+def test_a_database_altered_with_its_checksum_removed_is_unproven_and_never_read(own_663):
+    board, _ = scramble(FIRST, 40, 11)
+    optimum = solve(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
+    tables = np.load(store.path_of(own_663), mmap_mode="r+")
+    tables[::3] += 6  # a third of the entries raised: inadmissible
+    tables.flush()
+    del tables
+    store.checksum_path(store.path_of(own_663)).unlink()  # and nothing left to show it
+    after = solve(board, FIRST, "idastar", "pdb-663")
+    assert not (after.optimal and after.length > optimum)
+    assert after.heuristic == "linear-conflict" and after.length == optimum and after.optimal
+    assert "no checksum" in after.message
+    assert not store.exists(own_663) and pdb_catalogue.missing(["pdb-663/blank-first"])  # built again next

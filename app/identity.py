@@ -1,0 +1,127 @@
+"""Who a client is: an owner cookie the server signed, and how fast one network address may be given new ones.
+
+The owner cookie (``pp_owner``) names the browser that owns the jobs it starts, and every per-client limit counts
+by it. A name anyone could make up would let one client be a thousand browsers, so the cookie carries the server's
+signature (``itsdangerous`` with the app's secret key): a made-up or altered cookie is no cookie, and its request
+is the cookieless client of its address (``engine.serving.cluster.anonymous_owner``), which counts as one.
+
+Signed names are given out by the server, one per cookieless request, so the next way to be many is to ask for
+many: an address gets at most ``NewIdentities.burst`` new names at once, then one every ``NewIdentities.every``
+seconds. 120 at once lets a class of 100 behind one NAT address join within a minute, each student's browser
+asking once or twice (a page opened in two tabs before either has its cookie); a new name every 3 s (1,200 an
+hour) lets the next class in a lecture hall, an hour later, join as freely. A request past the limit is served
+all the same, as its address's cookieless client, and is given a name by a later request.
+
+The secret key lives in the instance folder (``secret_key``, made once, readable by its owner alone), so cookies
+outlive a restart and every process reading that folder signs and checks alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from itsdangerous import BadSignature, Signer
+
+log = logging.getLogger(__name__)
+
+SECRET_FILE = "secret_key"
+#: What the owner cookie's signature is for (a key signing something else never makes an owner cookie).
+SALT = "pp-owner"
+
+
+def instance_secret(folder: str | os.PathLike) -> bytes:
+    """The instance folder's secret key, made on first use. Two processes starting together agree: each writes a
+    key of its own to a private file and links it in place, and whichever link lands first is the key both read.
+    On a disk that cannot take it (full, read-only) the key is this process's alone, and said so in the log."""
+    path = Path(folder) / SECRET_FILE
+    try:
+        key = path.read_bytes().strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        log.warning("cannot read the secret key %s (%s): owner cookies last until this process stops", path, error)
+        return secrets.token_hex(32).encode()
+    key = secrets.token_hex(32).encode()
+    draft = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+    try:
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(descriptor, key)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        try:
+            os.link(draft, path)
+        except FileExistsError:  # another process made it first (or an empty file was left): read it
+            pass
+        finally:
+            os.unlink(draft)
+        return path.read_bytes().strip() or key
+    except OSError as error:
+        log.warning("cannot write the secret key %s (%s): owner cookies last until this process stops", path, error)
+        try:
+            draft.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return key
+
+
+def signer(secret_key: str | bytes) -> Signer:
+    return Signer(secret_key, salt=SALT)
+
+
+def owner_of(cookie: str, secret_key: str | bytes) -> str | None:
+    """The owner a cookie names, if this server signed it; None for a missing, made-up or altered one."""
+    if not cookie or len(cookie) > 200:
+        return None
+    try:
+        owner = signer(secret_key).unsign(cookie).decode()
+    except (BadSignature, UnicodeDecodeError):
+        return None
+    return owner if len(owner) == 32 and all(c in "0123456789abcdef" for c in owner) else None
+
+
+def cookie_for(owner: str, secret_key: str | bytes) -> str:
+    return signer(secret_key).sign(owner).decode()
+
+
+class NewIdentities:
+    """How many new owner names each network address may still be given: a bucket of ``burst`` per address,
+    refilled by one every ``every`` seconds. Bounded memory: past ``addresses`` buckets, the full ones (addresses
+    that have asked for nothing lately) are forgotten, and if none is full the stalest go."""
+
+    def __init__(self, burst: int = 120, every: float = 3.0, addresses: int = 10_000):
+        self.burst, self.every, self.addresses = burst, every, addresses
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, when counted)
+
+    def _tokens(self, address: str, now: float) -> float:
+        tokens, when = self._buckets.get(address, (self.burst, now))
+        return min(self.burst, tokens + (now - when) / self.every)
+
+    def take(self, address: str) -> bool:
+        """Whether ``address`` may be given one more name now (and count it)."""
+        now = time.monotonic()
+        with self._lock:
+            tokens = self._tokens(address, now)
+            allowed = tokens >= 1
+            self._buckets[address] = (tokens - 1 if allowed else tokens, now)
+            if len(self._buckets) > self.addresses:
+                self._forget(now)
+            return allowed
+
+    def _forget(self, now: float) -> None:
+        full = [address for address in self._buckets if self._tokens(address, now) >= self.burst]
+        for address in full:
+            del self._buckets[address]
+        if len(self._buckets) > self.addresses:
+            stalest = sorted(self._buckets, key=lambda address: self._buckets[address][1])
+            for address in stalest[:len(self._buckets) - self.addresses]:
+                del self._buckets[address]

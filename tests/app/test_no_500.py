@@ -1,0 +1,98 @@
+"""The 500s a site-reliability engineer found, each reproduced: nesting about as deep as Python's parser goes in
+every field that holds JSON (query fields, bodies, an uploaded lesson, a slide's link, a class's view), and a full
+disk under the quick solves and at start-up."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+from urllib.parse import urlencode
+
+import pytest
+
+from app import create_app
+from tests.app.conftest import visitor
+
+SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves from the goal (seed 004 of the published 8-puzzle set)
+#: About where Python's parser runs out of stack (its recursion limit is 1,000), and far past it.
+DEPTHS = (990, 1000, 5000)
+
+
+def deep(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+def assert_refused(response):
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400 and "nests too deeply" in text, (response.status_code, text[:300])
+
+
+@pytest.fixture
+def pages(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+                      "BUILD_TABLES": False})
+    return app.test_client()
+
+
+@pytest.mark.parametrize("levels", DEPTHS)
+def test_deep_nesting_in_a_step_views_json_fields_is_a_400(pages, levels):
+    grid = '{"rows": ' + deep(levels) + "}"
+    for path in ("/step", "/api/step", "/step/compare"):
+        assert_refused(pages.get(path, query_string={"problem": "grid", "data": grid}))
+        assert_refused(pages.get(path, query_string={"problem": "graph", "graph": deep(levels)}))
+    assert_refused(pages.post("/api/step", json={"problem": "grid", "grid": json.loads("[" * 20 + "]" * 20)}))
+
+
+@pytest.mark.parametrize("levels", DEPTHS)
+def test_deep_nesting_in_a_lesson_pasted_or_uploaded_or_in_a_slides_link_is_a_400(pages, levels):
+    lesson = '{"title": "deep", "slides": ' + deep(levels) + "}"
+    assert_refused(pages.post("/lessons/check", data={"lesson": lesson}))
+    upload = {"file": (io.BytesIO(lesson.encode()), "lesson.json")}
+    assert_refused(pages.post("/lessons/check", data=upload, content_type="multipart/form-data"))
+    # a link holds 25,000 characters
+    link = "/step?" + urlencode({"problem": "graph", "graph": deep(min(levels, 1000))})
+    slide = json.dumps({"title": "deep", "slides": [{"title": "one", "text": "see", "link": link}]})
+    assert_refused(pages.post("/lessons/check", data={"lesson": slide}))
+
+
+def test_deep_nesting_in_a_class_view_is_a_400_when_a_question_is_asked(pages):
+    view = "/step?problem=graph&graph=" + deep(980)  # a class's view holds at most 2,000 characters
+    started = pages.post("/class/", json={"view": view})
+    assert started.status_code == 200
+    asked = pages.post(f"/class/{started.get_json()['code']}/ask", json={"kind": "next"})
+    assert_refused(asked)
+
+
+def test_the_one_json_reader_refuses_what_json_has_not_and_says_where(pages):
+    from engine.core.errors import PuzzleError
+    from engine.core.params import json_value, nesting
+
+    assert nesting('{"a": [1, "[[[\\"[", {"b": []}]}') == 4  # brackets inside strings do not count
+    assert json_value('{"a": [1.5, "x"]}', "it") == {"a": [1.5, "x"]}
+    for text, words in [("[NaN]", "NaN"), ("[1e999]", "finite"), ('{"a": -Infinity}', "-Infinity"),
+                        ("[1,", "not valid JSON"), (b"\xff", "UTF-8"), ("[" + "9" * 5000 + "]", "too long")]:
+        with pytest.raises(PuzzleError, match=words):
+            json_value(text, "it")
+
+
+class FullDataDisk:
+    """Every new file in the data folder fails as on a full disk (the job database is elsewhere)."""
+
+    def __init__(self, monkeypatch):
+        import tempfile
+
+        def no_room(*args, **kwargs):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(tempfile, "mkstemp", no_room)
+
+
+def test_on_a_full_data_disk_the_default_8_puzzle_solve_and_the_hint_are_answered_without_saving(app, monkeypatch):
+    FullDataDisk(monkeypatch)
+    client = visitor(app)
+    solved = client.post("/api/solve", json={"size": "3x3", "tiles": SEED_004})
+    assert solved.status_code == 200 and solved.get_json()["length"] == 31, solved.get_data(as_text=True)[:300]
+    hint = client.post("/api/hint", json={"size": "3x3", "tiles": SEED_004})
+    assert hint.status_code == 200 and hint.get_json()["before"] == 31, hint.get_data(as_text=True)[:300]
+    assert hint.get_json()["after"] == 30
