@@ -216,6 +216,11 @@ def check():
         if len(source) > MAX_SOURCE:
             raise PuzzleError(f"a lesson is at most {MAX_SOURCE:,} characters of JSON")
         lesson = read_own_lesson(json_value(source, "the lesson"))
+        for number, one in enumerate(lesson["slides"], 1):  # a link that is no view is refused now, not when checked
+            try:
+                slide_view(one)
+            except PuzzleError as error:
+                raise PuzzleError(f"slide {number}'s link: {error}") from None
     except PuzzleError as error:
         if wants_data():
             return refused(400, str(error))
