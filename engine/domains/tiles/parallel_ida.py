@@ -174,6 +174,7 @@ class DaskPool:
         self.workers = max(1, sum(client.scheduler_info(n_workers=-1)["workers"][a].get("nthreads", 1)
                                   for a in addresses))
         self._stops: list = []
+        self._changed = threading.Event()  # set as any task ends
 
     def new_stop(self) -> str:
         from distributed import Event
@@ -188,16 +189,19 @@ class DaskPool:
         Event(stop, client=self.client).set()
 
     def submit(self, key: str, *args):
-        return self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
-                                  allow_other_workers=False)
+        future = self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
+                                    allow_other_workers=False)
+        future.add_done_callback(lambda _: self._changed.set())
+        return future
 
     def wait(self, futures: list, timeout: float) -> set:
-        from distributed import wait
-
-        try:
-            return set(wait(futures, timeout=timeout, return_when="FIRST_COMPLETED").done)
-        except TimeoutError:
-            return {future for future in futures if future.done()}
+        # distributed.wait would look for a default client, which a pool given its client may lack
+        done = {future for future in futures if future.done()}
+        if not done:
+            self._changed.wait(timeout)
+            self._changed.clear()
+            done = {future for future in futures if future.done()}
+        return done
 
     def close(self) -> None:
         for event in self._stops:
@@ -271,7 +275,8 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
                    max_bound: int = 400, loaded: dict | None = None) -> SolveResult:
     """IDA* with the heuristic ``name`` (already resolved: what ``Heuristic.inputs`` answered) from ``board`` to
     ``goal``, each bound's iteration as tasks on ``pool``; the result as ``kernel_drivers.idastar``'s, with
-    ``extra["bounds"]`` the nodes expanded after each bound and ``extra["tasks"]`` the tasks per bound."""
+    ``extra["bounds"]`` the nodes expanded after each bound, ``extra["tasks"]`` the tasks per bound (0: the bound's
+    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end."""
     from engine.domains.tiles.kernel_drivers import search_frame
     from engine.serving import store
 
@@ -288,10 +293,12 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
         moves = half_turn_moves(moves) if turned else moves
         return SolveResult(status, moves, record.admissible and status == Status.SOLVED, seconds=watch.elapsed,
                            solver="idastar-spread", heuristic=name, message=message,
-                           extra={"bounds": iterations, "tasks": tasks_per_bound, "workers": pool.workers}, **counts)
+                           extra={"bounds": iterations, "tasks": tasks_per_bound, "stopped_tasks": cut_short,
+                                  "workers": pool.workers}, **counts)
 
     iterations: list[dict] = []
     tasks_per_bound: list[int] = []
+    cut_short = 0  # tasks that stopped at the stop flag or their node cap
     if root == search_goal:
         return result(Status.SOLVED)
     expanded = generated = 0
@@ -323,6 +330,7 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
                         done += 1
                         expanded += part["expanded"]
                         generated += part["generated"]
+                        cut_short += part["stopped"]
                         least = min(least, part["least"])
                         if part["moves"] is not None and found is None:
                             found = part["moves"]
