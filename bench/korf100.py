@@ -8,7 +8,14 @@ Every length must equal the published optimum. The machine and its load average 
 ``--goal blank-last`` solves each instance half-turned towards the blank-last goal, through the blank-first database
 (the same optimum).
 
+``--workers 1 2``: the instances spread over a Dask cluster instead, one instance per task, once per worker count (a
+local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` the cluster there, all of its
+workers): the wall time of all 100 (median over the runs), the CPU time the tasks took, the speed-up over the first
+count, and whether every answer (length, moves, nodes expanded and generated per instance) is identical across the
+counts. The workers load the kernels and read the database into memory before the clock starts.
+
 Usage: python bench/korf100.py [--first N] [--runs R] [--heuristic pdb-78 ...] [--goal blank-first|blank-last]
+                               [--workers 1 2]
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from common import ROOT, header, table
+from common import ROOT, header, load, table
 
 from engine.core.registry import warm_up
 from engine.core.result import Budget
@@ -69,6 +76,76 @@ def run(heuristic: str, instances, goal: Board, runs: int) -> dict:
             "mean_generated": generated / len(rows), "all_optimal": wrong == 0}
 
 
+def solve_instance(cells: tuple[int, ...], heuristic: str, goal_name: str) -> dict:
+    """One instance, in a Dask worker: its answer, counts and the thread's CPU time."""
+    goal = goal_board(4, 4, goal_name)
+    board = Board(4, 4, cells)
+    if goal.blank != 0:
+        board = half_turn(board)
+    began = time.thread_time()
+    result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
+    return {"length": result.length, "moves": result.moves, "expanded": result.nodes_expanded,
+            "generated": result.nodes_generated, "heuristic": result.heuristic, "seconds": result.seconds,
+            "cpu": time.thread_time() - began}
+
+
+def warm_worker(heuristic: str) -> float:
+    """Load the kernels and read the database into this process's memory (not counted)."""
+    began = time.perf_counter()
+    warm_up()
+    if heuristic in pdb.GROUPINGS:
+        int(pdb.load(heuristic, STORED).tables.sum())
+    return time.perf_counter() - began
+
+
+def spread(heuristic: str, instances, goal_name: str, workers: int, runs: int) -> dict:
+    """Every instance as one task on a cluster of ``workers`` one-thread processes (or ``PUZZLE_SCHEDULER``'s)."""
+    from distributed import Client, LocalCluster
+
+    address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
+    cluster = None if address else LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, env={"PYTHONPATH": str(ROOT)})
+    with Client(address or cluster, set_as_default=False) as client:
+        if address:
+            workers = sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
+        warm = client.run(warm_worker, heuristic)
+        walls, cpus, answers = [], [], None
+        for _ in range(runs):
+            start = time.perf_counter()
+            futures = [client.submit(solve_instance, cells, heuristic, goal_name, pure=False)
+                       for _, _, cells in instances]
+            answers = client.gather(futures)
+            walls.append(time.perf_counter() - start)
+            cpus.append(sum(answer["cpu"] for answer in answers))
+    if cluster is not None:
+        cluster.close()
+    wrong = sum(a["length"] != optimum or a["heuristic"] != heuristic
+                for a, (_, optimum, _) in zip(answers, instances, strict=True))
+    return {"workers": workers, "walls": walls, "wall": statistics.median(walls), "cpu": statistics.median(cpus),
+            "answers": answers, "wrong": wrong, "warm": max(warm.values())}
+
+
+def main_spread(args, heuristics: list[str]) -> None:
+    instances = korf_instances()[:args.first]
+    for heuristic in heuristics:
+        rows, first = [], None
+        for workers in args.workers:
+            print(f"{heuristic}: {workers} worker(s) ...", flush=True)
+            run_ = spread(heuristic, instances, args.goal, workers, args.runs)
+            first = first or run_
+            same = [(a["length"], a["moves"], a["expanded"], a["generated"]) for a in run_["answers"]] == [
+                (a["length"], a["moves"], a["expanded"], a["generated"]) for a in first["answers"]]
+            rows.append([run_["workers"], f"{run_['wall']:.3f}", " ".join(f"{w:.3f}" for w in run_["walls"]),
+                         f"{run_['cpu']:.3f}", f"{first['wall'] / run_['wall']:.2f}",
+                         "yes" if not run_["wrong"] else f"NO ({run_['wrong']})", "yes" if same else "NO",
+                         f"{run_['warm']:.1f}"])
+            print(f"  {os.uname().nodename}: {load()}", flush=True)
+        print(f"\nIDA* + {heuristic}, {len(instances)} instances, one per task:")
+        print(table(["workers", "wall s (median)", "each run", "task CPU s (median)", "speed-up",
+                     "all optimal", "answers identical to the first", "warm-up s (not counted)"], rows))
+    print(f"\n{load()} at the end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--first", type=int, default=100)
@@ -76,6 +153,8 @@ def main() -> None:
     parser.add_argument("--heuristic", action="append", help="pdb-78, pdb-663 (repeatable; default both)")
     parser.add_argument("--goal", choices=("blank-first", "blank-last"), default="blank-first",
                         help="blank-last: each instance half-turned, solved through the blank-first database")
+    parser.add_argument("--workers", type=int, nargs="+",
+                        help="spread the instances over Dask clusters of these many workers, one instance per task")
     args = parser.parse_args()
     heuristics = args.heuristic or ["pdb-78", "pdb-663"]
     header(f"Korf's 100 instances, IDA* + {', '.join(heuristics)}, goal {args.goal}")
@@ -83,6 +162,9 @@ def main() -> None:
     for heuristic in heuristics:
         if heuristic in pdb.GROUPINGS:
             ensure_built(heuristic, args.goal)
+    if args.workers:
+        main_spread(args, heuristics)
+        return
     warm = warm_up()
     print(f"kernels loaded/compiled in {warm:.1f} s (not counted below)")
     for heuristic in heuristics:
