@@ -31,12 +31,13 @@ def assert_same_search(spread, serial, board, goal):
     assert spread.extra["bounds"][:-1] == serial.extra["bounds"][:-1]
 
 
-@pytest.mark.parametrize("heuristic", ["manhattan", "linear-conflict"])
-@pytest.mark.parametrize("seed", [1, 3])
-def test_spread_over_dask_equals_the_serial_kernel_bound_by_bound(cluster, heuristic, seed):
+@pytest.mark.parametrize(("size", "heuristic", "seed", "moves"), [
+    (4, "manhattan", 1, 45), (4, "linear-conflict", 1, 45), (4, "manhattan", 3, 45), (4, "linear-conflict", 3, 45),
+    (5, "linear-conflict", 1, 40)])
+def test_spread_over_dask_equals_the_serial_kernel_bound_by_bound(cluster, size, heuristic, seed, moves):
     client, pool = cluster
-    goal = goal_board(4, 4)
-    board, _ = scramble(goal, 45, seed=seed)
+    goal = goal_board(size, size)
+    board, _ = scramble(goal, moves, seed=seed)
     serial = solve(board, goal, "idastar", heuristic)
     with get_task_stream(client=client) as stream:
         spread = spread_idastar(board, goal, heuristic, Watch(), pool)
