@@ -8,14 +8,15 @@ Every length must equal the published optimum. The machine and its load average 
 ``--goal blank-last`` solves each instance half-turned towards the blank-last goal, through the blank-first database
 (the same optimum).
 
-``--workers 1 2``: the instances spread over a Dask cluster instead, one instance per task, once per worker count (a
-local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` the cluster there, all of its
-workers): the wall time of all 100 (median over the runs), the CPU time the tasks took, the speed-up over the first
-count, and whether every answer (length, moves, nodes expanded and generated per instance) is identical across the
-counts. The workers load the kernels and read the database into memory before the clock starts.
+``--workers 1 2``: the instances spread over a Dask cluster instead, one instance per task (``--per-task K``: K),
+once per worker count (a local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` the
+cluster there, all of its workers): the wall time of all 100 (median over the runs), the CPU time the tasks took,
+the speed-up over the first count, and whether every answer (length, moves, nodes expanded and generated per
+instance) is identical across the counts. The workers load the kernels and read the database into memory before the
+clock starts.
 
 Usage: python bench/korf100.py [--first N] [--runs R] [--heuristic pdb-78 ...] [--goal blank-first|blank-last]
-                               [--workers 1 2]
+                               [--workers 1 2 [--per-task K]]
 """
 
 from __future__ import annotations
@@ -76,17 +77,20 @@ def run(heuristic: str, instances, goal: Board, runs: int) -> dict:
             "mean_generated": generated / len(rows), "all_optimal": wrong == 0}
 
 
-def solve_instance(cells: tuple[int, ...], heuristic: str, goal_name: str) -> dict:
-    """One instance, in a Dask worker: its answer, counts and the thread's CPU time."""
+def solve_instances(instances: list[tuple[int, ...]], heuristic: str, goal_name: str) -> list[dict]:
+    """One task, in a Dask worker: each instance's answer, counts and the thread's CPU time."""
     goal = goal_board(4, 4, goal_name)
-    board = Board(4, 4, cells)
-    if goal.blank != 0:
-        board = half_turn(board)
-    began = time.thread_time()
-    result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
-    return {"length": result.length, "moves": result.moves, "expanded": result.nodes_expanded,
-            "generated": result.nodes_generated, "heuristic": result.heuristic, "seconds": result.seconds,
-            "cpu": time.thread_time() - began}
+    answers = []
+    for cells in instances:
+        board = Board(4, 4, cells)
+        if goal.blank != 0:
+            board = half_turn(board)
+        began = time.thread_time()
+        result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
+        answers.append({"length": result.length, "moves": result.moves, "expanded": result.nodes_expanded,
+                        "generated": result.nodes_generated, "heuristic": result.heuristic,
+                        "seconds": result.seconds, "cpu": time.thread_time() - began})
+    return answers
 
 
 def warm_worker(heuristic: str) -> float:
@@ -98,8 +102,9 @@ def warm_worker(heuristic: str) -> float:
     return time.perf_counter() - began
 
 
-def spread(heuristic: str, instances, goal_name: str, workers: int, runs: int) -> dict:
-    """Every instance as one task on a cluster of ``workers`` one-thread processes (or ``PUZZLE_SCHEDULER``'s)."""
+def spread(heuristic: str, instances, goal_name: str, workers: int, runs: int, per_task: int = 1) -> dict:
+    """The instances as tasks of ``per_task`` each (dealt in turn, so that hard neighbours part) on a cluster of
+    ``workers`` one-thread processes (or ``PUZZLE_SCHEDULER``'s)."""
     from distributed import Client, LocalCluster
 
     address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
@@ -112,9 +117,11 @@ def spread(heuristic: str, instances, goal_name: str, workers: int, runs: int) -
         walls, cpus, answers = [], [], None
         for _ in range(runs):
             start = time.perf_counter()
-            futures = [client.submit(solve_instance, cells, heuristic, goal_name, pure=False)
-                       for _, _, cells in instances]
-            answers = client.gather(futures)
+            tasks = -(-len(instances) // per_task)
+            futures = [client.submit(solve_instances, [cells for _, _, cells in instances[i::tasks]], heuristic,
+                                     goal_name, pure=False) for i in range(tasks)]
+            parts = client.gather(futures)
+            answers = [parts[i % tasks][i // tasks] for i in range(len(instances))]
             walls.append(time.perf_counter() - start)
             cpus.append(sum(answer["cpu"] for answer in answers))
     if cluster is not None:
@@ -131,7 +138,7 @@ def main_spread(args, heuristics: list[str]) -> None:
         rows, first = [], None
         for workers in args.workers:
             print(f"{heuristic}: {workers} worker(s) ...", flush=True)
-            run_ = spread(heuristic, instances, args.goal, workers, args.runs)
+            run_ = spread(heuristic, instances, args.goal, workers, args.runs, args.per_task)
             first = first or run_
             same = [(a["length"], a["moves"], a["expanded"], a["generated"]) for a in run_["answers"]] == [
                 (a["length"], a["moves"], a["expanded"], a["generated"]) for a in first["answers"]]
@@ -140,7 +147,7 @@ def main_spread(args, heuristics: list[str]) -> None:
                          "yes" if not run_["wrong"] else f"NO ({run_['wrong']})", "yes" if same else "NO",
                          f"{run_['warm']:.1f}"])
             print(f"  {os.uname().nodename}: {load()}", flush=True)
-        print(f"\nIDA* + {heuristic}, {len(instances)} instances, one per task:")
+        print(f"\nIDA* + {heuristic}, {len(instances)} instances, {args.per_task} per task:")
         print(table(["workers", "wall s (median)", "each run", "task CPU s (median)", "speed-up",
                      "all optimal", "answers identical to the first", "warm-up s (not counted)"], rows))
     print(f"\n{load()} at the end")
@@ -155,6 +162,7 @@ def main() -> None:
                         help="blank-last: each instance half-turned, solved through the blank-first database")
     parser.add_argument("--workers", type=int, nargs="+",
                         help="spread the instances over Dask clusters of these many workers, one instance per task")
+    parser.add_argument("--per-task", type=int, default=1, help="with --workers: instances per task (default 1)")
     args = parser.parse_args()
     heuristics = args.heuristic or ["pdb-78", "pdb-663"]
     header(f"Korf's 100 instances, IDA* + {', '.join(heuristics)}, goal {args.goal}")
