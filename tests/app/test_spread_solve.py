@@ -40,3 +40,8 @@ def test_a_spread_solve_cancelled_mid_search_stops_its_tasks(client, app):
     runner = app.extensions["jobs"]
     wait_until(lambda: not any(str(key).startswith("ida-") for keys in runner.client.processing().values()
                                for key in keys), what="the search's tasks to end")
+
+
+def test_the_play_page_offers_the_spread_solve(client):
+    page = client.get("/play?size=4x4&goal=blank-first&tiles=" + ",".join(map(str, KORF_1))).get_data(as_text=True)
+    assert 'value="idastar-spread:linear-conflict"' in page and "IDA* spread over the cluster" in page

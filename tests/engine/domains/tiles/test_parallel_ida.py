@@ -2,6 +2,7 @@
 same nodes expanded after every bound that ends without a goal, the same bounds, an answer of the same length that
 replays to the goal; a cancel stops the tasks running on the workers."""
 
+import json
 import threading
 
 import pytest
@@ -87,3 +88,18 @@ def test_a_cancel_stops_the_tasks_on_the_workers(cluster, korf):
     assert all(b["bound"] < 51 for b in result.extra["bounds"])  # the cancelled bound is not reported as complete
     processing = client.processing()
     assert not [key for keys in processing.values() for key in keys if str(key).startswith("ida-")]
+
+
+def test_the_cli_solves_with_the_spread_search(capsys, monkeypatch):
+    """``python -m engine solve --solver idastar-spread`` without a cluster named: this machine's threads."""
+    from engine.cli import main
+
+    monkeypatch.delenv("PUZZLE_SCHEDULER", raising=False)
+    goal = goal_board(4, 4, "blank-first")
+    board, _ = scramble(goal, 40, seed=2)
+    assert main(["solve", "--size", "4x4", "--goal", "blank-first", "--solver", "idastar-spread", "--heuristic",
+                 "linear-conflict", "--json", " ".join(map(str, board.cells))]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    serial = solve(board, goal, "idastar", "linear-conflict")
+    assert printed["solver"] == "idastar-spread" and printed["length"] == serial.length
+    assert goal == board.apply(printed["moves"]) and printed["extra"]["bounds"][:-1] == serial.extra["bounds"][:-1]
