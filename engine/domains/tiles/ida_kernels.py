@@ -369,6 +369,11 @@ class KernelHeuristic:
     board_h: Callable | None = None
 
 
+def is_ordered(kernel: KernelHeuristic) -> bool:
+    """Whether the kernel descends into a node's children by h (``ida_kernel``'s ``ordered``), else in move order."""
+    return bool(kernel.run.py_func.__globals__.get("ordered"))
+
+
 @hook
 def nothing_ahead(aux, cells, depth, blank, target, tile, md, bound, least):
     pass

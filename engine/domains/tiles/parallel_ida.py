@@ -42,7 +42,7 @@ from engine.core.status import Status
 from engine.domains.tiles.board import MOVES, Board, half_turn, half_turn_moves
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.ida_kernels import NO_BOUND
+from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
 
 #: The split depth is the first level of the tree with at least this many nodes per worker inside the bound.
 FRONTIER_PER_WORKER = 64
@@ -230,7 +230,9 @@ class _Levels:
     def __init__(self, root: Board, goal: Board, name: str, loaded: dict):
         self.goal, self.loaded = goal, loaded
         self.compiled = heuristic(name).compiled()
-        self.children = goal_tables(goal).children
+        self.ordered = is_ordered(self.compiled)
+        tables = goal_tables(goal)
+        self.children, self.manhattan = tables.children, tables.manhattan
         self.root = root
         self._h: dict[tuple, int] = {}
 
@@ -239,6 +241,12 @@ class _Levels:
         if value is None:
             value = self._h[board.cells] = int(self.compiled.inputs(board, self.goal, self.loaded, 2)[1])
         return value
+
+    def order_key(self, board: Board, h: int) -> tuple[int, int, int]:
+        """Where an ordered kernel puts a child among its siblings: by h, then Manhattan distance, then the blank's
+        distance from its goal cell."""
+        md = sum(int(self.manhattan[tile, cell]) for cell, tile in enumerate(board.cells) if tile)
+        return h, md, int(self.children.blank_distance[board.blank])
 
     def grow(self, bound: int, wanted: int) -> dict:
         """Expand level after level below ``bound`` until a level holds ``wanted`` nodes (or none): the counts of
@@ -252,14 +260,18 @@ class _Levels:
             below = []
             for node in level:
                 key = node.board.blank * 5 + node.came
+                inside = []
                 for i in range(int(count[key])):
                     d = int(move[key * 4 + i])
                     child = node.board.move(MOVES[d])
                     generated += 1
-                    f = depth + 1 + self.h(child)
-                    if f > bound:
-                        least = min(least, f)
+                    h = self.h(child)
+                    if depth + 1 + h > bound:
+                        least = min(least, depth + 1 + h)
                         continue
+                    inside.append((self.order_key(child, h) if self.ordered else i, d, child))
+                inside.sort(key=lambda entry: entry[0])  # the kernel's order: the level is in its search's order
+                for _, d, child in inside:
                     if child == self.goal:
                         return {"expanded": expanded, "generated": generated, "least": least,
                                 "moves": node.moves + MOVES[d], "level": []}
