@@ -13,7 +13,7 @@ once per worker count (a local cluster of that many one-thread worker processes,
 cluster there, all of its workers): the wall time of all 100 (median over the runs), the CPU time the tasks took,
 the speed-up over the first count, and whether every answer (length, moves, nodes expanded and generated per
 instance) is identical across the counts. The workers load the kernels and read the database into memory before the
-clock starts.
+clock starts; each run goes round the clusters in turn, so a load that changes meanwhile weighs on each alike.
 
 Usage: python bench/korf100.py [--first N] [--runs R] [--heuristic pdb-78 ...] [--goal blank-first|blank-last]
                                [--workers 1 2 [--per-task K]]
@@ -102,54 +102,62 @@ def warm_worker(heuristic: str) -> float:
     return time.perf_counter() - began
 
 
-def spread(heuristic: str, instances, goal_name: str, workers: int, runs: int, per_task: int = 1) -> dict:
-    """The instances as tasks of ``per_task`` each (dealt in turn, so that hard neighbours part) on a cluster of
-    ``workers`` one-thread processes (or ``PUZZLE_SCHEDULER``'s)."""
-    from distributed import Client, LocalCluster
-
-    address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
-    cluster = None if address else LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=None, env={"PYTHONPATH": str(ROOT)})
-    with Client(address or cluster, set_as_default=False) as client:
-        if address:
-            workers = sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
-        warm = client.run(warm_worker, heuristic)
-        walls, cpus, answers = [], [], None
-        for _ in range(runs):
-            start = time.perf_counter()
-            tasks = -(-len(instances) // per_task)
-            futures = [client.submit(solve_instances, [cells for _, _, cells in instances[i::tasks]], heuristic,
-                                     goal_name, pure=False) for i in range(tasks)]
-            parts = client.gather(futures)
-            answers = [parts[i % tasks][i // tasks] for i in range(len(instances))]
-            walls.append(time.perf_counter() - start)
-            cpus.append(sum(answer["cpu"] for answer in answers))
-    if cluster is not None:
-        cluster.close()
-    wrong = sum(a["length"] != optimum or a["heuristic"] != heuristic
-                for a, (_, optimum, _) in zip(answers, instances, strict=True))
-    return {"workers": workers, "walls": walls, "wall": statistics.median(walls), "cpu": statistics.median(cpus),
-            "answers": answers, "wrong": wrong, "warm": max(warm.values())}
+def spread_once(client, heuristic: str, instances, goal_name: str, per_task: int) -> tuple[float, list[dict]]:
+    """One run: the instances as tasks of ``per_task`` each (dealt in turn, so that hard neighbours part); its wall
+    time and every instance's answer, in order."""
+    start = time.perf_counter()
+    tasks = -(-len(instances) // per_task)
+    futures = [client.submit(solve_instances, [cells for _, _, cells in instances[i::tasks]], heuristic, goal_name,
+                             pure=False) for i in range(tasks)]
+    parts = client.gather(futures)
+    wall = time.perf_counter() - start
+    return wall, [parts[i % tasks][i // tasks] for i in range(len(instances))]
 
 
 def main_spread(args, heuristics: list[str]) -> None:
+    """One cluster per worker count (or ``PUZZLE_SCHEDULER``'s alone), all started and warmed first; then each run
+    goes round the clusters in turn, so that a load that changes meanwhile weighs on every count alike."""
+    from distributed import Client, LocalCluster
+
     instances = korf_instances()[:args.first]
+    address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
+    counts = [0] if address else args.workers
+    clusters = [None if address else LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                  dashboard_address=None, env={"PYTHONPATH": str(ROOT)})
+                for n in counts]
+    clients = [Client(address or cluster, set_as_default=False) for cluster in clusters]
+    counts = [sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
+              for client in clients]
     for heuristic in heuristics:
-        rows, first = [], None
-        for workers in args.workers:
-            print(f"{heuristic}: {workers} worker(s) ...", flush=True)
-            run_ = spread(heuristic, instances, args.goal, workers, args.runs, args.per_task)
-            first = first or run_
-            same = [(a["length"], a["moves"], a["expanded"], a["generated"]) for a in run_["answers"]] == [
-                (a["length"], a["moves"], a["expanded"], a["generated"]) for a in first["answers"]]
-            rows.append([run_["workers"], f"{run_['wall']:.3f}", " ".join(f"{w:.3f}" for w in run_["walls"]),
-                         f"{run_['cpu']:.3f}", f"{first['wall'] / run_['wall']:.2f}",
-                         "yes" if not run_["wrong"] else f"NO ({run_['wrong']})", "yes" if same else "NO",
-                         f"{run_['warm']:.1f}"])
-            print(f"  {os.uname().nodename}: {load()}", flush=True)
+        warm = [max(client.run(warm_worker, heuristic).values()) for client in clients]
+        walls, cpus, answers = ([[] for _ in clients] for _ in range(3))
+        for _ in range(args.runs):
+            for k, client in enumerate(clients):
+                wall, run_answers = spread_once(client, heuristic, instances, args.goal, args.per_task)
+                walls[k].append(wall)
+                cpus[k].append(sum(answer["cpu"] for answer in run_answers))
+                answers[k] = run_answers
+            print(f"  a run on each cluster; {load()}", flush=True)
+
+        def key(answer: dict) -> tuple:
+            return answer["length"], answer["moves"], answer["expanded"], answer["generated"]
+
+        rows = []
+        for k, workers in enumerate(counts):
+            wrong = sum(a["length"] != optimum or a["heuristic"] != heuristic
+                        for a, (_, optimum, _) in zip(answers[k], instances, strict=True))
+            same = [key(a) for a in answers[k]] == [key(a) for a in answers[0]]
+            rows.append([workers, f"{statistics.median(walls[k]):.3f}", " ".join(f"{w:.3f}" for w in walls[k]),
+                         f"{statistics.median(cpus[k]):.3f}",
+                         f"{statistics.median(walls[0]) / statistics.median(walls[k]):.2f}",
+                         "yes" if not wrong else f"NO ({wrong})", "yes" if same else "NO", f"{warm[k]:.1f}"])
         print(f"\nIDA* + {heuristic}, {len(instances)} instances, {args.per_task} per task:")
         print(table(["workers", "wall s (median)", "each run", "task CPU s (median)", "speed-up",
                      "all optimal", "answers identical to the first", "warm-up s (not counted)"], rows))
+    for client, cluster in zip(clients, clusters, strict=True):
+        client.close()
+        if cluster is not None:
+            cluster.close()
     print(f"\n{load()} at the end")
 
 
