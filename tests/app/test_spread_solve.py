@@ -15,7 +15,7 @@ def test_a_spread_solve_is_a_long_job_with_the_serial_answer(client, app):
     goal = goal_board(4, 4)
     board, _ = scramble(goal, 45, seed=1)
     response = client.post("/api/solve", json={"size": "4x4", "tiles": list(board.cells), "solver": "idastar-spread",
-                                               "heuristic": "linear-conflict"})
+                                               "heuristic": "linear-conflict", "mode": "job"})
     assert response.status_code == 202
     job = app.extensions["jobs"].wait(job_id(response), timeout=180)
     assert job["status"] == "done" and job["lane"] == "long"
@@ -29,7 +29,7 @@ def test_a_spread_solve_is_a_long_job_with_the_serial_answer(client, app):
 
 def test_a_spread_solve_cancelled_mid_search_stops_its_tasks(client, app):
     response = client.post("/api/solve", json={"size": "4x4", "goal": "blank-first", "tiles": KORF_1,
-                                               "solver": "idastar-spread", "heuristic": "manhattan"})
+                                               "solver": "idastar-spread", "heuristic": "manhattan", "mode": "job"})
     url = response.get_json()["url"]
     wait_until(lambda: client.get(url).get_json()["info"].get("tasks") is not None, timeout=180,
                what="the job's first tasks")
