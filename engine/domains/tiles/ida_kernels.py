@@ -58,7 +58,8 @@ BLANK = 1        # the blank's cell there
 NEXT_BOUND = 2   # the least f above the bound seen so far: the next iteration's bound
 EXPANDED = 3     # nodes expanded so far
 GENERATED = 4    # nodes generated so far
-STATE_FIELDS = 5
+CAME = 5         # the move that led to the root (4: none), whose undoing the root's children leave out
+STATE_FIELDS = 6
 NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
 U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
 
@@ -87,11 +88,13 @@ def new_stack(depths: int, md: int) -> SearchStack:
     return stack
 
 
-def start_state(blank: int) -> np.ndarray:
-    """The state array of a new iteration from the root, the blank on ``blank``."""
+def start_state(blank: int, came: int = 4) -> np.ndarray:
+    """The state array of a new iteration from the root, the blank on ``blank``; ``came``: the move (index in
+    ``MOVES``) by which a search inside a larger one reached its root (``parallel_ida``), 4 for a whole search."""
     state = np.zeros(STATE_FIELDS, dtype=np.int64)
     state[BLANK] = blank
     state[NEXT_BOUND] = NO_BOUND
+    state[CAME] = came
     return state
 
 
@@ -202,7 +205,7 @@ def _run(cells, st, stack, children, aux, bound, quota):
         key_at[i] = cell * 5 + path[i - 1]
         cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
         came_from[i] = cell
-    key_at[0] = cell * 5 + 4
+    key_at[0] = cell * 5 + st[CAME]
     # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
     # time per node (bench/vs_burns.py).
     while True:
@@ -364,6 +367,11 @@ class KernelHeuristic:
     #: same ``aux`` (a ``hook``); the compiled A* (``astar.astar_kernel``) and the reference IDA*
     #: (``reference_kernel``) compute it. None: the compiled A* does not take the heuristic (the readable A* does)
     board_h: Callable | None = None
+
+
+def is_ordered(kernel: KernelHeuristic) -> bool:
+    """Whether the kernel descends into a node's children by h (``ida_kernel``'s ``ordered``), else in move order."""
+    return bool(kernel.run.py_func.__globals__.get("ordered"))
 
 
 @hook

@@ -9,6 +9,8 @@ both count against the budget's bytes.
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -53,10 +55,11 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
 
     ``loaded["half_turn"]``: the tables were built for the goal's half-turn (``board.half_turn``), so the search runs
     on the half-turned position and its moves are turned back: the same search, the same counts."""
-    if loaded and loaded.get("half_turn"):
-        turned = idastar(half_turn(board), half_turn(goal), name, watch, {**loaded, "half_turn": False}, max_bound)
-        turned.moves = half_turn_moves(turned.moves)
-        return turned
+    search_goal, loaded, turned = search_frame(goal, loaded)
+    if turned:
+        result = idastar(half_turn(board), search_goal, name, watch, loaded, max_bound)
+        result.moves = half_turn_moves(result.moves)
+        return result
     record = heuristic(name)
     compiled = record.compiled()
     tables = goal_tables(goal)
@@ -72,25 +75,26 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     bound = h0
     iterations = []
     slices = Slices()
+    stopped = [None]  # why ``between`` stopped the search
     while bound <= max_bound:
         st = start_state(board.blank)
         frames.trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
-        while True:
-            before, began = int(st[EXPANDED]), watch.elapsed
-            quota = min(slices.quota, max(1, watch.budget.max_nodes - expanded - before))
-            code = compiled.run(cells, st, frames, tables.children, aux, bound, quota)
-            slices.ran(int(st[EXPANDED]) - before, watch.elapsed - began)
+
+        def between(done: int, expanded: int = expanded, bound: int = bound) -> bool:
+            total = expanded + done
+            watch.report(None, {"nodes": total, "bound": bound, "text": f"bound {bound}: {total:,} nodes expanded"})
+            stopped[:] = [watch.stop_reason(total)]
+            return stopped[0] is not None
+
+        code = iterate(compiled.run, cells, st, frames, tables.children, aux, bound, slices,
+                       watch.budget.max_nodes - expanded, between)
+        if code == PAUSED:
             total_expanded = expanded + int(st[EXPANDED])
-            if code != PAUSED:
-                break
-            watch.report(None, {"nodes": total_expanded, "bound": bound,
-                                "text": f"bound {bound}: {total_expanded:,} nodes expanded"})
-            if reason := watch.stop_reason(total_expanded):
-                return SolveResult(reason, nodes_expanded=total_expanded,
-                                   nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
-                                   seconds=watch.elapsed, solver="idastar", heuristic=name,
-                                   message=watch.stop_message(reason, total_expanded), extra={"bounds": iterations})
+            return SolveResult(stopped[0], nodes_expanded=total_expanded,
+                               nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
+                               seconds=watch.elapsed, solver="idastar", heuristic=name,
+                               message=watch.stop_message(stopped[0], total_expanded), extra={"bounds": iterations})
         expanded += int(st[EXPANDED])
         generated += int(st[GENERATED])
         iterations.append({"bound": bound, "expanded": expanded})
@@ -109,6 +113,52 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
                        seconds=watch.elapsed, solver="idastar", heuristic=name,
                        message=f"no solution within {max_bound} moves")
+
+
+def iterate(run, cells: np.ndarray, st: np.ndarray, frames, children, aux, bound: int, slices: Slices, cap: int,
+            between: Callable[[int], bool]) -> int:
+    """One IDA* iteration by the kernel ``run`` below ``bound``, in slices of ``slices.quota`` nodes and at most
+    ``cap`` in all; after each slice ``between(nodes expanded in this iteration so far)`` says whether to stop.
+    Returns FOUND, ITERATION_DONE, or PAUSED when ``between`` stopped it."""
+    while True:
+        before, began = int(st[EXPANDED]), time.perf_counter()
+        quota = min(slices.quota, max(1, cap - before))
+        code = run(cells, st, frames, children, aux, bound, quota)
+        slices.ran(int(st[EXPANDED]) - before, time.perf_counter() - began)
+        if code != PAUSED or between(int(st[EXPANDED])):
+            return code
+
+
+def search_frame(goal: Board, loaded: dict) -> tuple[Board, dict, bool]:
+    """The goal the kernel searches towards, what it is given, and whether the board is half-turned for it: tables
+    built for the goal's half-turn (``loaded["half_turn"]``) are searched on the half-turned position, whose moves
+    are turned back (``half_turn_moves``)."""
+    if loaded and loaded.get("half_turn"):
+        return half_turn(goal), {**loaded, "half_turn": False}, True
+    return goal, loaded or {}, False
+
+
+def subtree_iteration(board: Board, goal: Board, name: str, loaded: dict, came: int, bound: int, cap: int,
+                      stop: Callable[[], bool]) -> dict:
+    """One iteration of the compiled IDA* of the heuristic ``name`` from ``board``, a node of a larger search reached
+    by the move ``came`` (its index in ``MOVES``; its undoing is left out as the whole search leaves it out), below
+    ``bound`` counted from this node (the larger search's bound less the node's g). ``loaded`` as ``search_frame``
+    gives it; ``cap``: the nodes it may expand; ``stop()`` asked between slices.
+
+    The node itself is not counted (its parent's search counted it when it entered it). Returns ``expanded``,
+    ``generated``, ``least`` (the least f above the bound, from this node; ``NO_BOUND`` when nothing was cut),
+    ``moves`` (from this node to the goal, when found) and ``stopped``."""
+    compiled = heuristic(name).compiled()
+    tables = goal_tables(goal)
+    cells = np.array(board.cells, dtype=np.int64)
+    aux, _ = compiled.inputs(board, goal, loaded, bound + 2)
+    frames = new_stack(bound + 2, int(manhattan_sum(cells, tables.manhattan)))
+    st = start_state(board.blank, came)
+    code = iterate(compiled.run, cells, st, frames, tables.children, aux, bound, Slices(), cap,
+                   lambda done: done >= cap or stop())
+    moves = "".join(MOVES[d] for d in frames.path[:int(st[DEPTH])]) if code == FOUND else None
+    return {"expanded": int(st[EXPANDED]), "generated": int(st[GENERATED]), "least": int(st[NEXT_BOUND]),
+            "moves": moves, "stopped": code == PAUSED}
 
 
 def _check_bfs_size(board: Board, limit: int) -> None:

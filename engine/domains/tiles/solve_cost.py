@@ -33,6 +33,9 @@ OPTIMAL_INTERACTIVE_CELLS = 16
 QUICK_STATES = 181_440
 QUICK_NODES = 500_000
 QUICK_TRY_NODES = 30_000
+#: Solvers that spread their work over the long lane's workers (engine/domains/tiles/parallel_ida.py): a job of theirs
+#: waits for a long-lane slot, never an interactive one.
+SPREAD_SOLVERS = frozenset({"idastar-spread"})
 #: Only a backstop: the node cap bounds the work; time depends on how loaded the machine is.
 QUICK_SECONDS = 5.0
 
@@ -56,6 +59,9 @@ def solve_placement(params: dict, optimal: dict[str, bool]) -> Placement:
         return Placement(LONG, f"a budget of {seconds:g} s in all is long work: it runs in the background")
     cells = _cells(params)
     for run in runs:
+        if run["solver"] in SPREAD_SOLVERS:
+            return Placement(LONG, "spread over the cluster's workers: it runs in the background, on the long lane "
+                                   "whose workers take its tasks")
         if run["solver"] == "bfs" and positions(cells) > BFS_INTERACTIVE_STATES:
             return Placement(LONG, f"breadth-first search may visit all {positions(cells):,} positions of "
                                    f"{params['size']} (minutes of work): it runs in the background")

@@ -5,6 +5,8 @@
   every heuristic whose compiled record gives its h of a whole board, else the readable engine/search one (which the
   step-through views use). Optimal.
 * ``idastar``: IDA* (numba kernel) with any heuristic the kernel computes. Optimal with an admissible one.
+* ``idastar-spread``: the same IDA*, each bound's iteration split into tasks over a Dask cluster's workers or this
+  machine's cores (engine/domains/tiles/parallel_ida.py). Optimal, the serial search's nodes per bound.
 * ``table``: the exact distance table of a small board (at most 10 cells) used as a perfect heuristic.
 * ``fast``: row-and-column reduction (engine/domains/tiles/reduction.py), any board up to 6×6 in well under a second,
 not   optimal; ``extra["lower_bound"]`` is the Manhattan distance beside its length.
@@ -51,6 +53,17 @@ def _idastar(board: Board, goal: Board, name: str, watch: Watch, options: dict) 
     return _noted(idastar(board, goal, used, watch, loaded), note)
 
 
+def _idastar_spread(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
+    """IDA* with each bound's iteration spread as tasks over the cluster's long-lane workers (inside a job), the
+    cluster named by ``PUZZLE_SCHEDULER``, or this machine's cores (engine/domains/tiles/parallel_ida.py)."""
+    from engine.domains.tiles.parallel_ida import pool_here, spread_idastar
+
+    used, loaded, note = heuristic(name).inputs(goal, options)
+    _say_fallback(watch, "idastar-spread", name, used, note)
+    with pool_here() as pool:
+        return _noted(spread_idastar(board, goal, used, watch, pool, options, loaded=loaded), note)
+
+
 def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
     """The compiled A* (engine/domains/tiles/astar.py) where it applies, else the readable one (engine/search)."""
     from engine.domains.tiles.astar import astar_fast, supports
@@ -95,6 +108,10 @@ register_solver(SolverInfo("astar", "A*", _astar, search_heuristics, 36, True,
 register_solver(SolverInfo("idastar", "IDA*", _idastar, search_heuristics, 36, True,
                            "Depth-first with an f-bound raised each round; optimal, tiny memory.", warm_options={},
                            quick=True))
+register_solver(SolverInfo("idastar-spread", "IDA* spread over the cluster", _idastar_spread, search_heuristics, 36,
+                           True, "IDA* whose every round is split into tasks run at once by the cluster's workers "
+                           "(or this machine's cores): the same answer length and nodes per round as IDA*, sooner "
+                           "on a long search."))
 register_solver(SolverInfo("table", "Distance table", _table, ("perfect",), PERFECT_MAX_CELLS, True,
                            "One BFS from the goal stores every distance; then the answer is read off, move by move.",
                            quick=True))

@@ -1,0 +1,415 @@
+"""IDA* spread over a Dask cluster's workers (or this machine's cores): each bound's iteration as a set of tasks.
+
+For each bound the search tree is grown here, level by level, in the serial kernel's move order and with its
+parent-move pruning (``goal_arrays.ChildLists``: no node's children include the move back), each child's h as the
+kernel computes it (``KernelHeuristic.inputs``), until a level holds ``FRONTIER_PER_WORKER`` nodes per worker or lies
+``MAX_SPLIT_DEPTH`` moves down (the split depth). Every node above the split depth is expanded here and counted as the
+serial search counts it; each node of the last level inside the bound becomes part of a task that runs the compiled
+kernel from it (``kernel_drivers.subtree_iteration``: the kernel started from that board, with the move that led there
+and the bound less its g). The nodes are dealt to ``TASKS_PER_WORKER`` tasks per worker in turn (neighbouring subtrees
+are alike in size, so dealing them out balances the tasks). The next bound is the least f above the bound over the
+levels grown here and every task. A goal found, a cancel or the budget sets a stop flag that every running task reads
+between its kernel's slices, and the tasks not started are cancelled.
+
+Every iteration that ends without a goal expands and generates exactly the nodes of the serial search's iteration
+(the order differs, the set does not); the last one stops where the first task to find a goal stops the others, so
+its counts vary, and the path found may be another of the same (optimal) length.
+``tests/engine/domains/tiles/test_parallel_ida.py`` holds both to the serial kernel, bound by bound.
+
+Where the tasks run (``Pool``): ``DaskPool`` submits them to a Dask cluster, restricted to the workers of the long lane
+(a cluster without lanes: every worker), so the interactive lane keeps answering. Inside a job (a Dask task itself)
+the client is ``distributed.worker_client``: the job's thread secedes from its worker's pool while it waits, so its
+own worker runs tasks too (a lane resource would not be given back by seceding: the tasks ask for none and are
+restricted to the lane's workers by address instead). The budget's node limit is given to each task as what was left
+when it was submitted, so tasks running together may pass it by that much each. ``ThreadPool`` runs the same tasks on
+this process's threads (the kernels release the GIL): the CLI and a notebook without a cluster.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+from concurrent.futures import wait as wait_threads
+from dataclasses import dataclass
+
+from engine.core.errors import PuzzleError
+from engine.core.result import SolveResult, Watch
+from engine.core.status import Status
+from engine.domains.tiles.board import MOVES, Board, half_turn, half_turn_moves
+from engine.domains.tiles.goal_arrays import goal_tables
+from engine.domains.tiles.heuristics import heuristic
+from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
+
+#: The split depth is the first level of the tree with at least this many nodes per worker inside the bound.
+FRONTIER_PER_WORKER = 64
+#: ... or the level at this depth, whatever its size: a narrow tree (an early bound) is left to the kernel, not walked
+#: here in Python.
+MAX_SPLIT_DEPTH = 10
+#: Tasks per worker and bound: enough that a worker with small subtrees takes another task while one runs long.
+TASKS_PER_WORKER = 8
+#: Seconds between two looks at the stop flag inside a task (a Dask event is a round trip to the scheduler).
+STOP_POLL = 0.1
+#: Seconds between two progress reports while tasks run.
+REPORT_EVERY = 0.25
+
+
+@dataclass(frozen=True)
+class Node:
+    """A node of the tree grown here: its board, the moves from the root (its g is their number), the index in
+    ``MOVES`` of the last one (4 at the root)."""
+    board: Board
+    moves: str
+    came: int
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a task needs to rebuild the search's heuristic in its own process (the tables are never sent)."""
+    goal: Board  # the goal as the solve was asked (the task finds the tables' frame itself: ``search_frame``)
+    heuristic: str  # the heuristic the search uses (after any fallback)
+    options: tuple  # the solve's options, as items
+    data_dir: str | None  # the store the tables are read from
+
+
+# ---- the tasks ----------------------------------------------------------------------------------------------------
+
+def _frame(spec: Spec) -> tuple[Board, dict]:
+    """The search's goal and kernel inputs in this process, through the same resolution as the solve's."""
+    from engine.domains.tiles.kernel_drivers import search_frame
+    from engine.serving import store
+
+    if spec.data_dir and os.path.isdir(spec.data_dir) and str(store.data_dir()) != spec.data_dir:
+        store.set_data_dir(spec.data_dir)
+    used, loaded, _ = heuristic(spec.heuristic).inputs(spec.goal, dict(spec.options))
+    if used != spec.heuristic:
+        raise RuntimeError(f"this worker has {used}, not {spec.heuristic}: its tables differ from the solve's")
+    goal, loaded, _ = search_frame(spec.goal, loaded)
+    return goal, loaded
+
+
+def _stop_check(stop) -> Callable[[], bool]:
+    """A function telling whether the search was stopped: ``stop`` is a ``threading.Event`` in this process or the
+    name of a Dask ``Event``, read at most every ``STOP_POLL`` seconds."""
+    if isinstance(stop, threading.Event):
+        return stop.is_set
+    from distributed import Event
+
+    event = Event(stop)
+    seen = [False, 0.0]
+
+    def stopped() -> bool:
+        now = time.monotonic()
+        if not seen[0] and now - seen[1] >= STOP_POLL:
+            seen[0], seen[1] = event.is_set(), now
+        return seen[0]
+    return stopped
+
+
+def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
+    """One task: the kernel's iteration below ``bound`` from each of ``nodes`` in turn, at most ``cap`` nodes in all.
+    Returns the counts, the least f above the bound (from the root), and the path from the root when a goal was
+    found."""
+    from engine.domains.tiles.kernel_drivers import subtree_iteration
+
+    goal, loaded = _frame(spec)
+    stopped = _stop_check(stop)
+    out = {"expanded": 0, "generated": 0, "least": NO_BOUND, "moves": None, "stopped": False}
+    for node in nodes:
+        if stopped() or out["expanded"] >= cap:
+            out["stopped"] = True
+            break
+        g = len(node.moves)
+        part = subtree_iteration(node.board, goal, spec.heuristic, loaded, node.came, bound - g,
+                                 cap - out["expanded"], stopped)
+        out["expanded"] += part["expanded"]
+        out["generated"] += part["generated"]
+        if part["least"] < NO_BOUND:
+            out["least"] = min(out["least"], part["least"] + g)
+        if part["moves"] is not None:
+            out["moves"] = node.moves + part["moves"]
+            break
+        if part["stopped"]:
+            out["stopped"] = True
+            break
+    return out
+
+
+# ---- where the tasks run ------------------------------------------------------------------------------------------
+
+class ThreadPool:
+    """The tasks on this process's threads."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or os.cpu_count() or 2
+        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ida-task")
+
+    def new_stop(self):
+        return threading.Event()
+
+    def set_stop(self, stop) -> None:
+        stop.set()
+
+    def submit(self, key: str, *args):
+        return self._executor.submit(run_task, *args)
+
+    def wait(self, futures: list, timeout: float) -> set:
+        return wait_threads(futures, timeout=timeout, return_when=FIRST_COMPLETED).done
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskPool:
+    """The tasks on a Dask cluster, each restricted to ``addresses`` (the long lane's workers)."""
+
+    def __init__(self, client, addresses: list[str]):
+        if not addresses:
+            raise PuzzleError("no worker of the cluster serves the long lane, so the search has nowhere to spread: "
+                              "start one (dask worker <scheduler> --resources long=1 --preload engine.serving.worker)")
+        self.client, self.addresses = client, addresses
+        self.workers = max(1, sum(client.scheduler_info(n_workers=-1)["workers"][a].get("nthreads", 1)
+                                  for a in addresses))
+        self._stops: list = []
+        self._changed = threading.Event()  # set as any task ends
+
+    def new_stop(self) -> str:
+        from distributed import Event
+
+        name = f"puzzle-ida-stop-{uuid.uuid4().hex[:12]}"
+        self._stops.append(Event(name, client=self.client))
+        return name
+
+    def set_stop(self, stop: str) -> None:
+        from distributed import Event
+
+        Event(stop, client=self.client).set()
+
+    def submit(self, key: str, *args):
+        future = self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
+                                    allow_other_workers=False)
+        future.add_done_callback(lambda _: self._changed.set())
+        return future
+
+    def wait(self, futures: list, timeout: float) -> set:
+        # distributed.wait would look for a default client, which a pool given its client may lack
+        done = {future for future in futures if future.done()}
+        if not done:
+            self._changed.wait(timeout)
+            self._changed.clear()
+            done = {future for future in futures if future.done()}
+        return done
+
+    def close(self) -> None:
+        for event in self._stops:
+            try:
+                event.clear()  # an event is forgotten by the scheduler once cleared and unreferenced
+            except Exception:
+                pass
+
+
+def lane_workers(client, lane: str) -> list[str]:
+    """The addresses of the workers serving ``lane``; every worker when none advertises a lane."""
+    from engine.serving.jobs import LANES
+
+    workers = client.scheduler_info(n_workers=-1)["workers"]
+    serving = [address for address, info in workers.items() if lane in info.get("resources", {})]
+    if serving:
+        return serving
+    return [address for address, info in workers.items() if not set(LANES) & set(info.get("resources", {}))]
+
+
+# ---- the search ---------------------------------------------------------------------------------------------------
+
+class _Levels:
+    """The tree above the split depth, grown here for a bound; each board's h kept across bounds."""
+
+    def __init__(self, root: Board, goal: Board, name: str, loaded: dict):
+        self.goal, self.loaded = goal, loaded
+        self.compiled = heuristic(name).compiled()
+        self.ordered = is_ordered(self.compiled)
+        tables = goal_tables(goal)
+        self.children, self.manhattan = tables.children, tables.manhattan
+        self.root = root
+        self._h: dict[tuple, int] = {}
+
+    def h(self, board: Board) -> int:
+        value = self._h.get(board.cells)
+        if value is None:
+            value = self._h[board.cells] = int(self.compiled.inputs(board, self.goal, self.loaded, 2)[1])
+        return value
+
+    def order_key(self, board: Board, h: int) -> tuple[int, int, int]:
+        """Where an ordered kernel puts a child among its siblings: by h, then Manhattan distance, then the blank's
+        distance from its goal cell."""
+        md = sum(int(self.manhattan[tile, cell]) for cell, tile in enumerate(board.cells) if tile)
+        return h, md, int(self.children.blank_distance[board.blank])
+
+    def grow(self, bound: int, wanted: int) -> dict:
+        """Expand level after level below ``bound`` until a level holds ``wanted`` nodes (or none): the counts of
+        the levels expanded (the root included, as the serial search counts it), the least f cut off, that level
+        (the tasks' roots), or the moves to a goal met on the way."""
+        expanded, generated, least = 1, 0, NO_BOUND
+        level = [Node(self.root, "", 4)]
+        count, move = self.children.count, self.children.move
+        depth = 0
+        while level and len(level) < wanted and depth < MAX_SPLIT_DEPTH:
+            below = []
+            for node in level:
+                key = node.board.blank * 5 + node.came
+                inside = []
+                for i in range(int(count[key])):
+                    d = int(move[key * 4 + i])
+                    child = node.board.move(MOVES[d])
+                    generated += 1
+                    h = self.h(child)
+                    if depth + 1 + h > bound:
+                        least = min(least, depth + 1 + h)
+                        continue
+                    inside.append((self.order_key(child, h) if self.ordered else i, d, child))
+                inside.sort(key=lambda entry: entry[0])  # the kernel's order: the level is in its search's order
+                for _, d, child in inside:
+                    if child == self.goal:
+                        return {"expanded": expanded, "generated": generated, "least": least,
+                                "moves": node.moves + MOVES[d], "level": []}
+                    expanded += 1
+                    below.append(Node(child, node.moves + MOVES[d], d))
+            level = below
+            depth += 1
+        return {"expanded": expanded, "generated": generated, "least": least, "moves": None,
+                "level": level, "depth": depth}
+
+
+def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, options: dict | None = None,
+                   max_bound: int = 400, loaded: dict | None = None) -> SolveResult:
+    """IDA* with the heuristic ``name`` (already resolved: what ``Heuristic.inputs`` answered) from ``board`` to
+    ``goal``, each bound's iteration as tasks on ``pool``; the result as ``kernel_drivers.idastar``'s, with
+    ``extra["bounds"]`` the nodes expanded after each bound, ``extra["tasks"]`` the tasks per bound (0: the bound's
+    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end."""
+    from engine.domains.tiles.kernel_drivers import search_frame
+    from engine.serving import store
+
+    options = options or {}
+    if loaded is None:
+        name, loaded, _ = heuristic(name).inputs(goal, options)
+    search_goal, search_loaded, turned = search_frame(goal, loaded)
+    root = half_turn(board) if turned else board
+    record = heuristic(name)
+    spec = Spec(goal, name, tuple(sorted(options.items())), str(store.data_dir()))
+    levels = _Levels(root, search_goal, name, search_loaded)
+
+    def result(status: Status, moves: str = "", message: str = "", **counts) -> SolveResult:
+        moves = half_turn_moves(moves) if turned else moves
+        return SolveResult(status, moves, record.admissible and status == Status.SOLVED, seconds=watch.elapsed,
+                           solver="idastar-spread", heuristic=name, message=message,
+                           extra={"bounds": iterations, "tasks": tasks_per_bound, "stopped_tasks": cut_short,
+                                  "workers": pool.workers}, **counts)
+
+    iterations: list[dict] = []
+    tasks_per_bound: list[int] = []
+    cut_short = 0  # tasks that stopped at the stop flag or their node cap
+    if root == search_goal:
+        return result(Status.SOLVED)
+    expanded = generated = 0
+    bound = levels.h(root)
+    while bound <= max_bound:
+        grown = levels.grow(bound, FRONTIER_PER_WORKER * pool.workers)
+        expanded += grown["expanded"]
+        generated += grown["generated"]
+        least = grown["least"]
+        if grown["moves"] is not None:
+            iterations.append({"bound": bound, "expanded": expanded})
+            return result(Status.SOLVED, grown["moves"], nodes_expanded=expanded, nodes_generated=generated)
+        level = grown["level"]  # entered (and counted) by ``grow``; the tasks count what lies below them
+        found, stopped, done = None, None, 0
+        tasks = max(1, min(len(level), TASKS_PER_WORKER * pool.workers))
+        tasks_per_bound.append(len(level) and tasks)
+        if level:
+            stop = pool.new_stop()
+            cap = max(1, watch.budget.max_nodes - expanded)
+            run = uuid.uuid4().hex[:8]
+            pending = [pool.submit(f"ida-{run}-{bound}-{i}", spec, level[i::tasks], bound, cap, stop)
+                       for i in range(tasks)]
+            try:
+                while pending:
+                    finished = pool.wait(pending, REPORT_EVERY)
+                    for future in finished:
+                        pending.remove(future)
+                        part = future.result()
+                        done += 1
+                        expanded += part["expanded"]
+                        generated += part["generated"]
+                        cut_short += part["stopped"]
+                        least = min(least, part["least"])
+                        if part["moves"] is not None and found is None:
+                            found = part["moves"]
+                    watch.report(None, {"nodes": expanded, "bound": bound, "tasks": done, "of": tasks,
+                                        "text": f"bound {bound}: {expanded:,} nodes expanded, {done} of {tasks} "
+                                                f"tasks done on {pool.workers} workers"})
+                    if found is None and stopped is None:
+                        stopped = watch.stop_reason(expanded)
+                    if (found is not None or stopped is not None) and pending:
+                        pool.set_stop(stop)
+            finally:
+                if pending:  # an error: the others stop too
+                    pool.set_stop(stop)
+                    for future in pending:
+                        future.cancel()
+        iterations.append({"bound": bound, "expanded": expanded})
+        if found is not None:
+            return result(Status.SOLVED, found, nodes_expanded=expanded, nodes_generated=generated)
+        if stopped is not None:
+            iterations.pop()
+            return result(stopped, message=watch.stop_message(stopped, expanded), nodes_expanded=expanded,
+                          nodes_generated=generated)
+        if least >= NO_BOUND:
+            break
+        bound = int(least)
+        if reason := watch.stop_reason(expanded):
+            return result(reason, message=watch.stop_message(reason, expanded), nodes_expanded=expanded,
+                          nodes_generated=generated)
+    return result(Status.BUDGET_EXHAUSTED, message=f"no solution within {max_bound} moves", nodes_expanded=expanded,
+                  nodes_generated=generated)
+
+
+def pool_here(lane: str = "long"):
+    """Where this process spreads its tasks: the cluster of the Dask worker it runs in (a job), else the cluster
+    named by ``PUZZLE_SCHEDULER``, else this machine's threads. Returns a context manager giving the pool."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def pool():
+        try:
+            from distributed import get_worker, worker_client
+
+            get_worker()
+        except (ImportError, ValueError):
+            address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
+            if address:
+                from distributed import Client
+
+                with Client(address, timeout="10s", set_as_default=False) as client:
+                    spread = DaskPool(client, lane_workers(client, lane))
+                    try:
+                        yield spread
+                    finally:
+                        spread.close()
+                return
+            threads = ThreadPool()
+            try:
+                yield threads
+            finally:
+                threads.close()
+            return
+        with worker_client() as client:  # this thread secedes while it waits: its worker runs tasks too
+            spread = DaskPool(client, lane_workers(client, lane))
+            try:
+                yield spread
+            finally:
+                spread.close()
+    return pool()
+
+
