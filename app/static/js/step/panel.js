@@ -19,6 +19,15 @@ function region(el, name) {
   return el;
 }
 
+// A picture's labels are sized in its own units (a map of 100 units drawn 104 or 800 px wide): --px, one screen pixel
+// in those units, lets the style keep a map's names and costs at least 14 px on screen (app.css) at any size.
+function readableLabels(picture) {
+  const box = picture.viewBox && picture.viewBox.baseVal;
+  if (!box || !box.width || !box.height || !picture.clientWidth) return;
+  const scale = Math.min(picture.clientWidth / box.width, picture.clientHeight / box.height);  // as the SVG fits its box
+  picture.style.setProperty("--px", String(1 / scale));
+}
+
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
 const shared = { view: null };
 
@@ -33,6 +42,7 @@ function largeView() {
   close.addEventListener("click", () => dialog.close());
   bar.append(title, close);
   const figure = html("div", "enlarged");
+  new ResizeObserver(() => { if (figure.firstChild) readableLabels(figure.firstChild); }).observe(figure);
   figure.tabIndex = -1;  // focused on opening, so Space and the clicker's keys step instead of pressing Close
   const numbers = html("p", "muted"), caption = html("p", "caption");
   dialog.append(bar, figure, numbers, caption);
@@ -69,6 +79,8 @@ export class SearchPanel {
     const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
+    // the stage's layout changes the picture's size after it is drawn (presenting, a turned window, large text)
+    new ResizeObserver(() => { if (this.current.firstChild) readableLabels(this.current.firstChild); }).observe(this.current);
     this.stats = html("dl", "stats");
     top.append(this.current, this.pictureTools(), this.stats);
     head.appendChild(top);
@@ -158,6 +170,7 @@ export class SearchPanel {
     if (box && box.width) picture.style.setProperty("--ratio", box.width / box.height);  // a map's own shape, no bands
     view.title.textContent = `${this.trace.title} · step ${replay.applied}`;
     view.figure.replaceChildren(picture);
+    readableLabels(picture);
     view.numbers.textContent = this.words.numbers(shownId);
     view.caption.textContent = this.words.caption();
   }
@@ -279,7 +292,9 @@ export class SearchPanel {
     const shownId = replay.shownId;
     const n = replay.nodes[shownId];
     this.current.innerHTML = "";
-    this.current.appendChild(this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary }));
+    const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary });
+    this.current.appendChild(picture);
+    readableLabels(picture);
     this.current.appendChild(html("div", "muted", this.words.numbers(shownId)));
     if (shared.view && shared.view.owner === this && shared.view.dialog.open) this.renderLarge();
 
