@@ -207,8 +207,14 @@ export class SearchPanel {
     column.appendChild(tools);
 
     const legendBox = html("details", "tree-legend-box");
-    legendBox.open = !container.closest(".presenting");  // on a projector the tree needs the room; one click opens it
-    legendBox.appendChild(html("summary", "", "Legend"));
+    // open beside a tree on a page, closed on a projector (the tree needs the room; one click opens it), following the
+    // stage until someone opens or closes it
+    let legendChosen = false;
+    const legendFollows = () => { if (!legendChosen) legendBox.open = !container.closest(".presenting"); };
+    legendFollows();
+    const summary = html("summary", "", "Legend");
+    summary.addEventListener("click", () => { legendChosen = true; });
+    legendBox.appendChild(summary);
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
     Object.entries(STATUS).forEach(([k, text]) => {
@@ -226,7 +232,7 @@ export class SearchPanel {
     column.appendChild(legendBox);
     column.appendChild(scroller);
     // Fit keeps fitting when the box changes size (the legend opens, the window turns)
-    new ResizeObserver(() => { if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
+    new ResizeObserver(() => { legendFollows(); if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
     this.details = region(html("div", "node-details idle"), "The clicked node");  // a long why scrolls inside it
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
