@@ -20,12 +20,21 @@ function region(el, name) {
 }
 
 // A picture's labels are sized in its own units (a map of 100 units drawn 104 or 800 px wide): --px, one screen pixel
-// in those units, lets the style keep a map's names and costs at least 14 px on screen (app.css) at any size.
+// in those units, lets the style keep a map's names and costs at least 14 px on screen (app.css) at any size, and
+// each label is kept inside the picture.
 function readableLabels(picture) {
   const box = picture.viewBox && picture.viewBox.baseVal;
   if (!box || !box.width || !box.height || !picture.clientWidth) return;
   const scale = Math.min(picture.clientWidth / box.width, picture.clientHeight / box.height);  // as the SVG fits its box
   picture.style.setProperty("--px", String(1 / scale));
+  // letters that large run off a small picture's side: each label is moved back inside it, where it was drawn first
+  picture.querySelectorAll("text[x]").forEach((label) => {
+    if (!label.dataset.x) label.dataset.x = label.getAttribute("x");
+    label.setAttribute("x", label.dataset.x);
+    const b = label.getBBox();
+    const shift = b.x < box.x ? box.x - b.x : Math.max(box.x - b.x, Math.min(0, box.x + box.width - b.x - b.width));
+    label.setAttribute("x", String(+label.dataset.x + shift));
+  });
 }
 
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
