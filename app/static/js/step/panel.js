@@ -24,8 +24,9 @@ function region(el, name) {
 // each label is kept inside the picture.
 function readableLabels(picture) {
   const box = picture.viewBox && picture.viewBox.baseVal;
-  if (!box || !box.width || !box.height || !picture.clientWidth) return;
-  const scale = Math.min(picture.clientWidth / box.width, picture.clientHeight / box.height);  // as the SVG fits its box
+  const drawn = picture.getScreenCTM && picture.getScreenCTM();  // the picture's units to the screen's pixels
+  const scale = drawn ? Math.hypot(drawn.a, drawn.b) : 0;
+  if (!box || !box.width || !scale || !picture.clientWidth) return;
   picture.style.setProperty("--px", String(1 / scale));
   // letters that large run off a small picture's side: each label is moved back inside it, where it was drawn first
   picture.querySelectorAll("text[x]").forEach((label) => {
