@@ -311,7 +311,8 @@ SMALLEST_TEXT = """(selector) => {
 }"""
 # The tree nodes, as far as they show in their box, that a tree's tools or its "Legend" lie on.
 TOOLS_ON_NODES = """() => [...document.querySelectorAll('.step-panel')].flatMap((panel) => {
-  const tools = [...panel.querySelectorAll('.tree-tools, .tree-legend-box > summary')].map((e) => e.getBoundingClientRect());
+  const tools = [...panel.querySelectorAll('.tree-tools, .tree-legend-box > summary')]
+    .map((e) => e.getBoundingClientRect());
   const box = panel.querySelector('.tree-scroll').getBoundingClientRect();
   return [...panel.querySelectorAll('.tree-scroll [data-id]')].map((node) => {
     const r = node.getBoundingClientRect();
@@ -323,7 +324,10 @@ TOOLS_ON_NODES = """() => [...document.querySelectorAll('.step-panel')].flatMap(
   }).filter(Boolean);
 })"""
 CONTROLS_ON_SCREEN = """() => [...document.querySelectorAll('.player-controls button, #copy-link')]
-  .every((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })"""
+  .every((b) => {
+    const r = b.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  })"""
 
 
 def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_node(projector, live_server):
