@@ -227,6 +227,7 @@ export class SearchPanel {
     legendBox.appendChild(summary);
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
+    legend.tabIndex = 0;  // on a projector the opened legend scrolls in its box: the keyboard reaches all of it
     Object.entries(STATUS).forEach(([k, text]) => {
       const li = html("li", "");
       const key = svgEl("svg", { width: 22, height: 22, class: "tree", "aria-hidden": "true" });
