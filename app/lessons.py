@@ -288,7 +288,8 @@ def unshown(text: str, traces: list[dict], step: int) -> list[str]:
 
 
 def read_own_lesson(data: object) -> dict:
-    """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link": "/step?...&step=N", "walk"}]}
+    """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link", "walk"}]}, each link
+    "/step?...&step=N" or a saved view's "/v/<id>?step=N"
     (``walk``, optional: the steps past the opening one a clicker walks before the next slide, 0 to 25, default 10)."""
     if not isinstance(data, dict) or not isinstance(data.get("slides"), list) or not data["slides"]:
         raise PuzzleError('a lesson is {"title": …, "slides": [{"title": …, "text": …, "link": "/step?…"}, …]}')
@@ -298,8 +299,9 @@ def read_own_lesson(data: object) -> dict:
     for number, slide in enumerate(data["slides"], 1):
         if not isinstance(slide, dict) or not all(isinstance(slide.get(k), str) for k in ("title", "text", "link")):
             raise PuzzleError(f"slide {number} needs a title, a text and a link, each a string")
-        if not slide["link"].startswith("/step?") or len(slide["link"]) > 25_000 or len(slide["text"]) > 4000:
-            raise PuzzleError(f"slide {number}: the link must be a /step link (the step-through's Copy link), and "
+        if not slide["link"].startswith(("/step?", "/v/")) or len(slide["link"]) > 25_000 or len(slide["text"]) > 4000:
+            raise PuzzleError(f"slide {number}: the link must be a /step link or a saved view's /v/ link (the "
+                              "step-through's Copy link), and "
                               "the text at most 4,000 characters")
         walk = slide.get("walk", DEFAULT_WALK)
         if not isinstance(walk, int) or isinstance(walk, bool) or not 0 <= walk <= MAX_WALK:

@@ -112,6 +112,24 @@ def saved(key: str) -> dict:
     return record
 
 
+def saved_step_link(link: str) -> str:
+    """The long ``/step?…`` address a short link ``/v/<id>`` (with its ``step`` and ``show_h``) names: what a lesson's
+    slide written with a short link shows. A ``PuzzleError`` when it names no saved view of the step-through."""
+    parts = urlsplit(link)
+    key = parts.path.removeprefix("/v/")
+    record = records().view(key) if parts.path.startswith("/v/") and KEY.fullmatch(key) else None
+    if record is None or record["page"] != "step":
+        raise PuzzleError(f"{link[:80]} is not the short link of a saved step-through view")
+    query = query_of(record)
+    args = dict(parse_qsl(parts.query))
+    if "step" in args:  # as ``open_view`` reads such an address: its step and option, not the record's
+        query["step"] = str(integer(args, "step", 0, 1_000_000, 0))
+        query.pop("show_h", None)
+        if flag(args, "show_h", False):
+            query["show_h"] = "1"
+    return f"/step?{urlencode(query, safe=',:')}"
+
+
 def base_link(view: View) -> str:
     """The short address of a view at its step: the record of the view at step 0 without h shown (one record for
     every step of it) and the step and option in the query, as ``page.js`` writes the address of such a page."""

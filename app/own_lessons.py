@@ -1,7 +1,8 @@
 """A lecturer's own lessons as records: written in the app or uploaded as JSON, checked, stored, and presented from
 their own link exactly as the built-in lessons are.
 
-A lesson (``app.lessons.read_own_lesson``: a title and slides, each a title, words and a ``/step`` link) is stored in
+A lesson (``app.lessons.read_own_lesson``: a title and slides, each a title, words and a ``/step`` link or a saved
+view's short link ``/v/<id>``, read as the view it names) is stored in
 the job database's ``lessons`` table under the first 16 hex digits of the SHA-256 of its canonical JSON, so the same
 lesson is one record and one link (``/lessons/own/<id>``). Each slide's verdict (the numbers its words state that the
 step-through does not show at its step, ``app.lessons.unshown``) is stored apart in ``lesson_checks``, keyed by the
@@ -27,6 +28,7 @@ from urllib.parse import parse_qsl
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
+from app.links import saved_step_link
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from app.submit import owner
@@ -130,7 +132,9 @@ def check_slot(client: str):
 
 
 def slide_view(slide: dict):
-    return view_from_query(dict(parse_qsl(slide["link"].partition("?")[2])))
+    """The view a slide's link opens: a ``/step?…`` address, or a saved view's short link ``/v/<id>?step=N``."""
+    link = saved_step_link(slide["link"]) if slide["link"].startswith("/v/") else slide["link"]
+    return view_from_query(dict(parse_qsl(link.partition("?")[2])))
 
 
 def check_slides(store: LessonStore, slides: list[dict], seconds: float | None = None) -> None:

@@ -73,7 +73,9 @@ def play():
 
 @bp.get("/compare")
 def compare():
-    return _page("play/compare.html", max_compare=MAX_COMPARE)
+    # a race's link (app/race.py, race_link): the same solvers checked, run on opening
+    return _page("play/compare.html", max_compare=MAX_COMPARE, chosen=request.args.getlist("choice"),
+                 run=request.args.get("run") == "1")
 
 
 def _solver_fields(value: str) -> dict:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from flask import url_for
+
 from app.positions import solver_label
 
 LOG_SPREAD = 100  # a chart whose largest value is this many times its smallest positive one is drawn on a log scale
@@ -61,6 +63,16 @@ def race_rows(result: dict, params: dict | None = None) -> list[dict]:
     lane to the long one goes on with the rest of its seconds, which is the budget the engine's message names)."""
     return [{**row, "label": race_label(row), "per_bound": per_iteration((row.get("extra") or {}).get("bounds") or []),
              **_budget_stop(row, params or {})} for row in result["results"]]
+
+
+def race_link(result: dict, job: dict | None = None) -> str:
+    """The address that reopens a race: its job's page when it ran as a job (the answer kept, nothing run again), else
+    the compare page on the same position with the same solvers checked, run again on opening (``run=1``)."""
+    if job is not None and job.get("id"):
+        return url_for("jobs.show", job_id=job["id"])
+    choices = [f"{row['solver']}:{row.get('heuristic') or ''}" for row in result["results"]]  # the form's values
+    return url_for("play.compare", size=result["size"], goal=",".join(map(str, result["goal"])),
+                   tiles=",".join(map(str, result["tiles"])), choice=choices, run=1)
 
 
 def per_iteration(bounds: list[dict]) -> list[dict]:

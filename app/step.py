@@ -32,7 +32,7 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from app.job_pages import result_fragment
 from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
-from app.race import bar_width, effective_branching_factor, race_rows, uses_log_scale
+from app.race import bar_width, effective_branching_factor, race_link, race_rows, uses_log_scale
 from app.solve_api import json_body
 from app.subjects import Subject
 from app.submit import compare_request, page_unless_htmx, progress_fragment
@@ -53,7 +53,7 @@ from engine.subjects.classic import graph
 
 bp = Blueprint("step", __name__)
 # the compare page's rows and its "why" (app/race.py)
-for figure in (effective_branching_factor, uses_log_scale, bar_width, race_rows):
+for figure in (effective_branching_factor, uses_log_scale, bar_width, race_rows, race_link):
     bp.add_app_template_global(figure)
 SUBJECTS = [
     Subject("step.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "

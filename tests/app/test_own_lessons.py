@@ -115,3 +115,23 @@ def test_the_writer_opens_with_a_view_added_from_the_step_through(client):
     page = client.get("/lessons/write?add=" + romania_link(4))
     assert page.status_code == 200 and 'id="lesson-writer"' in page.get_data(as_text=True)
     assert 'id="add-to-lesson"' in client.get("/step").get_data(as_text=True)
+
+
+def test_a_slide_may_be_a_saved_views_short_link(client):
+    at_start = client.post("/api/views", json={"view": romania_link(0)}).get_json()["link"]
+    at_four = client.post("/api/views", json={"view": romania_link(4)}).get_json()["link"]
+    lesson = {"title": "Short links", "slides": [
+        {**FIVE_SLIDES["slides"][0], "link": f"{at_start}?step=4"},  # the record at 0, opened at step 4
+        {**FIVE_SLIDES["slides"][1], "link": at_four},  # the record's own step
+        {**FIVE_SLIDES["slides"][0], "link": at_start}]}  # at step 0 nothing is expanded: 393, 447, 449 are not shown
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(lesson)},
+                          headers={"Accept": "application/json"}).get_json()
+    assert [s["unshown"] for s in checked["slides"]] == [[], ["390"], ["393", "447", "449"]]
+    assert [s["step"] for s in checked["slides"]] == [4, 4, 0]
+    assert '"step": 4' in client.get(f"{checked['link']}/1").get_data(as_text=True)
+    race = client.post("/api/views", json={"view": romania_link(0).replace("/step?", "/step/compare?")}).get_json()
+    for link in (race["link"], "/v/abcdefghijkl"):
+        bad = client.post("/lessons/check", data={"lesson": json.dumps({"slides": [{**lesson["slides"][0],
+                                                                                    "link": link}]})},
+                          headers={"Accept": "application/json"}).get_json()
+        assert "is not the short link of a saved step-through view" in bad["slides"][0]["error"]

@@ -175,3 +175,23 @@ def test_the_race_page_draws_any_counts_from_a_stored_result(app, tmp_path, manh
     assert len(charts) == 2 and len(re.findall(r'class="bar-label">f ≤ ', charts[0])) == bounds
     widths = [float(w) for w in re.findall(r'<rect [^>]*width="([\d.e+-]+)"', html)]
     assert widths and all(0 < w <= 210 for w in widths)
+
+
+def test_a_races_link_reopens_it_with_the_same_position_and_solvers(client):
+    """The race's "Copy link": the compare page on the same board with the same solvers checked, raced on opening."""
+    chosen = ["idastar:manhattan", "astar:linear-conflict", "bfs:"]
+    html = client.post("/compare/run", data={"size": "3x3", "goal": "blank-last", "tiles": SEED_004, "mode": "sync",
+                                              "choice": chosen}).get_data(as_text=True)
+    link = re.search(r'data-copy-link="([^"]+)"', html).group(1).replace("&amp;", "&")
+    page = client.get(link).get_data(as_text=True)
+    checked = re.findall(r'<input type="checkbox" name="choice" value="([^"]*)" checked>', page)
+    assert sorted(checked) == sorted(chosen)
+    assert 'hx-trigger="submit, load"' in page
+    assert f'name="tiles" value="{SEED_004}"' in page
+
+
+def test_a_race_run_as_a_job_links_to_its_job(app):
+    with app.test_request_context():
+        link = result_fragment("compare", {"size": "3x3", "tiles": [0] * 9, "goal": [0] * 9, "results": []},
+                               {"id": "abc123", "params": {}})
+    assert 'data-copy-link="/jobs/abc123"' in link

@@ -298,3 +298,103 @@ def test_two_searches_on_romania_show_the_head_of_each_frontier(projector, live_
     finally:
         page.locator("#large-text").uncheck()
         page.evaluate("localStorage.clear()")
+
+
+# The smallest size on screen, in px to 1/100, of the texts a selector finds (an SVG's text scaled by its picture's
+# size).
+SMALLEST_TEXT = """(selector) => {
+  const sizes = [...document.querySelectorAll(selector)].filter((t) => t.getBBox().width > 0).map((t) => {
+    const m = t.getScreenCTM();
+    return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+  });
+  return sizes.length ? Math.round(Math.min(...sizes) * 100) / 100 : null;  // a computed size keeps 1/64 px
+}"""
+# The tree nodes, as far as they show in their box, that a tree's tools or its "Legend" lie on.
+TOOLS_ON_NODES = """() => [...document.querySelectorAll('.step-panel')].flatMap((panel) => {
+  const tools = [...panel.querySelectorAll('.tree-tools, .tree-legend-box > summary')]
+    .map((e) => e.getBoundingClientRect());
+  const box = panel.querySelector('.tree-scroll').getBoundingClientRect();
+  return [...panel.querySelectorAll('.tree-scroll [data-id]')].map((node) => {
+    const r = node.getBoundingClientRect();
+    const seen = { left: Math.max(r.left, box.left), right: Math.min(r.right, box.right),
+                   top: Math.max(r.top, box.top), bottom: Math.min(r.bottom, box.bottom) };
+    const hit = seen.left < seen.right && seen.top < seen.bottom &&
+      tools.some((t) => seen.left < t.right && t.left < seen.right && seen.top < t.bottom && t.top < seen.bottom);
+    return hit ? `${panel.dataset.algorithm} node ${node.dataset.id}` : null;
+  }).filter(Boolean);
+})"""
+CONTROLS_ON_SCREEN = """() => [...document.querySelectorAll('.player-controls button, #copy-link')]
+  .every((b) => {
+    const r = b.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  })"""
+
+
+def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_node(projector, live_server):
+    """Issue 42: at 853×480, uniform-cost beside A* on Romania drew the corner map's names at 8.2 px and its costs at
+    6.6 px, the tree's values at 12 px, and the tree's toolbar and "Legend" over its nodes. At every step to 12 and
+    in large text: each map's names and costs and each tree's labels are at least 14 px on screen, enlarged too; no
+    tool lies on a node, also after a node is clicked; the player's controls stay on screen."""
+    page = projector
+    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar&heuristic=given")
+    ready(page)
+    page.click('#step-form button[type="submit"]')
+    ready(page)
+    try:
+        for large in (False, True):
+            if large:
+                page.locator("#large-text").check()
+            page.keyboard.press("Home")
+            costed = 0
+            for step in range(13):
+                expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
+                page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+                where = f"step {step}, large text {large}"
+                assert page.evaluate(SMALLEST_TEXT, ".current-node svg text.node-name") >= 14, where
+                costs = page.evaluate(SMALLEST_TEXT, ".current-node svg text.edge-cost")  # once a road is taken
+                assert costs is None or costs >= 14, where
+                costed += costs is not None
+                assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text") >= 14, where
+                assert page.evaluate(TOOLS_ON_NODES) == [], where
+                assert page.evaluate(CONTROLS_ON_SCREEN), where
+                page.keyboard.press("PageDown")
+            assert costed > 6, f"roads' costs drawn at {costed} of 13 steps"
+            for panel in page.locator(".step-panel").all():
+                panel.locator(".tree-scroll [data-id]").last.click()
+                assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
+                assert page.evaluate(TOOLS_ON_NODES) == [], f"after a click, large text {large}"
+        page.locator('.step-panel[data-algorithm="astar"] .current-node svg').click()
+        dialog = page.locator("dialog.picture-large")
+        expect(dialog).to_be_visible()
+        expect(dialog.locator("svg text.node-name")).to_have_count(len(ROMANIA))
+        assert page.evaluate(SMALLEST_TEXT, "dialog.picture-large svg text") >= 14
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+    finally:
+        page.evaluate("document.querySelector('dialog.picture-large')?.close()")
+        page.locator("#large-text").uncheck()
+        page.evaluate("localStorage.clear()")
+
+
+def test_a_slide_in_large_text_scrolls_its_own_column_and_keeps_the_controls(projector, live_server):
+    """Issue 42: in large text the first slide of the A* lesson ran to 506–709 px of a 480 px projector with no
+    scroll. Its column now scrolls to its last link, the player stays on screen, and the tree's "+n" is 14 px."""
+    page = projector
+    page.goto(f"{live_server}/lessons/astar/1")
+    ready(page)
+    try:
+        page.locator("#large-text").check()
+        column = page.locator(".stage .lesson")
+        assert page.evaluate(CONTROLS_ON_SCREEN)
+        box = column.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"]
+        last = column.locator("a").last
+        last.scroll_into_view_if_needed()
+        link = last.bounding_box()
+        assert 0 <= link["y"] and link["y"] + link["height"] <= PROJECTOR["height"]
+        # the column scrolled, not the page under the stage
+        assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
+        assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text.t-count") >= 14
+    finally:
+        page.locator("#large-text").uncheck()
+        page.evaluate("localStorage.clear()")

@@ -400,6 +400,15 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     if (!onScreen(shown)) shown.scrollIntoView({ block: "nearest" });
   }
 
+  // A race's "Copy link" (results/compare.html): the whole address, or the address shown when the clipboard is refused.
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-copy-link]");
+    if (!button) return;
+    const url = new URL(button.dataset.copyLink, window.location.href).href;
+    const status = button.parentElement.querySelector('[role="status"]');
+    try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
+  });
+
   onReady(() => { bind(document); bindHint(document); bindForms(); bindSolve(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
   document.addEventListener("htmx:afterSettle", (event) => {

@@ -100,8 +100,9 @@ export function verdictText(scene, heuristic) {
 
 // The graph of a trace's scene drawn in a 100×100 box (nodes at their x, y scaled to fit, else on a circle), with the
 // path to ``current`` (a list of node names, start first) marked.
-// compact (a panel's corner): only the start, the goal and the path's nodes are named and only the path's edges
-// costed, so the names a room needs are not lost among twenty others; the rest name themselves on hover.
+// compact (a panel's corner, a map some 100 px wide whose letters are 14 px on screen): only the start, the goal and
+// the current node are named and only the road last taken costed, so the names a room needs are not lost among
+// twenty others; the path is marked, the rest name themselves on hover, and Enlarge shows them all.
 export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
   const graph = scene.graph;
   const names = graph.nodes.map((n) => n.name);
@@ -113,18 +114,20 @@ export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
   const at = new Map(names.map((name, i) => [name, [8 + (xs[i] - x0) * scale + (84 - (x1 - x0) * scale) / 2, 8 + (ys[i] - y0) * scale + (84 - (y1 - y0) * scale) / 2]]));
   const onPath = new Set();
   for (let i = 1; i < path.length; i++) onPath.add(`${path[i - 1]}\u0000${path[i]}`).add(`${path[i]}\u0000${path[i - 1]}`);
+  const lastRoad = new Set(path.length > 1 ? [`${path.at(-2)}\u0000${path.at(-1)}`, `${path.at(-1)}\u0000${path.at(-2)}`] : []);
   svg.innerHTML = "";
   graph.edges.forEach((e) => {
     const [p, q] = [at.get(e.from), at.get(e.to)];
     if (!p || !q) return;
     svg.appendChild(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: onPath.has(`${e.from}\u0000${e.to}`) ? "edge on" : "edge" }));
-    if (compact ? onPath.has(`${e.from}\u0000${e.to}`) : names.length <= 30) {
+    if (compact ? lastRoad.has(`${e.from}\u0000${e.to}`) : names.length <= 30) {
       const label = svgEl("text", { x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 - 0.8, class: "edge-cost" });
       label.textContent = e.cost;
       svg.appendChild(label);
     }
   });
   const current = path[path.length - 1];
+  const named = new Set(compact ? [graph.start, graph.goal, current] : names);
   names.forEach((name) => {
     const cls = ["node"];
     if (path.includes(name)) cls.push("on");
@@ -134,15 +137,10 @@ export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
     const [x, y] = at.get(name);
     const g = svgEl("g", { class: cls.join(" "), "data-node": name });
     g.appendChild(svgEl("circle", { cx: x, cy: y, r: 2.4 }));
-    if (compact && !path.includes(name) && name !== graph.start && name !== graph.goal) {
+    if (!named.has(name)) {
       g.appendChild(svgEl("title", {})).textContent = name;
     } else {
       const label = svgEl("text", { x, y: y + 6, class: "node-name" });
-      const side = compact && (x < 25 ? "start" : x > 75 ? "end" : null);
-      if (side) {  // a compact picture's letters are large: a name near a side runs inwards, not off the picture
-        label.style.textAnchor = side;
-        label.setAttribute("x", side === "start" ? x - 3 : x + 3);
-      }
       label.textContent = name;
       g.appendChild(label);
     }

@@ -18,14 +18,16 @@ const save = () => { try { localStorage.setItem(KEY, JSON.stringify(draft)); } c
 function stepLink(text) {
   try {
     const url = new URL(text.trim(), window.location.origin);
-    return url.origin === window.location.origin && url.pathname === "/step" && url.search ? url.pathname + url.search : null;
+    // a step-through address, or a saved view's short link (/v/<id>?step=N, which the server resolves)
+    const ok = url.pathname === "/step" ? Boolean(url.search) : /^\/v\/[a-z2-7]{12}$/.test(url.pathname);
+    return url.origin === window.location.origin && ok ? url.pathname + url.search : null;
   } catch { return null; }
 }
 
 function add(link) {
   const ok = stepLink(link);
   error.hidden = true;
-  if (!ok) { error.textContent = "A slide's link is a step-through address (/step?…), as its Copy link gives."; error.hidden = false; return false; }
+  if (!ok) { error.textContent = "A slide's link is a step-through address (/step?… or /v/…), as its Copy link gives."; error.hidden = false; return false; }
   if (draft.slides.length >= max) { error.textContent = `A lesson has at most ${max} slides.`; error.hidden = false; return false; }
   const step = new URLSearchParams(ok.split("?")[1]).get("step") || "0";
   draft.slides.push({ title: `Slide ${draft.slides.length + 1}`, text: "", link: ok, walk: 10, step });

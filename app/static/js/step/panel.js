@@ -19,6 +19,25 @@ function region(el, name) {
   return el;
 }
 
+// A picture's labels are sized in its own units (a map of 100 units drawn 104 or 800 px wide): --px, one screen pixel
+// in those units, lets the style keep a map's names and costs at least 14 px on screen (app.css) at any size, and
+// each label is kept inside the picture.
+function readableLabels(picture) {
+  const box = picture.viewBox && picture.viewBox.baseVal;
+  const drawn = picture.getScreenCTM && picture.getScreenCTM();  // the picture's units to the screen's pixels
+  const scale = drawn ? Math.hypot(drawn.a, drawn.b) : 0;
+  if (!box || !box.width || !scale || !picture.clientWidth) return;
+  picture.style.setProperty("--px", String(1 / scale));
+  // letters that large run off a small picture's side: each label is moved back inside it, where it was drawn first
+  picture.querySelectorAll("text[x]").forEach((label) => {
+    if (!label.dataset.x) label.dataset.x = label.getAttribute("x");
+    label.setAttribute("x", label.dataset.x);
+    const b = label.getBBox();
+    const shift = b.x < box.x ? box.x - b.x : Math.max(box.x - b.x, Math.min(0, box.x + box.width - b.x - b.width));
+    label.setAttribute("x", String(+label.dataset.x + shift));
+  });
+}
+
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
 const shared = { view: null };
 
@@ -33,6 +52,7 @@ function largeView() {
   close.addEventListener("click", () => dialog.close());
   bar.append(title, close);
   const figure = html("div", "enlarged");
+  new ResizeObserver(() => { if (figure.firstChild) readableLabels(figure.firstChild); }).observe(figure);
   figure.tabIndex = -1;  // focused on opening, so Space and the clicker's keys step instead of pressing Close
   const numbers = html("p", "muted"), caption = html("p", "caption");
   dialog.append(bar, figure, numbers, caption);
@@ -69,6 +89,8 @@ export class SearchPanel {
     const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
+    // the stage's layout changes the picture's size after it is drawn (presenting, a turned window, large text)
+    new ResizeObserver(() => { if (this.current.firstChild) readableLabels(this.current.firstChild); }).observe(this.current);
     this.stats = html("dl", "stats");
     top.append(this.current, this.pictureTools(), this.stats);
     head.appendChild(top);
@@ -158,6 +180,7 @@ export class SearchPanel {
     if (box && box.width) picture.style.setProperty("--ratio", box.width / box.height);  // a map's own shape, no bands
     view.title.textContent = `${this.trace.title} · step ${replay.applied}`;
     view.figure.replaceChildren(picture);
+    readableLabels(picture);
     view.numbers.textContent = this.words.numbers(shownId);
     view.caption.textContent = this.words.caption();
   }
@@ -194,10 +217,17 @@ export class SearchPanel {
     column.appendChild(tools);
 
     const legendBox = html("details", "tree-legend-box");
-    legendBox.open = !container.closest(".presenting");  // on a projector the tree needs the room; one click opens it
-    legendBox.appendChild(html("summary", "", "Legend"));
+    // open beside a tree on a page, closed on a projector (the tree needs the room; one click opens it), following the
+    // stage until someone opens or closes it
+    let legendChosen = false;
+    const legendFollows = () => { if (!legendChosen) legendBox.open = !container.closest(".presenting"); };
+    legendFollows();
+    const summary = html("summary", "", "Legend");
+    summary.addEventListener("click", () => { legendChosen = true; });
+    legendBox.appendChild(summary);
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
+    legend.tabIndex = 0;  // on a projector the opened legend scrolls in its box: the keyboard reaches all of it
     Object.entries(STATUS).forEach(([k, text]) => {
       const li = html("li", "");
       const key = svgEl("svg", { width: 22, height: 22, class: "tree", "aria-hidden": "true" });
@@ -213,7 +243,7 @@ export class SearchPanel {
     column.appendChild(legendBox);
     column.appendChild(scroller);
     // Fit keeps fitting when the box changes size (the legend opens, the window turns)
-    new ResizeObserver(() => { if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
+    new ResizeObserver(() => { legendFollows(); if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
     this.details = region(html("div", "node-details idle"), "The clicked node");  // a long why scrolls inside it
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
@@ -279,7 +309,9 @@ export class SearchPanel {
     const shownId = replay.shownId;
     const n = replay.nodes[shownId];
     this.current.innerHTML = "";
-    this.current.appendChild(this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary }));
+    const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary });
+    this.current.appendChild(picture);
+    readableLabels(picture);
     this.current.appendChild(html("div", "muted", this.words.numbers(shownId)));
     if (shared.view && shared.view.owner === this && shared.view.dialog.open) this.renderLarge();
 

@@ -10,7 +10,7 @@ const COLLAPSE_AT = 120;
 // Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
 // or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
 const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
-const LABELS_BELOW = { plain: 30, withValue: 44 }, EDGE_GAP = 18;
+const LABELS_BELOW = { plain: 30, withValue: 46 }, EDGE_GAP = 18;
 
 // The number under a tree node: what the search orders its frontier by (g for uniform-cost, h for greedy, f for A*),
 // and f for IDA*, whose bound cuts on it; nothing for the searches that order by age.
@@ -181,7 +181,7 @@ export class SearchTree {
       }
       const value = nodeValue(replay.trace, nodes[id]);
       if (value) {
-        const f = svgEl("text", { x: cx, y: cy + 38, class: "t-f" });
+        const f = svgEl("text", { x: cx, y: cy + 40, class: "t-f" });
         f.textContent = value;
         g.appendChild(f);
       }
