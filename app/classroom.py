@@ -43,14 +43,14 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import segno
-from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from app import refuse
 from app.lessons import BY_SLUG
 from app.links import base_link, query_of, record_for, saved, short_link
-from app.records import ClassRows, records, secret_hash
+from app.records import ClassRows, app_extension, records, secret_hash
 from app.solve_api import json_body
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
@@ -214,17 +214,8 @@ def refused(error):
     return refuse(code, message)
 
 
-_opening = threading.Lock()
-
-
 def classes() -> Classes:
-    found = current_app.extensions.get("classes")
-    if found is None:
-        with _opening:
-            found = current_app.extensions.get("classes")
-            if found is None:
-                found = current_app.extensions["classes"] = Classes(ClassRows(records()))
-    return found
+    return app_extension("classes", lambda: Classes(ClassRows(records())))
 
 
 # ---- reading a view URL -------------------------------------------------------------------------------------------

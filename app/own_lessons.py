@@ -29,6 +29,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, redirect, re
 
 from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
 from app.links import saved_step_link
+from app.records import app_extension
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from app.submit import owner
@@ -101,10 +102,7 @@ def slide_key(slide: dict) -> str:
 
 
 def lessons() -> LessonStore:
-    store = current_app.extensions.get("own_lessons")
-    if store is None or store.path != current_app.config["DATABASE"]:
-        store = current_app.extensions["own_lessons"] = LessonStore(current_app.config["DATABASE"])
-    return store
+    return app_extension("own_lessons", lambda: LessonStore(current_app.config["DATABASE"]))
 
 
 class CheckBusy(Exception):

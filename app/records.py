@@ -203,12 +203,18 @@ def _delete_classes(db: sqlite3.Connection, where: str, args: tuple) -> None:
 _opening = threading.Lock()
 
 
-def records() -> Records:
-    """The app's records, on its job database (``DATABASE``), opened by the first request that needs them."""
-    found = current_app.extensions.get("records")
+def app_extension(name: str, make):
+    """The app's one ``name`` object, made by the first request that needs it: two threads asking at once get the
+    same one."""
+    found = current_app.extensions.get(name)
     if found is None:
         with _opening:
-            found = current_app.extensions.get("records")
+            found = current_app.extensions.get(name)
             if found is None:
-                found = current_app.extensions["records"] = Records(current_app.config["DATABASE"])
+                found = current_app.extensions[name] = make()
     return found
+
+
+def records() -> Records:
+    """The app's records, on its job database (``DATABASE``), opened by the first request that needs them."""
+    return app_extension("records", lambda: Records(current_app.config["DATABASE"]))

@@ -139,16 +139,22 @@ NESTED_FIELDS = {"data": NESTED[1], "graph": NESTED[0], "graph_json": NESTED[0],
 def test_json_nested_as_deep_as_the_parser_goes_in_every_json_field_and_upload_is_not_5xx(fuzz_app, problem):
     """The 500s found with ≈1,000 levels: /step, /api/step, /step/compare (data, graph), an uploaded lesson, a
     slide's link, a class's view; here every route gets them, pages with the lesson as an uploaded file too."""
-    client = fuzz_app.test_client()
-    fields = {**NESTED_FIELDS, "problem": problem}
+    sent_to_every_route(fuzz_app.test_client(), fuzz_app, {**NESTED_FIELDS, "problem": problem},
+                        upload=lambda: (io.BytesIO(NESTED[3].encode()), "lesson.json"))
+
+
+def sent_to_every_route(client, fuzz_app, fields: dict, upload=None) -> None:
+    """``fields`` to every route: a GET's query, an API's JSON body, a page's form (with ``upload()`` as its file);
+    none may answer 5xx."""
     for method, url in routes(fuzz_app):
         if method == "GET":
             response = client.get(url, query_string=fields)
         elif url.startswith("/api/"):
             response = client.post(url, json=fields)
+        elif upload is not None:
+            response = client.post(url, data={**fields, "file": upload()}, content_type="multipart/form-data")
         else:
-            response = client.post(url, data={**fields, "file": (io.BytesIO(NESTED[3].encode()), "lesson.json")},
-                                   content_type="multipart/form-data")
+            response = client.post(url, data=fields)
         assert response.status_code < 500, (method, url, response.get_data(as_text=True)[:400])
 
 
@@ -163,13 +169,6 @@ def test_deeply_nested_brackets_in_any_text_field_of_any_route_are_not_5xx(fuzz_
     # (the JSON fields among them get theirs above)
     fields = {name: DEEP for name in HAND_FIELDS}
     fields.update(size="3x3", problem="tiles")  # so that the tiles are read, not refused for the size first
-    for method, url in routes(fuzz_app):
-        if method == "GET":
-            response = client.get(url, query_string=fields)
-        elif url.startswith("/api/"):
-            response = client.post(url, json=fields)
-        else:
-            response = client.post(url, data=fields)
-        assert response.status_code < 500, (method, url, response.get_data(as_text=True)[:400])
+    sent_to_every_route(client, fuzz_app, fields)
     assert "nests too deeply" in client.get("/play?size=3x3&tiles=" + DEEP).get_data(as_text=True)
     assert client.get("/rectout/?state=" + DEEP).status_code == 400

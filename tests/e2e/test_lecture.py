@@ -277,14 +277,19 @@ FRONTIER_HEAD = """() => [...document.querySelectorAll('.step-panel')].map((pane
 })"""
 
 
-def test_two_searches_on_romania_show_the_head_of_each_frontier(projector, live_server):
-    """Issue 42: at 853×480, uniform-cost beside A* on Romania at step 12 showed one line of each frontier and none
-    in large text. Each frontier's first entry is on screen, in large text too."""
-    page = projector
+def loaded_romania_race(page, live_server):
+    """Uniform-cost beside A* on typed Romania, loaded (the presenting layout)."""
     page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar&heuristic=given")
     ready(page)
     page.click('#step-form button[type="submit"]')
     ready(page)
+    return page
+
+
+def test_two_searches_on_romania_show_the_head_of_each_frontier(projector, live_server):
+    """Issue 42: at 853×480, uniform-cost beside A* on Romania at step 12 showed one line of each frontier and none
+    in large text. Each frontier's first entry is on screen, in large text too."""
+    page = loaded_romania_race(projector, live_server)
     try:
         for large in (False, True):
             if large:
@@ -335,11 +340,7 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
     6.6 px, the tree's values at 12 px, and the tree's toolbar and "Legend" over its nodes. At every step to 12 and
     in large text: each map's names and costs and each tree's labels are at least 14 px on screen, enlarged too; no
     tool lies on a node, also after a node is clicked; the player's controls stay on screen."""
-    page = projector
-    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar&heuristic=given")
-    ready(page)
-    page.click('#step-form button[type="submit"]')
-    ready(page)
+    page = loaded_romania_race(projector, live_server)
     try:
         for large in (False, True):
             if large:

@@ -99,12 +99,13 @@ def test_a_class_on_typed_romania_carries_on_across_a_restart_and_its_link_reope
         wait_until(lambda: all(step_count(s) == shown for s in students), timeout=5, what="the phones at step 12")
 
         server.stop()
-        expect(lecturer.locator(".class-dock .class-connection")).to_contain_text("reconnecting", timeout=10_000)
+        # the bounds below are waits, not speeds: a loaded machine restarts a server slowly and the page backs off
+        expect(lecturer.locator(".class-dock .class-connection")).to_contain_text("reconnecting", timeout=60_000)
         server.start()  # a new process, the same database
-        expect(lecturer.locator(".class-dock .class-connection")).to_contain_text("Reconnected", timeout=15_000)
+        expect(lecturer.locator(".class-dock .class-connection")).to_contain_text("Reconnected", timeout=60_000)
         expect(lecturer.locator(".class-dock .class-code")).to_have_text(code)
         for student in students:
-            expect(student.locator(".class-bar")).to_contain_text("following the lecturer", timeout=15_000)
+            expect(student.locator(".class-bar")).to_contain_text("following the lecturer", timeout=60_000)
         lecturer.keyboard.press("PageDown")
         shown = step_count(lecturer)
         assert shown.startswith("step 13 of")

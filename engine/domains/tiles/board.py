@@ -163,7 +163,10 @@ def parse_tiles(value: object, rows: int, cols: int) -> tuple[int, ...]:
     if isinstance(value, str):
         text = value.strip()
         if text.startswith("["):
-            value = json_value(text, "the tiles")
+            try:
+                value = json_value(text, "the text")
+            except PuzzleError as error:
+                raise PuzzleError(f"the tiles do not parse: {error}") from None
         else:
             value = [t for t in re.split(r"[\s,/;]+", text) if t]
     if not isinstance(value, (list, tuple)):
