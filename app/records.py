@@ -200,7 +200,8 @@ def _delete_classes(db: sqlite3.Connection, where: str, args: tuple) -> None:
         db.executemany(f"DELETE FROM {table} WHERE code = ?", [(code,) for code in codes])
 
 
-_opening = threading.Lock()
+#: re-entrant: making one extension may ask for another (the classes are made on the records)
+_opening = threading.RLock()
 
 
 def app_extension(name: str, make):

@@ -130,8 +130,11 @@ def test_a_slide_may_be_a_saved_views_short_link(client):
     assert [s["step"] for s in checked["slides"]] == [4, 4, 0]
     assert '"step": 4' in client.get(f"{checked['link']}/1").get_data(as_text=True)
     race = client.post("/api/views", json={"view": romania_link(0).replace("/step?", "/step/compare?")}).get_json()
-    for link in (race["link"], "/v/abcdefghijkl"):
-        bad = client.post("/lessons/check", data={"lesson": json.dumps({"slides": [{**lesson["slides"][0],
+    for link in (race["link"], "/v/abcdefghijkl"):  # refused when the lesson is read, naming the slide
+        bad = client.post("/lessons/check", data={"lesson": json.dumps({"slides": [lesson["slides"][0],
+                                                                                   {**lesson["slides"][0],
                                                                                     "link": link}]})},
-                          headers={"Accept": "application/json"}).get_json()
-        assert "is not the short link of a saved step-through view" in bad["slides"][0]["error"]
+                          headers={"Accept": "application/json"})
+        assert bad.status_code == 400
+        assert "slide 2's link" in bad.get_json()["error"]
+        assert "is not the short link of a saved step-through view" in bad.get_json()["error"]
