@@ -47,7 +47,7 @@ def test_sixty_made_up_cookies_from_one_address_get_at_most_16_jobs_and_a_browse
         assert {runner.store.get(job)["address"] for job in accepted} == {"10.9.9.9"}
         status, _, body = call(port, "POST", "/api/solve", {**here, "Cookie": f"pp_owner={real}"},
                                {"size": "3x3", "tiles": SEED_004, "solver": "idastar", "mode": "job"})
-        assert status == 202
+        assert status == 202, body
         solved = runner.wait(json.loads(body)["job"], timeout=60)
         assert solved["status"] == "done" and solved["result"]["length"] == 31
         # another address behind the same proxy is not these made-up clients

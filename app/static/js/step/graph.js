@@ -38,10 +38,14 @@ export const graph = {
       field.value = JSON.stringify(asJson(saved, +f.from.value, +f.to.value));
     }
     let rearranging = null;
+    // an edit marks the form edited at once, so Load reloads from the field as it stands; the edit's pending rerun
+    // (which would show the end) must not come after it
+    form.addEventListener("submit", () => window.clearTimeout(rearranging));
     const arranger = new GraphArranger(svg, (what) => {
       if (what === "start") f.from.value = arranger.highlight.start;
       if (what === "goal") f.to.value = arranger.highlight.goal;
       field.value = JSON.stringify(asJson(arranger.json(), +f.from.value, +f.to.value));
+      form.dispatchEvent(new Event("input"));  // the page counts it as an edit at once (sent to the form alone)
       window.clearTimeout(rearranging);
       rearranging = window.setTimeout(() => rerun({ atEnd: true }), 120);
     });
@@ -94,9 +98,11 @@ export const typedGraph = {
     const verdict = document.getElementById("graph-verdict");
     const error = document.getElementById("step-error");
     let waiting = null;
+    form.addEventListener("submit", () => window.clearTimeout(waiting));  // Load reads the typed graph itself
     const editor = new GraphTableEditor(root, (typed, problem) => {
       if (problem) { showError(error, problem); return; }
       field.value = JSON.stringify(typed);
+      form.dispatchEvent(new Event("input"));  // the page counts it as an edit at once (sent to the form alone)
       window.clearTimeout(waiting);
       waiting = window.setTimeout(() => rerun({ atEnd: true }), 80);
     });

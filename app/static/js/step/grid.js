@@ -24,8 +24,10 @@ export const grid = {
     if (!root) return {};
     const field = root.querySelector('input[name="data"]');
     let waiting = null;
+    form.addEventListener("submit", () => window.clearTimeout(waiting));  // Load reads the painted map itself
     const painter = new GridPainter(root, (map) => {
       field.value = JSON.stringify(map);
+      form.dispatchEvent(new Event("input"));  // the page counts it as an edit at once (sent to the form alone)
       window.clearTimeout(waiting);
       waiting = window.setTimeout(() => rerun({ atEnd: true }), 60);
     });
