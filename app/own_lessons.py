@@ -19,23 +19,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
 import time
 from contextlib import contextmanager
 from urllib.parse import parse_qsl
 
-from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
 from app.links import saved_step_link
-from app.records import app_extension
+from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from app.submit import owner
 from engine.core.errors import PuzzleError
 from engine.core.params import integer, json_value
-from engine.serving.jobs import disk_full_as_storage_full
 
 bp = Blueprint("own_lessons", __name__)
 SUBJECTS = [Subject("own_lessons.write", "Write a lesson", "Write your own lesson",
@@ -53,46 +51,35 @@ MAX_SOURCE = 1_000_000  # 30 slides of 25,000-character links and 4,000-characte
 
 
 class LessonStore:
-    """The lessons and the slides' verdicts, in the job database's SQLite file."""
+    """The lessons and the slides' verdicts: two tables beside the saved views, on the same records (``app.records``:
+    its connection, its canonical JSON and its content-addressed ids)."""
 
-    def __init__(self, path: str):
-        self.path = path
-        with self._db() as db:
+    def __init__(self, rows: Records):
+        self.rows = rows
+        with rows.writing() as db:
             for statement in SCHEMA:
                 db.execute(statement)
 
-    @contextmanager
-    def _db(self):
-        with disk_full_as_storage_full():
-            db = sqlite3.connect(self.path, timeout=30)
-            try:
-                with db:
-                    yield db
-            finally:
-                db.close()
-
     def put(self, lesson: dict) -> str:
-        body = json.dumps(lesson, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        lesson_id = hashlib.sha256(body.encode()).hexdigest()[:16]
-        with self._db() as db:
+        body = canonical(lesson)
+        lesson_id = record_id(body)
+        with self.rows.writing() as db:
             db.execute("INSERT OR IGNORE INTO lessons (id, body, created) VALUES (?, ?, ?)", (lesson_id, body,
                                                                                           time.time()))
         return lesson_id
 
     def get(self, lesson_id: str) -> dict | None:
-        with self._db() as db:
-            row = db.execute("SELECT body FROM lessons WHERE id = ?", (lesson_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        row = self.rows.one("SELECT body FROM lessons WHERE id = ?", (lesson_id,))
+        return json.loads(row["body"]) if row else None
 
     def verdicts(self, slides: list[dict]) -> list[dict | None]:
         keys = [slide_key(slide) for slide in slides]
-        with self._db() as db:
-            found = dict(db.execute(f"SELECT key, verdict FROM lesson_checks WHERE key IN "
-                                    f"({','.join('?' * len(keys))})", keys).fetchall())
+        found = {row["key"]: row["verdict"] for row in self.rows.connection().execute(
+            f"SELECT key, verdict FROM lesson_checks WHERE key IN ({','.join('?' * len(keys))})", keys)}
         return [json.loads(found[key]) if key in found else None for key in keys]
 
     def put_verdict(self, slide: dict, verdict: dict) -> None:
-        with self._db() as db:
+        with self.rows.writing() as db:
             db.execute("INSERT OR REPLACE INTO lesson_checks (key, verdict, checked) VALUES (?, ?, ?)",
                        (slide_key(slide), json.dumps(verdict), time.time()))
 
@@ -102,7 +89,7 @@ def slide_key(slide: dict) -> str:
 
 
 def lessons() -> LessonStore:
-    return app_extension("own_lessons", lambda: LessonStore(current_app.config["DATABASE"]))
+    return app_extension("own_lessons", lambda: LessonStore(records()))
 
 
 class CheckBusy(Exception):
@@ -187,7 +174,7 @@ def refused(code: int, message: str):
 
 
 def stored_or_404(lesson_id: str) -> dict:
-    lesson = lessons().get(lesson_id) if len(lesson_id) == 16 else None
+    lesson = lessons().get(lesson_id) if len(lesson_id) == ID_LENGTH else None
     if lesson is None:
         abort(404, description=f"there is no lesson {lesson_id}")
     return lesson
