@@ -2,9 +2,9 @@
 
 Where the work runs: a local cluster (``engine.serving.lanes``, the embedded default: a scheduler in this process and
 worker processes sized to the machine), or an existing Dask cluster named by its scheduler's address. Workers advertise
-a lane as a Dask resource (``interactive=1`` or ``long=1``); a job asks for its lane's resource, so long work can never
-take the workers that answer solves. A cluster whose workers advertise no lane at all still runs every job (in
-priority order), which is what a bare ``dask worker`` gives.
+a lane as a Dask resource (``interactive=2``, ``long=1``: one unit per thread); a job asks for one unit of its lane's
+resource, so long work can never take the workers that answer solves. A cluster whose workers advertise no lane at all
+still runs every job (in priority order), which is what a bare ``dask worker`` gives.
 
 What crosses the process boundary: the task (``engine.serving.worker.run_job``) and its result; progress and the
 worker's address as Dask events on one topic; cancel as a Dask ``Event`` per job. A job that ignores cancel for

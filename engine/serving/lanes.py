@@ -1,8 +1,12 @@
 """The cluster's lanes: the shape of the embedded local cluster and how it starts, and which lanes the workers of any
 cluster serve.
 
-Workers advertise a lane as a Dask resource (``interactive=1`` or ``long=1``); ``engine.serving.cluster``'s runner asks
-this census how many threads each lane has before it hands a job over, and asks for the lane's resource with the job.
+Workers advertise a lane as a Dask resource (``interactive=2`` on a worker of two threads, ``long=1``); every job asks
+for one unit of its lane's resource, so a worker runs as many jobs of its lane at once as the units it advertises, never
+more, whatever its threads. ``engine.serving.cluster``'s runner asks this census how many jobs each lane can run at
+once (per worker, the lesser of its threads and its units) before it hands a job over, and asks for the lane's
+resource with the job: a job it hands over then starts at once, rather than queueing inside Dask behind another
+client's job, where the fair turns cannot reach it.
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
                      "distributed.admin.tick.limit": "30s"})
     nanny_memory = memory_limit + 2**30  # the nanny's own limit is the backstop behind the job's watch
 
-    def worker(lane: str, threads: int) -> dict:
-        return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: 1}, "memory_limit": nanny_memory,
+    def worker(lane: str, threads: int) -> dict:  # one unit of its lane per thread: each thread runs a job
+        return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: threads},
+                                          "memory_limit": nanny_memory,
                                           "preload": ["engine.serving.worker"], "env": env or {},
                                           "host": "127.0.0.1", "dashboard": False, "silence_logs": logging.WARNING}}
 
@@ -76,9 +81,10 @@ class LaneCensus:
         threads = dict.fromkeys(LANES, 0)
         bare = 0
         for worker in workers:
-            lanes = [lane for lane in LANES if lane in worker.get("resources", {})]
-            for lane in lanes:
-                threads[lane] += worker.get("nthreads", 1)
+            resources = worker.get("resources", {})
+            lanes = [lane for lane in LANES if lane in resources]
+            for lane in lanes:  # a job takes one unit: ``--nthreads 2 --resources interactive=1`` runs one at a time
+                threads[lane] += min(worker.get("nthreads", 1), int(resources[lane]))
                 self._seen[lane] = now
             bare += 0 if lanes else worker.get("nthreads", 1)
         self._threads, self._bare, self._checked = threads, bare, now
@@ -88,9 +94,9 @@ class LaneCensus:
         return any(self._threads.values())
 
     def slots(self, client) -> dict[str, int]:
-        """Threads per lane. A cluster with no worker yet has none: a job handed over now would go, with no lane to
-        ask for, to whichever worker registers first (an interactive one taking a long job), so it waits in the
-        queue, which the runner offers again every few seconds."""
+        """Jobs each lane runs at once. A cluster with no worker yet has none: a job handed over now would go, with
+        no lane to ask for, to whichever worker registers first (an interactive one taking a long job), so it waits in
+        the queue, which the runner offers again every few seconds."""
         self._refresh(client)
         if not self.offered:
             return dict.fromkeys(LANES, self._bare)

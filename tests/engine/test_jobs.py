@@ -292,6 +292,35 @@ def test_limits_per_address_and_the_global_cap_never_refuse_an_idle_browsers_sol
         runner.shutdown()
 
 
+def test_a_browser_with_nothing_running_starts_before_another_clients_running_and_queued_jobs(tmp_path,
+                                                                                             scheduler_address):
+    """Issue 43: 100 cookieless jobs from one address, then a browser's solve at the same address. The flood's first
+    job holds an interactive slot (its slice outlasts the test) and its other three wait; the browser's job starts
+    and ends while the flood's are still where they were: it was served next, not after the flood's slice."""
+    runner = JobRunner(str(tmp_path / "jobs.sqlite"), scheduler=scheduler_address,
+                       limits=Limits(memory=400 * 2**20, slice_seconds=3600))
+    register_everywhere(runner.client)
+    try:
+        answers = []
+        for i in range(100):
+            try:
+                answers.append(runner.submit("test-interactive", {**LONG_WORK, "token": str(i)}, owner=f"cookie-{i}",
+                                             address="10.0.0.7", anonymous=True)[0])
+            except QuotaExceeded:
+                pass
+        assert len(answers) == Limits().per_owner
+        wait_until(lambda: runner.get(answers[0])["status"] == "running")
+        browser, _ = runner.submit("test-interactive", {"n": 3}, owner="browser", address="10.0.0.7")
+        assert runner.wait(browser, timeout=180)["status"] == "done"
+        flood = [runner.get(job) for job in answers]
+        assert [(job["status"], job["lane"]) for job in flood] == [("running", "interactive")] + [
+            ("queued", "interactive")] * 3
+        for job in answers:
+            runner.cancel(job)
+    finally:
+        runner.shutdown()
+
+
 def test_a_job_past_its_slice_goes_on_in_the_long_lane(tmp_path, scheduler_address, monkeypatch):
     from engine.serving.cluster import BACKGROUND_TEXT
 
@@ -401,11 +430,28 @@ def test_a_cluster_with_no_worker_yet_takes_no_job_and_a_late_lane_keeps_its_job
         return SimpleNamespace(scheduler_info=lambda n_workers: {"workers": dict(enumerate(workers))})
 
     assert LaneCensus().slots(cluster()) == {"interactive": 0, "long": 0}
-    interactive = {"resources": {"interactive": 1}, "nthreads": 2}
+    interactive = {"resources": {"interactive": 2}, "nthreads": 2}
     assert LaneCensus().slots(cluster(interactive)) == {"interactive": 2, "long": 0}
     census = LaneCensus()
     assert census.slots(cluster({"resources": {}, "nthreads": 3})) == {"interactive": 3, "long": 3}
     assert census.resources("long") is None
+
+
+def test_a_lane_runs_as_many_jobs_as_its_workers_have_units_and_threads_whichever_is_fewer(runner):
+    """Each job takes one unit of its lane's resource: a worker of two threads advertising one unit runs one job at a
+    time, so the runner must count one slot there, else the job it hands over waits inside Dask behind another's."""
+    from engine.serving.lanes import LaneCensus
+
+    def cluster(*workers):
+        return SimpleNamespace(scheduler_info=lambda n_workers: {"workers": dict(enumerate(workers))})
+
+    workers = cluster({"resources": {"interactive": 1}, "nthreads": 2}, {"resources": {"long": 4}, "nthreads": 1},
+                      {"resources": {"long": 1}, "nthreads": 1})
+    assert LaneCensus().slots(workers) == {"interactive": 1, "long": 2}
+    # the embedded cluster (the session's is one: ``start_local_cluster``) gives each worker one unit per thread
+    shapes = [(w["nthreads"], sum(w["resources"].values()))
+              for w in runner.client.scheduler_info(n_workers=-1)["workers"].values()]
+    assert shapes and all(threads == units for threads, units in shapes) and (2, 2) in shapes
 
 
 def test_a_job_whose_worker_was_replaced_for_another_jobs_cancel_starts_again_and_finishes(runner):
