@@ -3,7 +3,8 @@
 A solve small enough to be sure of (a compiled solver on the 8-puzzle or a smaller board:
 ``engine.domains.tiles.solve_cost.quick_nodes``; any domain's problem for its first ``engine.search.jobs.QUICK_NODES``
 nodes: a graph a person types is answered long before) is answered here in the web process, under a node cap,
-without a worker.
+without a worker, when its client has no other quick solve under way and the server fewer than four
+(``QUICK_SOLVES``); otherwise it is a job like any other.
 Every other solve and compare is a job (a Dask worker process, never this one), on the lane its cost estimate
 chooses. The request waits a moment for it: a quick job (most 2×n positions, many 15-puzzle ones) answers at once with
 the result; a longer one answers 202 with the job's id and goes on in the background, with no work thrown away.
@@ -63,31 +64,61 @@ def client() -> str:
 
 
 class WebWork:
-    """Work a request does in the web process (hints): each client may have ``per_client`` of it under way at once,
-    the server ``overall``, so that a crowd asking for it cannot take the threads that serve pages. Past either, a
-    QuotaExceeded (429) that says what to do. Each piece is bounded in time by its own budget as well."""
+    """Work a request does in the web process (hints, quick solves): each client may have ``per_client`` of it under
+    way at once, the server ``overall``, so that a crowd asking for it cannot take the threads that serve pages. Past
+    either, ``slot`` raises a QuotaExceeded (429) that says what to do, and ``try_slot`` says no (the caller has
+    another way to do the work). Each piece is bounded in time by its own budget as well."""
 
     def __init__(self, what: str, per_client: int, overall: int):
         self.what, self.per_client, self.overall = what, per_client, overall
         self._lock = threading.Lock()
         self._running: dict[str, int] = {}
 
+    def _refusal(self, who: str) -> str | None:
+        """Why ``who`` may not start one more now (None: it may, and it is counted). The caller holds the lock."""
+        if self._running.get(who, 0) >= self.per_client:
+            return f"your last {self.what} is still being worked out: wait for it, then ask again"
+        if sum(self._running.values()) >= self.overall:
+            return f"the server is working out {self.overall} {self.what}s for others right now: ask again in a second"
+        self._running[who] = self._running.get(who, 0) + 1
+        return None
+
+    def _release(self, who: str) -> None:
+        with self._lock:
+            self._running[who] -= 1
+            if not self._running[who]:
+                del self._running[who]
+
     @contextmanager
     def slot(self, who: str):
         with self._lock:
-            if self._running.get(who, 0) >= self.per_client:
-                raise QuotaExceeded(f"your last {self.what} is still being worked out: wait for it, then ask again")
-            if sum(self._running.values()) >= self.overall:
-                raise QuotaExceeded(f"the server is working out {self.overall} {self.what}s for others right now: "
-                                    "ask again in a second")
-            self._running[who] = self._running.get(who, 0) + 1
+            refusal = self._refusal(who)
+        if refusal:
+            raise QuotaExceeded(refusal)
         try:
             yield
         finally:
-            with self._lock:
-                self._running[who] -= 1
-                if not self._running[who]:
-                    del self._running[who]
+            self._release(who)
+
+    @contextmanager
+    def try_slot(self, who: str):
+        """Yields whether ``who`` got a place (held until the block ends)."""
+        with self._lock:
+            allowed = self._refusal(who) is None
+        try:
+            yield allowed
+        finally:
+            if allowed:
+                self._release(who)
+
+
+#: Quick solves (``quick_answer``) run in the web process: one at a time per client (its signed cookie, or its
+#: address's cookieless client), four for the whole server (two cores; each is a few milliseconds to a few tenths of
+#: a second under its node cap). A solve past either limit is not refused: it goes the way every larger solve goes,
+#: as a job on the interactive lane (a browser with nothing running always gets that; the request waits for it as
+#: for any job), so the person still gets the answer while a client firing solves in parallel takes one web thread
+#: at most, and a crowd of them four.
+QUICK_SOLVES = WebWork("quick solve", per_client=1, overall=4)
 
 
 def anonymous_address() -> str | None:
@@ -145,8 +176,10 @@ def _run(kind: str, params: dict) -> Answer:
         seconds = number(params, "max_seconds", 0.001, MAX_REQUEST_SECONDS, SYNC_MAX_SECONDS)
         params = {**params, "max_seconds": min(seconds, SYNC_MAX_SECONDS)}
     params = {k: v for k, v in params.items() if k != "mode"}
-    if kind in QUICK_CAPS and mode != "job" and (result := quick_answer(params, kind)) is not None:
-        return Answer(result=result)
+    if kind in QUICK_CAPS and mode != "job":
+        with QUICK_SOLVES.try_slot(client()) as here:
+            if here and (result := quick_answer(params, kind)) is not None:
+                return Answer(result=result)
     job_id, reattached = start_job(kind, params)
     if mode == "job":
         return Answer(job_id=job_id, reattached=reattached)
