@@ -12,7 +12,8 @@ The check is bounded work in the request, not a job (issue 43): one request reco
 ``CHECK_SECONDS`` (each trace is itself bounded by ``engine.search.trace``'s budget, so a request ends within that plus
 one trace), identical views are recorded once, and a lesson whose slides did not all fit is stored with the rest
 marked "not checked yet" and a "Check the rest" button that carries on where it stopped. At most ``MAX_CHECKS`` checks
-run at once in a web process and one per client (``app.submit.owner``); past that the answer is 429 with what to do.
+run at once in a web process and one per client (``app.submit.client``: its signed cookie, or its address for
+requests without one); past that the answer is 429 with what to do.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from app.links import saved_step_link
 from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
-from app.submit import owner
+from app.submit import client
 from engine.core.errors import PuzzleError
 from engine.core.params import integer, json_value
 
@@ -183,7 +184,7 @@ def stored_or_404(lesson_id: str) -> dict:
 def checked_answer(lesson_id: str, lesson: dict):
     store = lessons()
     try:
-        with check_slot(owner()):
+        with check_slot(client()):
             check_slides(store, lesson["slides"])
     except CheckBusy as error:
         return refused(429, str(error))
