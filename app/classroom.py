@@ -38,7 +38,6 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -50,7 +49,7 @@ from werkzeug.exceptions import HTTPException
 from app import refuse
 from app.lessons import BY_SLUG
 from app.links import base_link, query_of, record_for, saved, short_link
-from app.records import ClassRows, app_extension, records, secret_hash
+from app.records import Allowance, ClassRows, app_extension, records, secret_hash
 from app.solve_api import json_body
 from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
@@ -77,6 +76,7 @@ MAX_STUDENTS = 400  # per class: polls and answers beyond this are refused
 FOLLOWING_SECONDS = 5  # a student who polled this recently counts as following
 PRESENCE_WRITE_SECONDS = 1.0  # how often this process writes the polls it has seen
 MISSES_PER_MINUTE = 60  # unknown codes one address may look up a minute (a lecture hall behind one NAT mistypes)
+CODE_MISSES = Allowance("class-code-miss", 60.0)  # counted in the records: every web process on them together
 MAX_VIEW = 2000  # characters of a view URL kept as it is (a lesson slide, a tile race); longer ones are saved views
 VIEW_PATHS = ("/step", "/lessons/", "/compare", "/v/")  # the pages a class can follow
 SECRET_COOKIE = "pp_class"
@@ -101,13 +101,11 @@ class Class:
 
 
 class Classes:
-    """The classes in the database, and what this process alone keeps: the misses of each address and the polls
-    not yet written."""
+    """The classes in the database, and what this process alone keeps: the polls not yet written."""
 
     def __init__(self, rows: ClassRows):
         self.rows = rows
         self.lock = threading.Lock()
-        self.misses: dict[str, deque] = {}
         self.polls: dict[str, dict[str, tuple[float, int]]] = {}  # code → student → (when, following)
         self.written = 0.0
 
@@ -150,16 +148,8 @@ class Classes:
         row = self.rows.find(code, now) if len(code) == CODE_LENGTH and code.isalnum() else None
         if row is not None:
             return Class.of(row)
-        with self.lock:
-            misses = self.misses.setdefault(address, deque())
-            while misses and now - misses[0] > 60:
-                misses.popleft()
-            if len(misses) >= MISSES_PER_MINUTE:
-                abort(429, "too many class codes tried from this address; wait a minute and check the code")
-            misses.append(now)
-            if len(self.misses) > 10 * MAX_CLASSES:  # bounded: forget addresses that stopped missing
-                for stale in [a for a, m in self.misses.items() if not m or now - m[-1] > 60]:
-                    del self.misses[stale]
+        if not CODE_MISSES.take(address, MISSES_PER_MINUTE):
+            abort(429, "too many class codes tried from this address; wait a minute and check the code")
         abort(404, "no class has this code (it may have ended); check the code on the projector")
 
     def polled(self, code: str, student: str, following: bool) -> None:

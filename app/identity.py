@@ -6,11 +6,12 @@ signature (``itsdangerous`` with the app's secret key): a made-up or altered coo
 is the cookieless client of its address (``engine.serving.cluster.anonymous_owner``), which counts as one.
 
 Signed names are given out by the server, one per cookieless request, so the next way to be many is to ask for
-many: an address gets at most ``NewIdentities.burst`` new names at once, then one every ``NewIdentities.every``
-seconds. 120 at once lets a class of 100 behind one NAT address join within a minute, each student's browser
-asking once or twice (a page opened in two tabs before either has its cookie); a new name every 3 s (1,200 an
-hour) lets the next class in a lecture hall, an hour later, join as freely. A request past the limit is served
-all the same, as its address's cookieless client, and is given a name by a later request.
+many: an address gets at most ``NewIdentities.limit`` new names in any ``NewIdentities.window`` seconds, 120 in six
+minutes (one every 3 s on average, 1,200 an hour). 120 at once lets a class of 100 behind one NAT address join
+within a minute, each student's browser asking once or twice (a page opened in two tabs before either has its
+cookie); the next class in a lecture hall, an hour later, joins as freely. A request past the limit is served all the
+same, as its address's cookieless client, and is given a name by a later request. The names given are counted in
+the app's records (``app.records.Allowance``), so two web processes on one database give the amount once between them.
 
 The secret key lives in the instance folder (``secret_key``, made once, readable by its owner alone), so cookies
 outlive a restart and every process reading that folder signs and checks alike.
@@ -21,11 +22,11 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import threading
-import time
 from pathlib import Path
 
 from itsdangerous import BadSignature, Signer
+
+from app.records import Allowance
 
 log = logging.getLogger(__name__)
 
@@ -92,36 +93,13 @@ def cookie_for(owner: str, secret_key: str | bytes) -> str:
     return signer(secret_key).sign(owner).decode()
 
 
-class NewIdentities:
-    """How many new owner names each network address may still be given: a bucket of ``burst`` per address,
-    refilled by one every ``every`` seconds. Bounded memory: past ``addresses`` buckets, the full ones (addresses
-    that have asked for nothing lately) are forgotten, and if none is full the stalest go."""
+class NewIdentities(Allowance):
+    """How many new owner names each network address may still be given: ``limit`` in any ``window`` seconds."""
 
-    def __init__(self, burst: int = 120, every: float = 3.0, addresses: int = 10_000):
-        self.burst, self.every, self.addresses = burst, every, addresses
-        self._lock = threading.Lock()
-        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, when counted)
+    def __init__(self, limit: int = 120, window: float = 360.0):
+        super().__init__("new-identity", window)
+        self.limit = limit
 
-    def _tokens(self, address: str, now: float) -> float:
-        tokens, when = self._buckets.get(address, (self.burst, now))
-        return min(self.burst, tokens + (now - when) / self.every)
-
-    def take(self, address: str) -> bool:
+    def take(self, address: str) -> bool:  # type: ignore[override]
         """Whether ``address`` may be given one more name now (and count it)."""
-        now = time.monotonic()
-        with self._lock:
-            tokens = self._tokens(address, now)
-            allowed = tokens >= 1
-            self._buckets[address] = (tokens - 1 if allowed else tokens, now)
-            if len(self._buckets) > self.addresses:
-                self._forget(now)
-            return allowed
-
-    def _forget(self, now: float) -> None:
-        full = [address for address in self._buckets if self._tokens(address, now) >= self.burst]
-        for address in full:
-            del self._buckets[address]
-        if len(self._buckets) > self.addresses:
-            stalest = sorted(self._buckets, key=lambda address: self._buckets[address][1])
-            for address in stalest[:len(self._buckets) - self.addresses]:
-                del self._buckets[address]
+        return super().take(address, self.limit)

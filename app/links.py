@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
-from collections import deque
 from dataclasses import replace
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, request, url_for
 
 from app import refuse, step
-from app.records import TooLarge, records
+from app.records import Allowance, TooLarge, records
 from app.solve_api import json_body
 from app.step import View, view_from_query
 from engine.core.errors import PuzzleError
@@ -35,26 +32,8 @@ MAX_URL = 60_000  # characters of a view's address sent to be saved (the body's 
 SAVES_PER_TEN_MINUTES = 120  # views one network address may save (a lecturer copies a link a step at most)
 
 
-class SaveLimit:
-    """How many views each address saved in the last ten minutes (this process's count; bounded in memory)."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.saves: dict[str, deque] = {}
-
-    def take(self, address: str) -> None:
-        now = time.monotonic()
-        with self.lock:
-            saves = self.saves.setdefault(address, deque())
-            while saves and now - saves[0] > 600:
-                saves.popleft()
-            if len(saves) >= SAVES_PER_TEN_MINUTES:
-                abort(429, f"{SAVES_PER_TEN_MINUTES} views were saved from your network address in ten minutes; "
-                      "copy the long link from the address bar, or wait a few minutes")
-            saves.append(now)
-            if len(self.saves) > 10_000:  # forget addresses that stopped saving
-                for stale in [a for a, s in self.saves.items() if not s or now - s[-1] > 600]:
-                    del self.saves[stale]
+#: Counted in the records: every web process on them together.
+VIEW_SAVES = Allowance("view-save", 600.0)
 
 
 @bp.errorhandler(TooLarge)
@@ -145,7 +124,9 @@ def short_link(key: str, step: int, show_h: bool) -> str:
 def save():
     """Save the view ``{"view": "<its address>"}``: its short link (the same view gets the same link)."""
     record = record_for(json_body().get("view"))
-    current_app.extensions.setdefault("view-saves", SaveLimit()).take(request.remote_addr or "unknown")
+    if not VIEW_SAVES.take(request.remote_addr or "unknown", SAVES_PER_TEN_MINUTES):
+        abort(429, f"{SAVES_PER_TEN_MINUTES} views were saved from your network address in ten minutes; "
+              "copy the long link from the address bar, or wait a few minutes")
     key = records().save_view(record)
     link = url_for("links.open_view", key=key)
     return jsonify(id=key, link=link, url=url_for("links.open_view", key=key, _external=True))

@@ -8,6 +8,8 @@ and every web process that opens the same file shares them.
   address, for the limits) and when it was started and last driven.
 * ``class_answers``: one row per student and question; ``class_students``: when each student last polled and whether
   they were following (written in batches, at most once a second per process: ``Presence``).
+* ``allowances``: when each network address was last allowed a thing counted against a limit (a new owner cookie, a
+  missed class code, a saved view: ``Allowance``), so that every web process on the file counts together.
 
 Times are wall-clock seconds (``time.time()``): they are compared across processes and restarts. Each thread keeps one
 connection (waitress's threads live as long as the server), so a student's poll costs one primary-key read.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -28,6 +31,8 @@ from flask import current_app
 
 from engine.core.errors import PuzzleError
 from engine.serving.jobs import StorageFull, disk_full_as_storage_full
+
+log = logging.getLogger(__name__)
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS views (id TEXT PRIMARY KEY, body TEXT NOT NULL, created REAL NOT NULL)",
@@ -40,6 +45,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS class_students (code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL, "
     "following INTEGER NOT NULL, PRIMARY KEY (code, student))",
     "CREATE INDEX IF NOT EXISTS class_students_seen ON class_students (seen)",  # forgetting old polls reads no more
+    "CREATE TABLE IF NOT EXISTS allowances (kind TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS allowances_key ON allowances (kind, key, at)",
 )
 
 ID_LENGTH = 12  # base-32 characters of the hash: 60 bits, so two different views never meet in practice
@@ -96,6 +103,20 @@ class Records:
 
     def one(self, sql: str, args: tuple) -> sqlite3.Row | None:
         return self.connection().execute(sql, args).fetchone()
+
+    def allow(self, kind: str, key: str, limit: int, window: float, now: float, sweep: bool) -> bool:
+        """Whether ``key`` has been allowed ``kind`` fewer than ``limit`` times in the last ``window`` seconds (and if
+        so, count this time): one write transaction, so two processes asking at once count both. ``sweep``: forget
+        the times of this kind that have left the window (every address's)."""
+        with self.writing(immediate=True) as db:
+            if sweep:
+                db.execute("DELETE FROM allowances WHERE kind = ? AND at <= ?", (kind, now - window))
+            (count,) = db.execute("SELECT COUNT(*) FROM allowances WHERE kind = ? AND key = ? AND at > ?",
+                                  (kind, key, now - window)).fetchone()
+            if count >= limit:
+                return False
+            db.execute("INSERT INTO allowances (kind, key, at) VALUES (?, ?, ?)", (kind, key, now))
+            return True
 
     # ---- views ----------------------------------------------------------------------------------------------------
 
@@ -219,3 +240,48 @@ def app_extension(name: str, make):
 def records() -> Records:
     """The app's records, on its job database (``DATABASE``), opened by the first request that needs them."""
     return app_extension("records", lambda: Records(current_app.config["DATABASE"]))
+
+
+class Allowance:
+    """How often each network address may do one thing (``kind``): at most ``limit`` times in any ``window`` seconds.
+    Counted in the app's records (``Records.allow``: a row per time allowed, none per refusal, the rows past the
+    window swept once a window), so two web processes on one database allow the amount once between them, and a
+    restart forgets nothing. A database that refuses the write (a full or read-only disk) leaves this process's own
+    count to decide, so the request is still answered."""
+
+    KEYS = 10_000  # addresses this process's own count keeps at most
+
+    def __init__(self, kind: str, window: float):
+        self.kind, self.window = kind, window
+        self.clock = time.time  # wall-clock: compared across processes (a test may set its own)
+        self._lock = threading.Lock()
+        self._swept = self._warned = -float("inf")
+        self._here: dict[str, list[float]] = {}
+
+    def take(self, key: str, limit: int) -> bool:
+        """Whether ``key`` may do it once more now (and count it)."""
+        now = self.clock()
+        with self._lock:
+            sweep = now - self._swept >= self.window
+            if sweep:
+                self._swept = now
+        try:
+            return records().allow(self.kind, key, limit, self.window, now, sweep)
+        except (StorageFull, sqlite3.Error) as error:
+            if now - self._warned >= self.window:  # once a window, not once a request
+                self._warned = now
+                log.warning("counting %s in this process alone: the records refused the write (%s)", self.kind,
+                            error)
+            return self._take_here(key, limit, now)
+
+    def _take_here(self, key: str, limit: int, now: float) -> bool:
+        with self._lock:
+            times = [at for at in self._here.get(key, ()) if at > now - self.window]
+            allowed = len(times) < limit
+            self._here[key] = times + [now] if allowed else times
+            if len(self._here) > self.KEYS:  # forget the addresses whose times have all left the window
+                for stale in [k for k, ts in self._here.items() if not ts or ts[-1] <= now - self.window]:
+                    del self._here[stale]
+                for stalest in sorted(self._here, key=lambda k: self._here[k][-1])[:len(self._here) - self.KEYS]:
+                    del self._here[stalest]
+            return allowed

@@ -261,6 +261,15 @@ def test_two_web_processes_on_one_database_serve_one_class(tmp_path):
     assert lecturer.get(f"/class/{code}/console").json["question"]["tally"][0] == 1
 
 
+def test_two_web_processes_on_one_database_count_an_addresss_code_misses_together(tmp_path):
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+              "BUILD_TABLES": False}
+    first, second = create_app(config), create_app(config)
+    statuses = [(first if n % 2 else second).test_client().get(f"/class/AAAAA{n:03d}/state").status_code
+                for n in range(classroom.MISSES_PER_MINUTE + 1)]
+    assert statuses == [404] * classroom.MISSES_PER_MINUTE + [429]
+
+
 def browser_at(app, address: str):
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = address

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sqlite3
 import stat
 import threading
+import time
 
 import pytest
 
@@ -85,16 +87,37 @@ def test_a_class_of_100_behind_one_address_joins_and_a_flood_of_new_names_stops_
     assert join("10.0.0.2")[1] is not None  # another address is not held back
 
 
-def test_new_names_come_back_one_by_one_and_the_buckets_stay_bounded(monkeypatch):
+def test_two_web_processes_on_one_database_give_an_address_its_new_names_once_between_them(tmp_path):
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)}
+    first = create_app({**config, "NEW_IDENTITIES": NewIdentities(limit=3, window=600)})
+    second = create_app({**config, "NEW_IDENTITIES": NewIdentities(limit=3, window=600)})
+
+    def named(app, address: str = "10.0.0.1") -> bool:
+        response = app.test_client(use_cookies=False).get("/", environ_base={"REMOTE_ADDR": address})
+        assert response.status_code == 200  # served with or without a name
+        return set_cookie(response) is not None
+
+    assert [named(first), named(second), named(first), named(second), named(first)] == [True] * 3 + [False] * 2
+    assert named(second, "10.0.0.2")  # another address is not held back
+    for app in (first, second):  # ten minutes later: the names given then have left the window
+        app.config["NEW_IDENTITIES"].clock = lambda: time.time() + 601
+    assert named(second) and named(first)
+
+
+def test_when_the_records_refuse_the_write_this_process_counts_alone_within_bounded_memory(app, monkeypatch):
     now = [1000.0]
-    monkeypatch.setattr("app.identity.time.monotonic", lambda: now[0])
-    names = NewIdentities(burst=3, every=10.0, addresses=4)
-    assert [names.take("a") for _ in range(4)] == [True, True, True, False]
-    now[0] += 10.0
-    assert [names.take("a") for _ in range(2)] == [True, False]
-    for address in "bcdefgh":
-        names.take(address)
-    assert len(names._buckets) <= 4
+    names = NewIdentities(limit=2, window=10.0)
+    names.clock = lambda: now[0]
+    monkeypatch.setattr(NewIdentities, "KEYS", 4)
+    monkeypatch.setattr("app.records.Records.allow", lambda *args: (_ for _ in ()).throw(
+        sqlite3.OperationalError("attempt to write a readonly database")))
+    with app.app_context():
+        assert [names.take("a") for _ in range(3)] == [True, True, False]
+        now[0] += 10.0
+        assert names.take("a")
+        for address in "bcdefgh":
+            names.take(address)
+        assert len(names._here) <= 4
 
 
 def test_the_secret_key_is_made_once_per_instance_folder_shared_and_private(tmp_path):

@@ -109,3 +109,14 @@ def test_saving_is_limited_per_address(client, app, monkeypatch):
     elsewhere = app.test_client().post("/api/views", json={"view": "/step?step=9"},
                                        environ_base={"REMOTE_ADDR": "10.0.0.7"})
     assert elsewhere.status_code == 200
+
+
+def test_two_web_processes_on_one_database_count_an_addresss_saves_together(tmp_path, monkeypatch):
+    from app import links
+
+    monkeypatch.setattr(links, "SAVES_PER_TEN_MINUTES", 3)
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)}
+    first, second = create_app(config), create_app(config)
+    answers = [(first if n % 2 else second).test_client().post("/api/views", json={"view": f"/step?step={n}"})
+               .status_code for n in range(4)]
+    assert answers == [200, 200, 200, 429]

@@ -25,7 +25,7 @@ ROMANIA_LINK = "/step?" + query_for(View(problem="graph-data", data="romania", a
 def one_name_per_address(tmp_path):
     """The app, giving each address one new owner cookie: whether a request got one tells its address apart."""
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
-                       "NEW_IDENTITIES": NewIdentities(burst=1, every=3600)})
+                       "NEW_IDENTITIES": NewIdentities(limit=1, window=3600)})
 
 
 def test_behind_a_trusted_proxy_each_forwarded_client_is_its_own_and_https_makes_the_cookie_secure(tmp_path):
