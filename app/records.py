@@ -8,7 +8,7 @@ and every web process that opens the same file shares them.
   address, for the limits) and when it was started and last driven.
 * ``class_answers``: one row per student and question; ``class_students``: when each student last polled and whether
   they were following (written in batches, at most once a second per process: ``Presence``).
-* ``allowances``: when each network address was last allowed a thing counted against a limit (a new owner cookie, a
+* ``allowances``: the times each network address was allowed a thing counted against a limit (a new owner cookie, a
   missed class code, a saved view: ``Allowance``), so that every web process on the file counts together.
 
 Times are wall-clock seconds (``time.time()``): they are compared across processes and restarts. Each thread keeps one

@@ -74,8 +74,8 @@ class WebWork:
         self._lock = threading.Lock()
         self._running: dict[str, int] = {}
 
-    def _refusal(self, who: str) -> str | None:
-        """Why ``who`` may not start one more now (None: it may, and it is counted). The caller holds the lock."""
+    def _claim(self, who: str) -> str | None:
+        """Count one more under way for ``who``, or say why not (None: counted). The caller holds the lock."""
         if self._running.get(who, 0) >= self.per_client:
             return f"your last {self.what} is still being worked out: wait for it, then ask again"
         if sum(self._running.values()) >= self.overall:
@@ -92,7 +92,7 @@ class WebWork:
     @contextmanager
     def slot(self, who: str):
         with self._lock:
-            refusal = self._refusal(who)
+            refusal = self._claim(who)
         if refusal:
             raise QuotaExceeded(refusal)
         try:
@@ -104,7 +104,7 @@ class WebWork:
     def try_slot(self, who: str):
         """Yields whether ``who`` got a place (held until the block ends)."""
         with self._lock:
-            allowed = self._refusal(who) is None
+            allowed = self._claim(who) is None
         try:
             yield allowed
         finally:
