@@ -13,7 +13,7 @@ from dataclasses import fields, is_dataclass
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, text
 from engine.core.result import Budget, Watch
-from engine.domains.tiles.board import Board, parse_tiles, position_from
+from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles, position_from
 from engine.domains.tiles.solvability import require_solvable
 from engine.domains.tiles.solve_cost import SPREAD_SOLVERS, solve_placement
 from engine.search.solve import check_request, solve, solvers
@@ -135,7 +135,10 @@ def check_batch(params: dict) -> dict:
     boards = params.get("boards")
     if not isinstance(boards, list) or not 1 <= len(boards) <= MAX_BATCH:
         raise PuzzleError(f'"boards" must be a list of 1 to {MAX_BATCH} positions, each as a solve\'s "tiles"')
-    first, goal = position_from({**params, "tiles": boards[0]})
+    if "size" not in params:
+        raise PuzzleError("missing field 'size' (for example \"4x4\")")
+    rows, cols = parse_size(params["size"])
+    goal = parse_goal(params.get("goal", "blank-last"), rows, cols)
     clean_boards = []
     for number, tiles in enumerate(boards, 1):
         try:
@@ -144,6 +147,7 @@ def check_batch(params: dict) -> dict:
         except PuzzleError as error:
             raise PuzzleError(f"position {number} of the batch: {error}") from None
         clean_boards.append(list(board.cells))
+    first = Board(goal.rows, goal.cols, tuple(clean_boards[0]))
     info, heuristic = check_request(first, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
     if info.name in SPREAD_SOLVERS:
         raise PuzzleError(f"a batch spreads its positions over the workers already: solve each with {info.name}'s "
