@@ -8,15 +8,19 @@ Every length must equal the published optimum. The machine and its load average 
 ``--goal blank-last`` solves each instance half-turned towards the blank-last goal, through the blank-first database
 (the same optimum).
 
-``--workers 1 2``: the instances spread over a Dask cluster instead, one instance per task (``--per-task K``: K),
-once per worker count (a local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` the
-cluster there, all of its workers): the wall time of all 100 (median over the runs), the CPU time the tasks took,
-the speed-up over the first count, and whether every answer (length, moves, nodes expanded and generated per
-instance) is identical across the counts. The workers load the kernels and read the database into memory before the
-clock starts; each run goes round the clusters in turn, so a load that changes meanwhile weighs on each alike.
+``--workers 1 2``: the instances as one batch over a Dask cluster instead (``engine.domains.tiles.batch.solve_boards``,
+what the ``solve-batch`` job and ``python -m engine solve-batch`` run: guided chunks, two per worker at a time), once
+per worker count (a local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` that
+cluster's long lane): the wall time from the first chunk sent to the last answer (median over the runs, workers
+warm: kernels loaded and the database read before the clock starts), the speed-up over the first count, the tasks,
+whether every answer (length, moves, nodes expanded and generated per instance) is identical across the counts; then
+where the CPU went (the solves, the worker processes, this process: the client and the local scheduler, Dask's idle
+tick), the speed-up that CPU allows on an idle machine (what a loaded machine's wall times cannot show), and the
+longest instances' share. Each run goes round the clusters in turn, so a load that changes meanwhile weighs on each
+alike. ``--one-per-task``: every chunk one instance (what a task per instance costs, for comparison).
 
 Usage: python bench/korf100.py [--first N] [--runs R] [--heuristic pdb-78 ...] [--goal blank-first|blank-last]
-                               [--workers 1 2 [--per-task K]]
+                               [--workers 1 2 [--one-per-task]]
 """
 
 from __future__ import annotations
@@ -92,12 +96,12 @@ def process_cpu() -> float:
     return time.process_time()
 
 
-def idle_tick(client, seconds: float = 2.0) -> tuple[float, float]:
+def idle_tick(client, addresses: list[str], seconds: float = 2.0) -> tuple[float, float]:
     """The CPU a cluster burns per second of wall time with nothing to do: per worker (the mean), and in this
     process (the client and a local scheduler)."""
-    workers, here, began = client.run(process_cpu), time.process_time(), time.perf_counter()
+    workers, here, began = client.run(process_cpu, workers=addresses), time.process_time(), time.perf_counter()
     time.sleep(seconds)
-    after, here_after = client.run(process_cpu), time.process_time()
+    after, here_after = client.run(process_cpu, workers=addresses), time.process_time()
     wall = time.perf_counter() - began
     return (statistics.mean(after[w] - workers[w] for w in workers) / wall, (here_after - here) / wall)
 
@@ -106,9 +110,9 @@ def spread_once(client, pool, heuristic: str, boards: list[Board], goal: Board) 
     """One run of the batch (``engine.domains.tiles.batch.solve_boards``, as the ``solve-batch`` job and CLI run it):
     its wall time from the first chunk sent to the last answer, and the CPU it took in each worker process (the
     solves and Dask's side of them) and in this one (the client, and a local cluster's scheduler)."""
-    workers_before, here_before = client.run(process_cpu), time.process_time()
+    workers_before, here_before = client.run(process_cpu, workers=pool.addresses), time.process_time()
     out = solve_boards(boards, goal, "idastar", heuristic, Budget(10**12, 3600), pool)
-    workers_after, here_after = client.run(process_cpu), time.process_time()
+    workers_after, here_after = client.run(process_cpu, workers=pool.addresses), time.process_time()
     return {"wall": out["seconds"], "answers": out["results"], "tasks": out["tasks"],
             "solves": sum(answer["cpu"] for answer in out["results"]),
             "workers": {w: workers_after[w] - workers_before[w] for w in workers_before},
@@ -163,7 +167,7 @@ def main_spread(args, heuristics: list[str]) -> None:
     clients = [Client(address or cluster, set_as_default=False) for cluster in clusters]
     pools = [DaskPool(client, lane_workers(client, "long")) for client in clients]
     counts = [pool.workers for pool in pools]
-    ticks = [idle_tick(client) for client in clients]
+    ticks = [idle_tick(client, pool.addresses) for client, pool in zip(clients, pools, strict=True)]
     cores = os.cpu_count() or 1
     for heuristic in heuristics:
         warm = [max(client.run(warm_worker, heuristic).values()) for client in clients]
