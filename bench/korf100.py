@@ -10,8 +10,9 @@ Every length must equal the published optimum. The machine and its load average 
 
 ``--workers 1 2``: the instances as one batch over a Dask cluster instead (``engine.domains.tiles.batch.solve_boards``,
 what the ``solve-batch`` job and ``python -m engine solve-batch`` run: guided chunks, two per worker at a time), once
-per worker count (a local cluster of that many one-thread worker processes, or with ``PUZZLE_SCHEDULER`` that
-cluster's long lane): the wall time from the first chunk sent to the last answer (median over the runs, workers
+per worker count (the embedded cluster the app starts, ``engine.serving.lanes.start_local_cluster``, with that many
+long-lane worker processes of one thread each and no interactive one; or with ``PUZZLE_SCHEDULER`` that cluster's
+long lane): the wall time from the first chunk sent to the last answer (median over the runs, workers
 warm: kernels loaded and the database read before the clock starts), the speed-up over the first count, the tasks,
 whether every answer (length, moves, nodes expanded and generated per instance) is identical across the counts; then
 where the CPU went (the solves, the worker processes, this process: the client and the local scheduler, Dask's idle
@@ -152,7 +153,9 @@ def cpu_figures(runs: list[dict], tick: tuple[float, float]) -> dict:
 def main_spread(args, heuristics: list[str]) -> None:
     """One cluster per worker count (or ``PUZZLE_SCHEDULER``'s alone), all started and warmed first; then each run
     goes round the clusters in turn, so that a load that changes meanwhile weighs on every count alike."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
+
+    from engine.serving.lanes import LocalWorkers, start_local_cluster
 
     if args.one_per_task:
         batch.GUIDE = len(korf_instances())  # every chunk one board: what a task costs, for comparison
@@ -161,16 +164,16 @@ def main_spread(args, heuristics: list[str]) -> None:
     boards = [Board(4, 4, cells) if goal.blank == 0 else half_turn(Board(4, 4, cells)) for _, _, cells in instances]
     address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
     counts = [0] if address else args.workers
-    clusters = [None if address else LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                  dashboard_address=None, env={"PYTHONPATH": str(ROOT)})
+    clusters = [None if address else start_local_cluster(LocalWorkers(long=n, interactive=0), memory_limit=2**31,
+                                                         env={"PYTHONPATH": str(ROOT)})
                 for n in counts]
     clients = [Client(address or cluster, set_as_default=False) for cluster in clusters]
     pools = [DaskPool(client, lane_workers(client, "long")) for client in clients]
     counts = [pool.workers for pool in pools]
-    ticks = [idle_tick(client, pool.addresses) for client, pool in zip(clients, pools, strict=True)]
     cores = os.cpu_count() or 1
     for heuristic in heuristics:
         warm = [max(client.run(warm_worker, heuristic).values()) for client in clients]
+        ticks = [idle_tick(client, pool.addresses) for client, pool in zip(clients, pools, strict=True)]
         runs = [[] for _ in clients]
         for r in range(args.runs):
             for k, (client, pool) in enumerate(zip(clients, pools, strict=True)):
