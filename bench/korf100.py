@@ -150,6 +150,14 @@ def cpu_figures(runs: list[dict], tick: tuple[float, float]) -> dict:
     return figures
 
 
+def idle_bound(cpu: dict, workers: int, cores: int, solves: float) -> float:
+    """The least a run could take on an idle machine, from ``cpu_figures`` with the solves' CPU taken as
+    ``solves``: its busiest worker's CPU, and when the workers take every core, all its CPU over the cores."""
+    shift = solves - cpu["solves"]
+    busy = cpu["busy"] + shift / max(1, workers)
+    return max(busy, (cpu["whole"] + shift) / cores) if workers >= cores else busy
+
+
 def main_spread(args, heuristics: list[str]) -> None:
     """One cluster per worker count (or ``PUZZLE_SCHEDULER``'s alone), all started and warmed first; then each run
     goes round the clusters in turn, so that a load that changes meanwhile weighs on every count alike."""
@@ -181,7 +189,7 @@ def main_spread(args, heuristics: list[str]) -> None:
             print(f"  run {r + 1}: " + ", ".join(f"{n} worker(s) {runs[k][-1]['wall']:.3f} s"
                                                   for k, n in enumerate(counts)) + f"; {load()}", flush=True)
 
-        rows, cpu_rows, bounds = [], [], []
+        rows, cpu_rows, cpus = [], [], []
         walls = [statistics.median(run["wall"] for run in runs_k) for runs_k in runs]
         first = [answer_key(a) for a in runs[0][0]["answers"]]
         for k, workers in enumerate(counts):
@@ -196,7 +204,7 @@ def main_spread(args, heuristics: list[str]) -> None:
             cpu_rows.append([workers, f"{cpu['solves']:.3f}", f"{cpu['workers']:.3f}", f"{cpu['busiest']:.3f}",
                              f"{cpu['here']:.3f}", f"{cpu['other']:.3f} ({cpu['other_share']:.0%})",
                              f"{cpu['idle']:.3f}"])
-            bounds.append(max(cpu["busy"], cpu["whole"] / cores) if workers >= cores else cpu["busy"])
+            cpus.append(cpu)
         print(f"\nIDA* + {heuristic}, {len(instances)} instances as one batch "
               f"({'one board per task' if args.one_per_task else 'in guided chunks: large first, single boards last'}"
               f"), median of {args.runs} runs (wall: from the first chunk sent to the last answer, workers warm):")
@@ -209,9 +217,16 @@ def main_spread(args, heuristics: list[str]) -> None:
               f"{ticks[0][1]:.3f} here, measured before the runs) times this run's wall time:")
         print(table(["workers", "solves", "worker processes", "busiest worker", "this process", "not solving",
                      "idle tick"], cpu_rows))
-        print(f"speed-up the CPU allows on an idle {cores}-core machine (the busiest worker's CPU, or all CPU over the "
-              "cores when the workers take them all, idle ticks left out): "
-              + ", ".join(f"{counts[k]} worker(s) {bounds[0] / bounds[k]:.2f}" for k in range(len(counts))))
+        measured = [idle_bound(cpu, workers, cores, cpu["solves"]) for cpu, workers in zip(cpus, counts, strict=True)]
+        alike = [idle_bound(cpu, workers, cores, cpus[0]["solves"]) for cpu, workers in zip(cpus, counts, strict=True)]
+        print(f"speed-up the CPU allows on an idle {cores}-core machine (a run lasts at least its busiest worker's "
+              "CPU, and all its CPU over the cores when the workers take them all; idle ticks left out): "
+              + ", ".join(f"{counts[k]} worker(s) {measured[0] / measured[k]:.2f}" for k in range(len(counts)))
+              + "; with every count's solves taking the first count's CPU (the overheads alone): "
+              + ", ".join(f"{counts[k]} worker(s) {alike[0] / alike[k]:.2f}" for k in range(len(counts)))
+              + " (the same solves took " + ", ".join(f"{cpus[k]['solves'] / cpus[0]['solves'] - 1:+.0%}"
+                                                      for k in range(1, len(counts)))
+              + " CPU on more workers: memory and caches shared with each other and the machine's other work)")
         longest = sorted(zip(runs[0][-1]["answers"], instances, strict=True), key=lambda pair: -pair[0]["cpu"])[:3]
         total = runs[0][-1]["solves"]
         print("longest instances, their share of all solves' CPU: "

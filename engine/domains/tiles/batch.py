@@ -12,7 +12,8 @@ The boards are dealt in the order given: per-instance times of Korf's 100 (bench
 The chunks run where ``parallel_ida.pool_here`` says: inside a job, on the long lane's workers through the job's
 worker client (the job's thread secedes while it waits, so its worker takes chunks too); with ``PUZZLE_SCHEDULER`` on
 that cluster; else on this process's threads (the kernels release the GIL). A cancel sets the pool's stop flag, which
-every chunk reads between boards and each solve between its kernel's slices.
+every running chunk reads between boards and each solve between its kernel's slices; the chunks not started are
+cancelled.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ GUIDE = 2
 AHEAD = 2
 #: Seconds between two progress reports while chunks run.
 REPORT_EVERY = 0.25
-#: Seconds between two looks at the stop flag inside a chunk: a Dask event is a round trip to the scheduler, about a
-#: millisecond of CPU there and in the worker, which a chunk of five-millisecond solves should not pay often.
+#: Seconds between two looks at the stop flag inside a chunk: a Dask event is a round trip to the scheduler, CPU there
+#: and in the worker, which a chunk of five-millisecond solves should not pay often.
 STOP_POLL = 0.5
 
 
@@ -66,16 +67,30 @@ class _Stop:
         self.is_set = stopped
 
 
+def _chunk_stop(stop):
+    """Whether the batch was stopped: a Dask event is first asked ``STOP_POLL`` seconds into the chunk (a chunk that
+    was waiting when the batch stopped is cancelled by the coordinator, so a short chunk never asks), then every
+    ``STOP_POLL`` seconds."""
+    import threading
+
+    from engine.domains.tiles.parallel_ida import _stop_check
+
+    check = _stop_check(stop, STOP_POLL)
+    if isinstance(stop, threading.Event):
+        return check
+    began = time.monotonic()
+    return lambda: time.monotonic() - began >= STOP_POLL and check()
+
+
 def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
     its solve took in this thread); None for each board not started because the batch was stopped."""
-    from engine.domains.tiles.parallel_ida import _stop_check
     from engine.search.solve import solve
     from engine.serving import store
 
     if spec.data_dir and os.path.isdir(spec.data_dir) and str(store.data_dir()) != spec.data_dir:
         store.set_data_dir(spec.data_dir)
-    stopped = _stop_check(stop, STOP_POLL)
+    stopped = _chunk_stop(stop)
     goal = Board(spec.rows, spec.cols, spec.goal)
     out: list[dict | None] = []
     for cells in boards:
@@ -110,7 +125,6 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     began = time.perf_counter()
     pending: dict = {}  # future -> (slot, first board, end)
     dealt = done = 0
-    told = False
 
     def deal(slot) -> None:
         nonlocal dealt
@@ -137,9 +151,13 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
             watch.report(done / max(1, len(boards)),
                          {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "
                                                                       f"{len(slots)} workers"})
-            if stopped_now() and pending and not told:
-                pool.set_stop(stop)  # the chunks running end their solve and skip the boards left
-                told = True
+            if stopped_now() and pending:
+                # the chunks running end their solve and skip the boards left; their answers, as those of the
+                # chunks waiting, are not waited for (a cancelled batch reports the boards it had back)
+                pool.set_stop(stop)
+                for future in pending:
+                    future.cancel()
+                pending.clear()
     finally:
         if pending:  # an error: the others stop too
             pool.set_stop(stop)
