@@ -78,9 +78,10 @@ def cmd_solve_batch(args: argparse.Namespace) -> int:
             for number, r in enumerate(result["results"], 1)]
     text = "\n".join(["   #  status           moves        expanded    seconds  answer", *rows,
                       f"{result['solved']} of {result['boards']} solved with {result['solver']} + "
-                      f"{result['heuristic'] or '-'}: {result['nodes_expanded']:,} nodes expanded, "
+                      f"{', '.join(result['used']) or '-'}: {result['nodes_expanded']:,} nodes expanded, "
                       f"{result['search_seconds']:.3f} s searching in all, {result['seconds']:.3f} s from the first "
-                      f"chunk sent to the last answer, {result['tasks']} chunks on {result['workers']} workers"])
+                      f"chunk sent to the last answer, {result['tasks']} chunks on {result['workers']} workers",
+                      *([result["message"]] if result["message"] else [])])
     emit(result, args.json, text)
     return 0 if result["solved"] == result["boards"] else 1
 

@@ -171,8 +171,11 @@ def batch_job(params: dict, report, cancel) -> dict:
         out = solve_boards(boards, goal, params["solver"], params["heuristic"], budget_from(params), pool,
                            Watch(cancel=cancel, progress=report))
     results = out["results"]
+    # what the solves used (a database not built falls back, and each solve's message says why)
+    used = sorted({result["heuristic"] for result in results if result.get("heuristic")})
+    note = next((result["message"] for result in results if result.get("message")), "")
     return {"size": params["size"], "goal": list(goal.cells), "solver": params["solver"],
-            "heuristic": params["heuristic"], "results": results,
+            "heuristic": params["heuristic"], "used": used, "message": note, "results": results,
             "solved": sum(result["status"] == "solved" for result in results), "boards": len(results),
             "nodes_expanded": sum(result.get("nodes_expanded", 0) for result in results),
             "search_seconds": round(sum(result.get("seconds", 0.0) for result in results), 6),
