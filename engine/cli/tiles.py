@@ -1,4 +1,4 @@
-"""Sliding-tile commands: ``solve``, ``scramble``, ``random``, ``check``."""
+"""Sliding-tile commands: ``solve``, ``solve-batch``, ``scramble``, ``random``, ``check``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,32 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0 if result.status in (Status.SOLVED, Status.UNSOLVABLE) else 1
 
 
+def cmd_solve_batch(args: argparse.Namespace) -> int:
+    """The ``solve-batch`` job's own code here: on ``PUZZLE_SCHEDULER``'s long lane, else on this machine's cores."""
+    import sys
+    import threading
+
+    from engine.domains.tiles.jobs import batch_job, check_batch
+
+    with (open(args.file) if args.file != "-" else sys.stdin) as lines:
+        boards = [line.split("#")[0].strip() for line in lines]
+    params = check_batch({"size": args.size, "goal": args.goal, "boards": [b for b in boards if b],
+                          "solver": args.solver, "heuristic": args.heuristic, "max_nodes": args.max_nodes,
+                          "max_seconds": args.max_seconds})
+    result = batch_job(params, lambda fraction, info: None, threading.Event())
+    rows = [f"{number:4}  {r['status']:16} {r.get('length') if r.get('length') is not None else '-':>4}  "
+            f"{r.get('nodes_expanded', 0):>14,}  {r.get('seconds', 0.0):9.4f}  {r.get('moves', '')}"
+            for number, r in enumerate(result["results"], 1)]
+    text = "\n".join(["   #  status           moves        expanded    seconds  answer", *rows,
+                      f"{result['solved']} of {result['boards']} solved with {result['solver']} + "
+                      f"{', '.join(result['used']) or '-'}: {result['nodes_expanded']:,} nodes expanded, "
+                      f"{result['search_seconds']:.3f} s searching in all, {result['seconds']:.3f} s from the first "
+                      f"chunk sent to the last answer, {result['tasks']} chunks on {result['workers']} workers",
+                      *([result["message"]] if result["message"] else [])])
+    emit(result, args.json, text)
+    return 0 if result["solved"] == result["boards"] else 1
+
+
 def cmd_scramble(args: argparse.Namespace) -> int:
     _, goal = _read(args)
     board, moves = scramble(goal, args.moves, args.seed)
@@ -110,6 +136,18 @@ def add_commands(sub) -> None:
                    help="a dpso or ga parameter, e.g. --param iterations=500 --param seed=3 (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("solve-batch", help="solve many positions of one size (one per line of FILE), spread over "
+                                          "PUZZLE_SCHEDULER's long-lane workers or this machine's cores")
+    _board_args(p, tiles=False)
+    p.add_argument("file", help='a file of positions, one per line as "solve" takes them ("-": standard input; '
+                                "text after # is left out)")
+    p.add_argument("--solver", default="idastar", choices=sorted(solvers()))
+    p.add_argument("--heuristic", default="manhattan", help="as for solve (pdb: the strongest database built)")
+    p.add_argument("--max-nodes", type=int, default=Budget.max_nodes, help="node budget of each solve")
+    p.add_argument("--max-seconds", type=float, default=Budget.max_seconds, help="time budget of each solve")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_solve_batch)
 
     p = sub.add_parser("scramble", help="k random blank moves from the goal, never revisiting a position")
     _board_args(p, tiles=False)

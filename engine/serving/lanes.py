@@ -35,9 +35,15 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
 
     # A worker that dies under a job (out of memory, killed after ignoring cancel) fails that job at once: retrying
     # it elsewhere would kill the next worker too.
+    # The workers' statistical profiler (a stack sample every 10 ms, for a dashboard nobody opens here), the event
+    # loop's watchdog tick and the system monitor burn CPU every second a worker lives, busy or not: on a machine
+    # whose every core runs a worker they take it from the work (bench/korf100.py --workers).
     dask.config.set({"distributed.scheduler.allowed-failures": 0,
                      "distributed.worker.daemon": False,
-                     "distributed.admin.tick.limit": "30s"})
+                     "distributed.admin.tick.limit": "30s",
+                     "distributed.worker.profile.enabled": False,
+                     "distributed.admin.tick.interval": "200ms",
+                     "distributed.admin.system-monitor.interval": "2s"})
     nanny_memory = memory_limit + 2**30  # the nanny's own limit is the backstop behind the job's watch
 
     def worker(lane: str, threads: int) -> dict:  # one unit of its lane per thread: each thread runs a job

@@ -134,3 +134,17 @@ def test_a_solve_loads_only_the_kernels_it_runs():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     loaded = out.strip().splitlines()[-1]
     assert loaded == "['ida_kernel[engine.domains.tiles.ida_kernels._manhattan_h]', 'manhattan_sum']", loaded
+
+
+def test_solve_batch_reads_a_file_of_positions_and_answers_each(capsys, tmp_path):
+    boards = tmp_path / "boards.txt"
+    boards.write_text("# the hardest 8-puzzle, then one move from the goal\n"
+                      "8 6 7/2 5 4/3 0 1\n\n1 2 3 4 5 6 7 0 8  # R\n")
+    code, out, _ = run(capsys, "solve-batch", "--size", "3x3", "--heuristic", "linear-conflict", str(boards), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["solved"] == data["boards"] == 2
+    assert [(r["length"], r["tiles"]) for r in data["results"]] == [(31, [8, 6, 7, 2, 5, 4, 3, 0, 1]),
+                                                                   (1, [1, 2, 3, 4, 5, 6, 7, 0, 8])]
+    boards.write_text("1 2 3 4 5 6 7 8 0\n2 1 3 4 5 6 7 8 0\n")
+    code, _, err = run(capsys, "solve-batch", "--size", "3x3", str(boards))
+    assert code == 2 and "position 2 of the batch" in err

@@ -1,5 +1,7 @@
 """The solve and compare jobs: one solver, or two to four side by side, on one position within a budget; the
-API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them.
+API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them. The batch job: many
+positions, each solved as a solve job would, spread over the long lane's workers (``POST /api/jobs`` with kind
+``solve-batch``, and ``python -m engine solve-batch``).
 
 A request's budget is bounded (``engine.core.params.budget_from``); the lane is decided by the budget.
 """
@@ -10,15 +12,17 @@ from dataclasses import fields, is_dataclass
 
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, text
-from engine.core.result import Budget
-from engine.domains.tiles.board import position_from
+from engine.core.result import Budget, Watch
+from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles, position_from
 from engine.domains.tiles.solvability import require_solvable
-from engine.domains.tiles.solve_cost import solve_placement
+from engine.domains.tiles.solve_cost import SPREAD_SOLVERS, solve_placement
 from engine.search.solve import check_request, solve, solvers
-from engine.serving.jobs import JobView, Placement, job_kind
+from engine.serving.jobs import LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
 
 #: Solvers one compare runs at most.
 MAX_COMPARE = 4
+#: Positions one batch solves at most.
+MAX_BATCH = 1000
 
 
 def _name(params: dict, key: str, default: str) -> str:
@@ -123,3 +127,56 @@ def compare_job(params: dict, report, cancel) -> dict:
     warm = sum(result["load_seconds"] for result in results)
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
             **({"warm_up_seconds": round(warm, 3)} if warm else {})}
+
+
+def check_batch(params: dict) -> dict:
+    """The batch job's parameters: ``boards`` (1 to ``MAX_BATCH`` positions, each as a solve's ``tiles``) of one
+    ``size`` towards one ``goal``, one solver and heuristic, the budget of each solve."""
+    boards = params.get("boards")
+    if not isinstance(boards, list) or not 1 <= len(boards) <= MAX_BATCH:
+        raise PuzzleError(f'"boards" must be a list of 1 to {MAX_BATCH} positions, each as a solve\'s "tiles"')
+    if "size" not in params:
+        raise PuzzleError("missing field 'size' (for example \"4x4\")")
+    rows, cols = parse_size(params["size"])
+    goal = parse_goal(params.get("goal", "blank-last"), rows, cols)
+    clean_boards = []
+    for number, tiles in enumerate(boards, 1):
+        try:
+            board = Board(goal.rows, goal.cols, parse_tiles(tiles, goal.rows, goal.cols))
+            require_solvable(board, goal)
+        except PuzzleError as error:
+            raise PuzzleError(f"position {number} of the batch: {error}") from None
+        clean_boards.append(list(board.cells))
+    first = Board(goal.rows, goal.cols, tuple(clean_boards[0]))
+    info, heuristic = check_request(first, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
+    if info.name in SPREAD_SOLVERS:
+        raise PuzzleError(f"a batch spreads its positions over the workers already: solve each with {info.name}'s "
+                          "serial form (idastar) instead")
+    budget = budget_from(params, Budget(2_000_000_000, 120.0))
+    return {"size": first.size_name, "goal": list(goal.cells), "boards": clean_boards, "solver": info.name,
+            "heuristic": heuristic, **budget_params(params, budget)}
+
+
+@job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES,
+          view=JobView("Solving a batch of positions", "positions", count="boards"))
+def batch_job(params: dict, report, cancel) -> dict:
+    """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
+    long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core."""
+    from engine.domains.tiles.batch import solve_boards
+    from engine.domains.tiles.parallel_ida import pool_here
+
+    _, goal = position_from({**params, "tiles": params["boards"][0]})
+    boards = [Board(goal.rows, goal.cols, tuple(cells)) for cells in params["boards"]]
+    with pool_here() as pool:
+        out = solve_boards(boards, goal, params["solver"], params["heuristic"], budget_from(params), pool,
+                           Watch(cancel=cancel, progress=report))
+    results = out["results"]
+    # what the solves used (a database not built falls back, and each solve's message says why)
+    used = sorted({result["heuristic"] for result in results if result.get("heuristic")})
+    note = next((result["message"] for result in results if result.get("message")), "")
+    return {"size": params["size"], "goal": list(goal.cells), "solver": params["solver"],
+            "heuristic": params["heuristic"], "used": used, "message": note, "results": results,
+            "solved": sum(result["status"] == "solved" for result in results), "boards": len(results),
+            "nodes_expanded": sum(result.get("nodes_expanded", 0) for result in results),
+            "search_seconds": round(sum(result.get("seconds", 0.0) for result in results), 6),
+            "seconds": round(out["seconds"], 6), "tasks": out["tasks"], "workers": out["slots"]}

@@ -91,9 +91,9 @@ def _frame(spec: Spec) -> tuple[Board, dict]:
     return goal, loaded
 
 
-def _stop_check(stop) -> Callable[[], bool]:
+def _stop_check(stop, every: float = STOP_POLL) -> Callable[[], bool]:
     """A function telling whether the search was stopped: ``stop`` is a ``threading.Event`` in this process or the
-    name of a Dask ``Event``, read at most every ``STOP_POLL`` seconds."""
+    name of a Dask ``Event``, read at most every ``every`` seconds."""
     if isinstance(stop, threading.Event):
         return stop.is_set
     from distributed import Event
@@ -103,7 +103,7 @@ def _stop_check(stop) -> Callable[[], bool]:
 
     def stopped() -> bool:
         now = time.monotonic()
-        if not seen[0] and now - seen[1] >= STOP_POLL:
+        if not seen[0] and now - seen[1] >= every:
             seen[0], seen[1] = event.is_set(), now
         return seen[0]
     return stopped
@@ -156,6 +156,14 @@ class ThreadPool:
     def submit(self, key: str, *args):
         return self._executor.submit(run_task, *args)
 
+    def slots(self) -> list:
+        """One entry per thread: where ``call`` may send a task (any thread takes any)."""
+        return list(range(self.workers))
+
+    def call(self, key: str, slot, function, *args):
+        """``function(*args)`` as a task of its own (``slot``: one of ``slots()``)."""
+        return self._executor.submit(function, *args)
+
     def wait(self, futures: list, timeout: float) -> set:
         return wait_threads(futures, timeout=timeout, return_when=FIRST_COMPLETED).done
 
@@ -171,8 +179,9 @@ class DaskPool:
             raise PuzzleError("no worker of the cluster serves the long lane, so the search has nowhere to spread: "
                               "start one (dask worker <scheduler> --resources long=1 --preload engine.serving.worker)")
         self.client, self.addresses = client, addresses
-        self.workers = max(1, sum(client.scheduler_info(n_workers=-1)["workers"][a].get("nthreads", 1)
-                                  for a in addresses))
+        known = client.scheduler_info(n_workers=-1)["workers"]
+        self.threads = {address: max(1, known[address].get("nthreads", 1)) for address in addresses}
+        self.workers = sum(self.threads.values())
         self._stops: list = []
         self._changed = threading.Event()  # set as any task ends
 
@@ -191,6 +200,16 @@ class DaskPool:
     def submit(self, key: str, *args):
         future = self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
                                     allow_other_workers=False)
+        future.add_done_callback(lambda _: self._changed.set())
+        return future
+
+    def slots(self) -> list[str]:
+        """Each worker's address once per thread: where ``call`` may send a task."""
+        return [address for address in self.addresses for _ in range(self.threads[address])]
+
+    def call(self, key: str, slot: str, function, *args):
+        """``function(*args)`` as a task on the worker ``slot`` (one of ``slots()``)."""
+        future = self.client.submit(function, *args, key=key, pure=False, workers=[slot], allow_other_workers=False)
         future.add_done_callback(lambda _: self._changed.set())
         return future
 

@@ -1,0 +1,169 @@
+"""Many boards solved at once over a Dask cluster's workers (or this machine's threads): Korf's 100 and any list.
+
+Each board is solved by ``engine.search.solve.solve`` as one solve would be; what is spread is the list. A batch of
+small solves (Korf's 100 with the 7-8 database: 5 ms each on average) is dominated by what a Dask task costs (some
+milliseconds of CPU in the scheduler, the client and the worker), so the boards go out in a few chunks, not one task
+each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
+single boards at the end, about 2·slots·ln(boards / slots) tasks in all), and a slot (a worker thread) is sent its
+next chunk when one of its two finishes, so it never waits for this process and a slow chunk holds up no other slot.
+The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no cheap estimate
+(the heuristic's start value) ordering them better than that.
+
+The chunks run where ``parallel_ida.pool_here`` says: inside a job, on the long lane's workers through the job's
+worker client (the job's thread secedes while it waits, so its worker takes chunks too); with ``PUZZLE_SCHEDULER`` on
+that cluster; else on this process's threads (the kernels release the GIL). A cancel sets the pool's stop flag, which
+every running chunk reads between boards and each solve between its kernel's slices; the chunks not started are
+cancelled.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from dataclasses import dataclass
+
+from engine.core.result import Budget, Watch
+from engine.core.status import Status
+from engine.domains.tiles.board import Board
+
+#: Each chunk holds this fraction of the boards left, divided by the slots.
+GUIDE = 2
+#: Chunks a slot holds at once: the one it runs and the next, so that it starts that one without a round trip here.
+AHEAD = 2
+#: Seconds between two progress reports while chunks run.
+REPORT_EVERY = 0.25
+#: Seconds between two looks at the stop flag inside a chunk: a Dask event is a round trip to the scheduler, CPU there
+#: and in the worker, which a chunk of five-millisecond solves should not pay often.
+STOP_POLL = 0.5
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """What a chunk needs to solve its boards in any process."""
+    rows: int
+    cols: int
+    goal: tuple[int, ...]
+    solver: str
+    heuristic: str | None
+    budget: Budget  # each board's
+    data_dir: str | None  # the store the tables are read from
+
+
+def chunk_sizes(boards: int, slots: int) -> list[int]:
+    """The chunks' sizes, in the order they are dealt: each ``1 / (GUIDE × slots)`` of the boards left, at least 1."""
+    sizes, left = [], boards
+    while left:
+        size = max(1, -(-left // (GUIDE * max(1, slots))))
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+class _Stop:
+    """The pool's stop flag as a solve's ``cancel`` (``is_set``)."""
+
+    def __init__(self, stopped):
+        self.is_set = stopped
+
+
+def _chunk_stop(stop):
+    """Whether the batch was stopped: a Dask event is first asked ``STOP_POLL`` seconds into the chunk (a chunk that
+    was waiting when the batch stopped is cancelled by the coordinator, so a short chunk never asks), then every
+    ``STOP_POLL`` seconds."""
+    import threading
+
+    from engine.domains.tiles.parallel_ida import _stop_check
+
+    check = _stop_check(stop, STOP_POLL)
+    if isinstance(stop, threading.Event):
+        return check
+    began = time.monotonic()
+    return lambda: time.monotonic() - began >= STOP_POLL and check()
+
+
+def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
+    """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
+    its solve took in this thread); None for each board not started because the batch was stopped."""
+    from engine.search.solve import solve
+    from engine.serving import store
+
+    if spec.data_dir and os.path.isdir(spec.data_dir) and str(store.data_dir()) != spec.data_dir:
+        store.set_data_dir(spec.data_dir)
+    stopped = _chunk_stop(stop)
+    goal = Board(spec.rows, spec.cols, spec.goal)
+    out: list[dict | None] = []
+    for cells in boards:
+        if stopped():
+            out.append(None)
+            continue
+        began = time.thread_time()
+        result = solve(Board(spec.rows, spec.cols, cells), goal, spec.solver, spec.heuristic, spec.budget,
+                       cancel=_Stop(stopped))
+        out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
+    return out
+
+
+def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str | None, budget: Budget, pool,
+                 watch: Watch | None = None) -> dict:
+    """Every board solved towards ``goal`` by ``solver`` with ``heuristic`` within ``budget`` each, in chunks on
+    ``pool`` (``parallel_ida.DaskPool`` or ``ThreadPool``; the caller closes it). Returns ``results`` (one per board,
+    in order: the solve's answer with its ``tiles`` and ``cpu``, or ``{"status": "cancelled"}`` for a board not
+    started), ``tasks`` (the chunks sent), ``slots`` and ``seconds`` (from the first chunk sent to the last answer)."""
+    from engine.serving import store
+
+    watch = watch or Watch()
+    spec = BatchSpec(goal.rows, goal.cols, goal.cells, solver, heuristic, budget, str(store.data_dir()))
+    slots = pool.slots()
+    starts, at = [], 0
+    for size in chunk_sizes(len(boards), len(slots)):
+        starts.append((at, at + size))
+        at += size
+    results: list[dict | None] = [None] * len(boards)
+    stop = pool.new_stop()
+    run = uuid.uuid4().hex[:8]
+    began = time.perf_counter()
+    pending: dict = {}  # future -> (slot, first board, end)
+    dealt = done = 0
+
+    def deal(slot) -> None:
+        nonlocal dealt
+        if dealt < len(starts) and not stopped_now():
+            first, end = starts[dealt]
+            future = pool.call(f"batch-{run}-{dealt}", slot, solve_chunk, spec,
+                               [board.cells for board in boards[first:end]], stop)
+            pending[future] = (slot, first, end)
+            dealt += 1
+
+    def stopped_now() -> bool:
+        return watch.cancel is not None and watch.cancel.is_set()
+
+    try:
+        for _ in range(AHEAD):
+            for slot in slots:
+                deal(slot)
+        while pending:
+            for future in pool.wait(list(pending), REPORT_EVERY):
+                slot, first, end = pending.pop(future)
+                results[first:end] = future.result()
+                done += end - first
+                deal(slot)
+            watch.report(done / max(1, len(boards)),
+                         {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "
+                                                                      f"{len(slots)} workers"})
+            if stopped_now() and pending:
+                # the chunks running end their solve and skip the boards left; their answers, as those of the
+                # chunks waiting, are not waited for (a cancelled batch reports the boards it had back)
+                pool.set_stop(stop)
+                for future in pending:
+                    future.cancel()
+                pending.clear()
+    finally:
+        if pending:  # an error: the others stop too
+            pool.set_stop(stop)
+            for future in pending:
+                future.cancel()
+    seconds = time.perf_counter() - began
+    answers = [result if result is not None else {"status": Status.CANCELLED, "tiles": list(board.cells)}
+               for result, board in zip(results, boards, strict=True)]
+    return {"results": answers, "tasks": dealt, "slots": len(slots), "seconds": seconds}

@@ -1,0 +1,107 @@
+"""Many boards spread over workers (engine/domains/tiles/batch.py) against one solve per board: the same answers
+(length, moves, nodes) on one worker and on two, on threads and on the session's Dask cluster; Korf's published
+lengths; a cancel ends the batch; the job checks its parameters."""
+
+import threading
+
+import pytest
+from distributed import Client
+
+from engine.core.errors import PuzzleError
+from engine.core.result import Budget, Watch
+from engine.core.status import Status
+from engine.domains.tiles.batch import chunk_sizes, solve_boards
+from engine.domains.tiles.board import Board, goal_board
+from engine.domains.tiles.jobs import MAX_BATCH, check_batch
+from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers
+from engine.domains.tiles.random import scramble
+from engine.search.solve import solve
+
+FIRST = goal_board(4, 4, "blank-first")
+
+
+def answer(result: dict) -> tuple:
+    return result["status"], result["length"], result["moves"], result["nodes_expanded"], result["nodes_generated"]
+
+
+def test_chunks_are_guided_large_first_and_cover_every_board():
+    # by hand: each chunk is a quarter (two slots, GUIDE 2) of the boards left, rounded up: 100 → 25, 75 → 19, ...
+    assert chunk_sizes(100, 2) == [25, 19, 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1]
+    assert chunk_sizes(100, 1) == [50, 25, 13, 6, 3, 2, 1]
+    assert chunk_sizes(3, 8) == [1, 1, 1] and chunk_sizes(0, 2) == []
+
+
+@pytest.fixture(scope="module")
+def korf_boards(db663, korf):
+    """Korf's instances 2, 4 and 6 (tens of thousands of nodes with 6-6-3) and three seeded 40-move scrambles."""
+    boards = [Board(4, 4, cells) for _, _, cells in (korf[1], korf[3], korf[5])]
+    boards += [scramble(FIRST, 40, seed=seed)[0] for seed in (1, 2, 3)]
+    serial = [solve(board, FIRST, "idastar", "pdb-663").to_dict() for board in boards]
+    return boards, serial
+
+
+def test_one_and_two_threads_give_each_board_its_own_solve(korf_boards, korf):
+    boards, serial = korf_boards
+    for workers in (1, 2):
+        pool = ThreadPool(workers)
+        try:
+            out = solve_boards(boards, FIRST, "idastar", "pdb-663", Budget(), pool)
+        finally:
+            pool.close()
+        assert [answer(r) for r in out["results"]] == [answer(r) for r in serial]
+        assert [r["tiles"] for r in out["results"]] == [list(board.cells) for board in boards]
+        assert out["slots"] == workers and out["tasks"] == len(chunk_sizes(len(boards), workers))
+    assert [r["length"] for r in serial[:3]] == [korf[1][1], korf[3][1], korf[5][1]]  # Korf's published optima
+
+
+@pytest.mark.parametrize("lane", ["long", "interactive"])
+def test_on_the_dask_cluster_each_board_gets_its_own_solve(korf_boards, scheduler_address, lane):
+    """The session's cluster: its one long-lane worker (one slot), and its interactive worker (two threads: two
+    slots on one address)."""
+    boards, serial = korf_boards
+    with Client(scheduler_address, set_as_default=False) as client:
+        pool = DaskPool(client, lane_workers(client, lane))
+        try:
+            out = solve_boards(boards, FIRST, "idastar", "pdb-663", Budget(), pool)
+        finally:
+            pool.close()
+    assert [answer(r) for r in out["results"]] == [answer(r) for r in serial]
+    assert out["slots"] == (1 if lane == "long" else 2)
+
+
+def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
+    """Four easy boards, then Korf's first instance by Manhattan distance (minutes each): cancelled once the first
+    chunk (the four easy ones, on one thread) is in."""
+    easy = [scramble(FIRST, 12, seed=seed)[0] for seed in range(4)]
+    boards = easy + [Board(4, 4, korf[0][2])] * 4
+    cancel = threading.Event()
+
+    def progress(fraction, info):
+        if info["boards"] >= 4:
+            cancel.set()
+
+    pool = ThreadPool(1)
+    try:
+        out = solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool, Watch(cancel=cancel,
+                                                                                       progress=progress))
+    finally:
+        pool.close()
+    statuses = [r["status"] for r in out["results"]]
+    assert statuses == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
+    assert [r["length"] for r in out["results"][:4]] == [solve(b, FIRST, "idastar", "manhattan").length for b in easy]
+
+
+def test_the_batch_job_refuses_what_it_cannot_run():
+    base = {"size": "3x3", "goal": "blank-last"}
+    with pytest.raises(PuzzleError, match="list of 1 to"):
+        check_batch({**base, "boards": []})
+    with pytest.raises(PuzzleError, match="list of 1 to"):
+        check_batch({**base, "boards": [[1, 2, 3, 4, 5, 6, 7, 8, 0]] * (MAX_BATCH + 1)})
+    with pytest.raises(PuzzleError, match="position 2 of the batch"):  # two tiles swapped: the other parity
+        check_batch({**base, "boards": ["1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0"]})
+    with pytest.raises(PuzzleError, match="position 1 of the batch"):
+        check_batch({**base, "boards": ["1 2 3 4"]})
+    with pytest.raises(PuzzleError, match="spreads"):
+        check_batch({**base, "boards": ["1 2 3 4 5 6 7 8 0"], "solver": "idastar-spread"})
+    clean = check_batch({**base, "boards": ["8 6 7/2 5 4/3 0 1"], "heuristic": "linear-conflict"})
+    assert clean["boards"] == [[8, 6, 7, 2, 5, 4, 3, 0, 1]] and clean["solver"] == "idastar"
