@@ -84,10 +84,12 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
     algorithms are all in one package and need no loading.
     """
 
-    def __init__(self, what: str, *, loads: bool = True, asked_as: str | None = None) -> None:
+    def __init__(self, what: str, *, loads: bool = True, asked_as: str | None = None,
+                 order: Callable[[Entry], object] | None = None) -> None:
         self.what = what
         self.asked_as = asked_as or what  # the word a user's request uses for it ("problem" for a domain)
         self._loads = loads
+        self._order = order  # the entries' sort key (None: the order they were registered in)
         self._entries: dict[str, Entry] = {}
 
     def add(self, entry: Entry) -> Entry:
@@ -96,6 +98,8 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
         if name in self._entries:
             raise ValueError(f"{self.what} {name!r} is registered twice")
         self._entries[name] = entry
+        if self._order is not None:  # sorted is stable: entries of one key keep their registration order
+            self._entries = dict(sorted(self._entries.items(), key=lambda item: self._order(item[1])))
         return entry
 
     def forget(self, name: str) -> None:

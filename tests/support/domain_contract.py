@@ -30,7 +30,7 @@ import pytest
 
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget
-from engine.search.algorithms import astar_search, idastar_search
+from engine.search import astar_search, idastar_search
 from engine.search.domain import Domain, DomainKind
 from engine.search.domain_solve import problem_solvers, solve_problem
 from engine.search.record import ALGORITHMS
