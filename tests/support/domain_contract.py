@@ -9,7 +9,8 @@ What it checks, per example:
 * every step-through algorithm and every solver ``solve_problem`` offers either solves it, with a path that replays
   move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
-* when the domain has hooks, the compiled A* and IDA* expand and generate what the readable ones do;
+* when the domain has hooks, they take and give the types ``CompiledDomain`` states and compute what ``actions``,
+  ``cost`` and ``h`` do, and the compiled A* and IDA* expand and generate what the readable ones do;
 * a domain in ``engine/domains`` can be imported without numba (the CLI's ``check`` and ``--help`` load no compiler);
 * given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal, and the
   kind is a view of the step-through with no edit in the app: ``GET /step?problem=<view>`` is its page, ``GET
@@ -126,10 +127,43 @@ def check_searches(problem: Domain, best: float, depth_limit: int, max_expansion
             assert math.isclose(cost, best), solver
 
 
+def check_hooks(problem: Domain, max_states: int = 50) -> None:
+    """The compiled hooks called as the kernels call them (the types ``CompiledDomain`` states): from the start,
+    breadth-first over up to ``max_states`` states, each state's children are its moves' results in ``actions``
+    order at their costs, and h is a float equal to the readable h."""
+    import numpy as np
+
+    compiled = problem.compiled()
+    assert isinstance(compiled.aux, tuple), "aux must be a tuple"
+    for number in (compiled.start, compiled.goal, compiled.states, compiled.max_children):
+        assert type(number) is int, f"start, goal, states and max_children are ints ({number!r})"
+    assert 0 <= compiled.start < compiled.states and 0 <= compiled.goal < compiled.states
+    assert compiled.decode(compiled.start) == problem.initial
+    out_states = np.zeros(compiled.max_children, dtype=np.int64)
+    out_costs = np.zeros(compiled.max_children, dtype=np.float64)
+    seen, queue = {compiled.start}, [compiled.start]
+    while queue and len(seen) <= max_states:
+        number = queue.pop(0)
+        state = compiled.decode(number)
+        count = compiled.children(compiled.aux, np.int64(number), out_states, out_costs)
+        actions = list(problem.actions(state))
+        assert 0 <= count <= compiled.max_children and count == len(actions), (state, count, actions)
+        for child, cost, action in zip(out_states[:count], out_costs[:count], actions, strict=True):
+            assert 0 <= child < compiled.states and compiled.decode(int(child)) == problem.result(state, action)
+            assert cost == problem.cost(state, action), (state, action, cost)
+            if int(child) not in seen:
+                seen.add(int(child))
+                queue.append(int(child))
+        assert len(set(out_states[:count].tolist())) == count, f"a child of {state} is written twice"
+        h = compiled.h(compiled.aux, np.int64(number))
+        assert type(h) is float and math.isclose(h, problem.h(state), abs_tol=1e-9), (state, h, problem.h(state))
+
+
 def check_compiled(problem: Domain) -> None:
     from engine.search.compiled import compiled_astar
     from engine.search.compiled_ida import compiled_idastar
 
+    check_hooks(problem)
     for readable_search, compiled_search in ((astar_search, compiled_astar), (idastar_search, compiled_idastar)):
         readable, compiled = readable_search(problem), compiled_search(problem)
         assert (compiled.status, compiled.moves, compiled.nodes_expanded, compiled.nodes_generated) == (
