@@ -59,8 +59,8 @@ Kinds
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from engine.core.registry import Registry
 
@@ -200,9 +200,12 @@ class DomainKind:
     build: Callable[[dict], Domain]
     heuristics: tuple[str, ...]
     examples: tuple[dict, ...] = ()
+    #: the heuristics' names for people, in the page's menus (one without a label is shown by its name)
+    heuristic_labels: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
-DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem")
+#: by name, whichever package a process happened to import first (a test importing the grid before the registry loads)
+DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem", order=lambda kind: kind.name)
 register_domain = DOMAINS.add
 
 
