@@ -15,7 +15,8 @@ What it checks, per example:
 * given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal, and the
   kind is a view of the step-through with no edit in the app: ``GET /step?problem=<view>`` is its page, ``GET
   /api/step`` its searches (on its first example without ``data``, on each example's JSON with it) and
-  ``/step/compare`` races its solvers.
+  ``/step/compare`` races its solvers; a class follows the view and asks a question made from it, and an own
+  lesson's slide on it is checked against what it shows.
 """
 
 from __future__ import annotations
@@ -214,6 +215,29 @@ def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list
     race = client.get("/step/compare", query_string={"problem": view, "solvers": "ucs,astar"})
     assert race.status_code == 200, race.get_data(as_text=True)
     assert f"Solvers compared on this {kind.name}" in race.get_data(as_text=True)
+    check_class_and_lesson(client, view, best[0])
+
+
+def check_class_and_lesson(client, view: str, best: float) -> None:
+    """A class follows the view and asks a question made from its search, and an own lesson's slide on it is checked
+    against what the view shows (its cost, Dijkstra's ``best``): both read the view through the registry."""
+    link = f"/step?problem={view}&algorithms=ucs"
+    started = client.post("/class/", json={"view": link})
+    assert started.status_code == 200, started.get_data(as_text=True)
+    code = started.get_json()["code"]
+    asked = client.post(f"/class/{code}/ask", json={"kind": "next"})
+    assert asked.status_code == 200, asked.get_data(as_text=True)
+    assert asked.get_json()["question"]["choices"]
+    # the cost the view shows, and a figure no view of a small example shows (a cost such as 2 + 3√2 is shown
+    # rounded, so it is stated only when it is whole)
+    slides = [{"title": "The end", "text": f"Uniform-cost search ends on a path costing {figure}.",
+               "link": f"{link}&step=1000000"} for figure in ([f"{best:g}"] if float(best).is_integer() else [])
+              + ["123456.5"]]
+    checked = client.post("/lessons/check", data={"lesson": json.dumps({"title": view, "slides": slides})},
+                          headers={"Accept": "application/json"})
+    assert checked.status_code == 200, checked.get_data(as_text=True)
+    states = [slide["state"] for slide in checked.get_json()["slides"]]
+    assert states == ["ok", "unshown"][-len(slides):], checked.get_json()
 
 
 def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None, depth_limit: int = 12,
