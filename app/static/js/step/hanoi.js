@@ -2,6 +2,7 @@
 // first; a tree node is named by its move ("A→C"); the picture draws the three pegs with their discs, the goal's pegs
 // faint beside each, and the disc that just moved outlined. The problem is typed as JSON in the form.
 import { svgEl } from "../common.js";
+import { genericDomain } from "./generic.js";
 
 // The page's Content-Security-Policy refuses style attributes; styles set through the CSSOM are the page's own.
 function styled(element, style) {
@@ -30,18 +31,14 @@ function drawDiscs(svg, scene, pegs, options) {
 
 const stateText = (state) => state.map((peg) => "ABC"[peg]).join("");
 
+// The generic module's words (a node named by its move, a path as its moves) with a picture of its own.
 export const hanoi = {
-  kind: "hanoi",
-  stepWord: "move",
-  problem(data) { return { kind: "hanoi", scene: data.traces[0].scene }; },
-  label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action); },
-  pathText(chain, fromGoal) { return chain.slice(1).map((n) => n.action).join(" ") || (fromGoal ? "goal" : "start"); },
-  solutionText(problem, result) { return `${result.path.length - 1} moves: ${result.moves || "none"}`; },
+  ...genericDomain("hanoi", "The Towers of Hanoi"),
+  solutionText(problem, result) { return result.moves || "already at the goal"; },
   summary() {
     const field = document.querySelector('#step-form [name="data"]');
     return `Towers of Hanoi ${field && field.value ? field.value : ""}`.trim();
   },
-  optionsLabel: null,
 
   picture(problem, chain, options) {
     const node = chain[chain.length - 1], scene = problem.scene;
@@ -49,7 +46,8 @@ export const hanoi = {
     const moved = parent ? node.state.findIndex((peg, disc) => peg !== parent[disc]) : -1;
     const svg = styled(svgEl("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "hanoi", role: "img",
       "aria-label": `the pegs A, B, C; each disc's peg, smallest first: ${stateText(node.state)}` }),
-    { display: "block", width: options && options.large ? "min(100%, 40rem)" : "14rem", background: "var(--panel)" });
+    { display: "block", background: "var(--panel)" });
+    if (!(options && options.large)) svg.style.setProperty("width", "14rem");  // enlarged, app.css sizes it
     const wood = { fill: "var(--muted)" };
     svg.appendChild(styled(svgEl("rect", { x: 8, y: BASE, width: WIDTH - 16, height: 6, rx: 2 }), wood));
     PEG_X.forEach((x, peg) => {
