@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,13 @@ def test_the_command_line_solves_a_tower_and_refuses_a_bad_one():
     assert results[0]["path"][0] == [0] * 5 and results[0]["path"][-1] == [2] * 5
     refused = subprocess.run([*command, "--data", '{"discs": 20}'], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and "discs must be a whole number from 1 to 8" in refused.stderr
+
+
+def test_no_other_file_of_the_code_names_the_domain():
+    """Nothing lists the domains: the registry, the /step page and its script find this one by convention."""
+    root = Path(__file__).resolve().parents[2]
+    naming = {path.relative_to(root).as_posix() for folder in ("engine", "app", "tests", "bench")
+              for path in (root / folder).rglob("*") if path.suffix in {".py", ".js", ".html", ".css"}
+              and "hanoi" in path.read_text(encoding="utf-8").lower()}
+    assert naming == {"engine/domains/hanoi/__init__.py", "engine/domains/hanoi/compiled.py",
+                      "app/static/js/step/hanoi.js", "tests/app/test_hanoi.py"}
