@@ -8,24 +8,9 @@ that link) and the lecturer's browser gets a secret in a cookie scoped to that c
 (moving its view, asking, revealing, ending) needs the secret, so a student who knows the code can follow and answer
 but not drive (403).
 
-A class is a row in the job database (``app.records``: its code, the hash of the secret, the view, the version, the
-open question, answers, who started it, when it was started, last driven and expires), so it survives a restart of
-the server and every web process that reads the same database serves it. A class expires when its lecturer has not
-touched it for ``IDLE_SECONDS``.
-
-Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed): one
-primary-key read per poll. Which students polled lately is kept in this process and written in one batch at most
-once a second (``Presence``), so a class of hundreds costs the database one small write a second. Short requests
-keep no connection or thread per student, whatever the server's connection model, and ``bench/classroom.py``
-measures the propagation a class of 100 sees.
-
-Limits: a client (the owner cookie, or every cookieless request from one address: ``app.submit``) keeps at most
-``PER_CLIENT`` classes (starting another ends its least recently driven one); a network address at most
-``PER_ADDRESS``; the server at most ``MAX_CLASSES``, of which the last ``KEPT_FOR_NEW_ADDRESSES`` only for an address
-with no class running, so one address that started many never stops a lecturer elsewhere. A code is 8 letters from a
-31-letter alphabet (8.5 × 10^11 codes); an address may miss ``MISSES_PER_MINUTE`` codes a minute (then its further
-misses are refused for the minute; a known class's polls never are), so finding one of 500 live classes by guessing
-takes an address about 50 years. Following a class starts no job, so it never counts against a job quota.
+The class itself (its row, its limits, who follows it) is ``app.class_model``; how a class reads the view it follows
+(any step-through view, through ``app.step``'s query codec and the registered domains) is ``app.class_views``;
+practising alone is ``app.practice``.
 """
 
 from __future__ import annotations
@@ -34,12 +19,6 @@ import hmac
 import io
 import json
 import random
-import secrets
-import sqlite3
-import threading
-import time
-from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import segno
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
@@ -47,11 +26,11 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from app import refuse
-from app.lessons import BY_SLUG
-from app.links import base_link, query_of, record_for, saved, short_link
-from app.records import Allowance, ClassRows, app_extension, records, secret_hash
+from app.class_model import IDLE_SECONDS, MAX_STUDENTS, POLL_MILLISECONDS, SECRET_COOKIE, Class, classes
+from app.class_views import checked_view, view_step, view_traces, with_step
+from app.practice import practice_context, practice_numbers, practice_question
+from app.records import secret_hash
 from app.solve_api import json_body
-from app.step import request_for, step_traces, view_from_query
 from app.subjects import Subject
 from app.submit import anonymous_address, owner
 from engine.core.errors import PuzzleError
@@ -64,135 +43,6 @@ SUBJECTS = [
             "phones and answer questions the engine makes from it; or practise alone, graded at once."),
 ]
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector and typed on a phone
-CODE_LENGTH = 8
-MAX_CLASSES = 500
-KEPT_FOR_NEW_ADDRESSES = 100  # the last places: only for an address with no class running
-PER_ADDRESS = 20  # classes running from one network address (a department behind one NAT)
-PER_CLIENT = 3  # classes one browser keeps; a fourth ends its least recently driven one
-IDLE_SECONDS = 3 * 3600  # a lecture and its break
-TOUCH_EVERY = 60  # seconds: how stale the lecturer's last touch may grow before it is written again
-MAX_STUDENTS = 400  # per class: polls and answers beyond this are refused
-FOLLOWING_SECONDS = 5  # a student who polled this recently counts as following
-PRESENCE_WRITE_SECONDS = 1.0  # how often this process writes the polls it has seen
-MISSES_PER_MINUTE = 60  # unknown codes one address may look up a minute (a lecture hall behind one NAT mistypes)
-CODE_MISSES = Allowance("class-code-miss", 60.0)  # counted in the records: every web process on them together
-MAX_VIEW = 2000  # characters of a view URL kept as it is (a lesson slide, a tile race); longer ones are saved views
-VIEW_PATHS = ("/step", "/lessons/", "/compare", "/v/")  # the pages a class can follow
-SECRET_COOKIE = "pp_class"
-POLL_MILLISECONDS = 700  # the student's poll: the lecturer's step reaches 95 % within about 0.7 s plus a request
-
-
-@dataclass(frozen=True)
-class Class:
-    """A class as its row holds it (``question``: {number, question (with its answer), revealed} or None)."""
-
-    code: str
-    secret: str  # the hash of the lecturer's secret
-    view: str
-    version: int
-    question: dict | None
-    touched: float
-
-    @classmethod
-    def of(cls, row: sqlite3.Row) -> Class:
-        return cls(row["code"], row["secret"], row["view"], row["version"],
-                   json.loads(row["question"]) if row["question"] else None, row["touched"])
-
-
-class Classes:
-    """The classes in the database, and what this process alone keeps: the polls not yet written."""
-
-    def __init__(self, rows: ClassRows):
-        self.rows = rows
-        self.lock = threading.Lock()
-        self.polls: dict[str, dict[str, tuple[float, int]]] = {}  # code → student → (when, following)
-        self.written = 0.0
-
-    def start(self, view: str, client: str, address: str) -> tuple[Class, str]:
-        """A new class on ``view`` and the lecturer's secret; a 429 past the limits (module docstring)."""
-        secret = secrets.token_urlsafe(32)
-        now = time.time()
-
-        def allow(db: sqlite3.Connection, now: float) -> None:
-            mine = [code for (code,) in db.execute("SELECT code FROM classes WHERE owner = ? ORDER BY touched",
-                                                   (client,))]
-            for code in mine[:max(0, len(mine) - PER_CLIENT + 1)]:  # the client moved on from its oldest
-                for table in ("class_answers", "class_students", "classes"):
-                    db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
-            total, here = db.execute("SELECT COUNT(*), COALESCE(SUM(address = ?), 0) FROM classes",
-                                     (address,)).fetchone()
-            if here >= PER_ADDRESS:
-                abort(429, f"{PER_ADDRESS} classes started from your network address are running; end one of "
-                      "them (or wait for it to end) before starting another")
-            if total >= MAX_CLASSES or (here and total >= MAX_CLASSES - KEPT_FOR_NEW_ADDRESSES):
-                abort(429, f"{total} classes are running on this server; try again when one ends")
-
-        for _ in range(5):  # a code already taken (one in 10^9 with 500 running): draw again
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            row = {"code": code, "secret": secret_hash(secret), "view": view, "version": 1, "question": None,
-                   "asked": 0, "owner": client, "address": address, "created": now, "touched": now,
-                   "expires": now + IDLE_SECONDS}
-            try:
-                self.rows.start(row, allow)
-            except sqlite3.IntegrityError:
-                continue
-            return Class(code, row["secret"], view, 1, None, now), secret
-        raise PuzzleError("no free class code was found; try again")
-
-    def find(self, code: str, address: str) -> Class:
-        """The class with this code; a 404 for an unknown one, a 429 once this address has missed too often (its
-        misses only: a class it knows is always found)."""
-        code = code.upper()
-        now = time.time()
-        row = self.rows.find(code, now) if len(code) == CODE_LENGTH and code.isalnum() else None
-        if row is not None:
-            return Class.of(row)
-        if not CODE_MISSES.take(address, MISSES_PER_MINUTE):
-            abort(429, "too many class codes tried from this address; wait a minute and check the code")
-        abort(404, "no class has this code (it may have ended); check the code on the projector")
-
-    def polled(self, code: str, student: str, following: bool) -> None:
-        """A student's poll, written with the others at most once a second."""
-        now = time.time()
-        with self.lock:
-            students = self.polls.setdefault(code, {})
-            if student in students or len(students) < MAX_STUDENTS:
-                students[student] = (now, int(following))
-            due = now - self.written >= PRESENCE_WRITE_SECONDS
-        if due:
-            self.write_polls()
-
-    def write_polls(self) -> None:
-        with self.lock:
-            polls, self.polls = self.polls, {}
-            self.written = now = time.time()
-        rows = [(code, student, at, following) for code, students in polls.items()
-                for student, (at, following) in students.items()]
-        self.rows.seen(rows, now - 60)
-
-    def followers(self, code: str) -> tuple[int, int]:
-        """(students polling lately, of whom following the lecturer), from every process's polls."""
-        self.write_polls()
-        return self.rows.followers(code, time.time() - FOLLOWING_SECONDS)
-
-    def touch(self, lesson: Class) -> None:
-        now = time.time()
-        if now - lesson.touched > TOUCH_EVERY:
-            self.rows.update(lesson.code, "touched = ?, expires = ?", (now, now + IDLE_SECONDS))
-
-    def move(self, lesson: Class, view: str) -> int:
-        """The class's view is now ``view``: its version (a new one if the view changed)."""
-        self.rows.update(lesson.code, "view = ?, version = version + 1", (view,), "AND view != ?", (view,))
-        row = self.rows.find(lesson.code, 0)
-        return row["version"] if row is not None else lesson.version
-
-    def end(self, code: str) -> None:
-        self.rows.end(code)
-        with self.lock:
-            self.polls.pop(code, None)
-
-
 @bp.errorhandler(PuzzleError)
 @bp.errorhandler(HTTPException)
 def refused(error):
@@ -202,74 +52,6 @@ def refused(error):
     if request.is_json:
         return jsonify(error=message), code
     return refuse(code, message)
-
-
-def classes() -> Classes:
-    return app_extension("classes", lambda: Classes(ClassRows(records())))
-
-
-# ---- reading a view URL -------------------------------------------------------------------------------------------
-
-def checked_view(url: object) -> str:
-    """A view URL a class may follow, as the class keeps it: a lesson slide or a tile race as it is, a step-through
-    view or a race of solvers as its saved view's short address (``/v/<id>?step=N``)."""
-    if not isinstance(url, str) or not url:
-        raise PuzzleError("the view must be this site's page address")
-    parts = urlsplit(url)
-    if parts.scheme or parts.netloc or not parts.path.startswith(VIEW_PATHS) or ".." in parts.path:
-        raise PuzzleError("a class can follow the step-through, a saved view, a lesson slide or a race of this site")
-    if parts.path.startswith("/v/"):
-        return saved_view(parts.path.removeprefix("/v/"), dict(parse_qsl(parts.query)))
-    if parts.path == "/step":
-        return base_link(view_from_query(dict(parse_qsl(parts.query))))
-    if parts.path == "/step/compare":
-        key = records().save_view(record_for(url))
-        return f"/v/{key}"
-    if len(url) > MAX_VIEW:
-        raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")
-    return urlunsplit(("", "", parts.path, parts.query, ""))
-
-
-def saved_view(key: str, args: dict) -> str:
-    """A saved view's address as a class keeps it: a step-through view at an explicit step, a race as it is."""
-    record = saved(key)
-    if record["page"] != "step":
-        return f"/v/{key}"
-    at = args if "step" in args else record["query"]
-    step = at.get("step", "0")
-    return short_link(key, int(step) if str(step).isdigit() and int(step) <= 1_000_000 else 0, at.get("show_h") == "1")
-
-
-def view_step(url: str) -> int:
-    """The step a view URL stands at (its ``step``, 0 when it has none)."""
-    value = dict(parse_qsl(urlsplit(url).query)).get("step", "0")
-    return int(value) if value.isdigit() else 0
-
-
-def with_step(url: str, step: int) -> str:
-    """The view at another step, the rest of its address as the page wrote it (the page compares addresses)."""
-    parts = urlsplit(url)
-    fields = [field for field in parts.query.split("&") if field and not field.startswith("step=")]
-    return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
-
-
-def view_traces(url: str) -> tuple[object, list[dict]]:
-    """The problem a view shows and its recorded searches (what a question is made from)."""
-    parts = urlsplit(url)
-    if parts.path.startswith("/lessons/"):
-        slug, _, number = parts.path.removeprefix("/lessons/").partition("/")
-        lesson = BY_SLUG.get(slug)
-        if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson.slides):
-            raise PuzzleError("this lesson slide does not exist")
-        data = lesson.slides[int(number) - 1].request
-    elif parts.path == "/step":
-        data = request_for(view_from_query(dict(parse_qsl(parts.query))))
-    elif parts.path.startswith("/v/") and saved(parts.path.removeprefix("/v/"))["page"] == "step":
-        data = request_for(view_from_query(query_of(saved(parts.path.removeprefix("/v/")))))
-    else:
-        raise PuzzleError("questions are made from the step-through and lesson slides")
-    problem, _, traces = step_traces(data)
-    return problem, traces
 
 
 # ---- pages --------------------------------------------------------------------------------------------------------
@@ -484,90 +266,11 @@ def end(code: str):
     return jsonify(ended=True)
 
 
-# ---- practising alone ---------------------------------------------------------------------------------------------
-
-#: Which searches each kind of question is asked about (the kinds whose answer a search's record makes interesting).
-PRACTICE_PLAN = {"next": ("bfs", "ucs", "greedy", "astar"), "f": ("astar", "idastar"), "frontier": ("bfs", "astar"),
-                 "bound": ("idastar",), "optimal": ("dfs", "bfs", "greedy", "astar")}
-PRACTICE_SHOWN = 20  # expanded nodes listed (the latest): enough to see the order, short enough to read
-PRACTICE_TRIES = 12  # problems tried for one question before giving up on that seed
-
-
-@dataclass
-class Practice:
-    question: questions.Question
-    problem: object
-    trace: dict
-    data: dict
-
-
-def practice_question(seed: int) -> Practice:
-    """The question a practice seed stands for: a random kind, search and problem (an 8-puzzle scramble, or a path
-    on the seed's graph), at a random step where the question has an answer. The same seed gives the same question,
-    so grading needs nothing stored."""
-    rng = random.Random(seed)
-    for _ in range(PRACTICE_TRIES):
-        kind = rng.choice(sorted(PRACTICE_PLAN))
-        algorithm = rng.choice(PRACTICE_PLAN[kind])
-        if kind == "bound" or rng.random() < 0.6:
-            data = {"problem": "tiles", "size": "3x3", "scramble": rng.randint(5, 9), "seed": rng.randrange(10**6)}
-        else:
-            start, goal = rng.sample(range(7), 2)
-            data = {"problem": "graph", "start": start, "goal": goal}
-        data["algorithms"] = [algorithm]
-        problem, _, traces = step_traces(data)
-        trace = traces[0]
-        steps = range(len(trace["steps"]) + 1)
-        candidates = [len(trace["steps"])] if kind == "optimal" else [
-            n for n in steps if kind in questions.available(trace, n)]
-        if candidates:
-            question = questions.ask(kind, trace, rng.choice(candidates), problem, rng)
-            if question is not None:
-                return Practice(question, problem, trace, data)
-    raise PuzzleError("no question could be made from this practice number; start a new run")
-
-
-def practice_context(practice: Practice) -> dict:
-    """What a student needs on the page to answer: the start (a board, or the graph's edges), what the search has
-    done so far, and the node a question is about."""
-    trace, step = practice.trace, practice.question.step
-    done = trace["steps"][:step]
-    expanded = [questions.node_label(trace, s["node"]) for s in done if s["event"] == "expand"]
-    replay = questions.Replay(trace, step)
-    nodes = trace["nodes"]
-    cut = [f"{questions.node_label(trace, s['node'])} (f = {nodes[s['node']]['g'] + nodes[s['node']]['h']})"
-           for s in done[replay.iteration_start:] if s["event"] == "prune"] if trace["cutoff"] == "f" else []
-    context = {"title": trace["title"], "heuristic": trace["heuristic"] if trace["uses_h"] else "",
-               "expanded": expanded[-PRACTICE_SHOWN:], "earlier": max(0, len(expanded) - PRACTICE_SHOWN),
-               "bound": replay.bound, "cut": cut, "step": step, "steps": len(trace["steps"]),
-               "path": trace["result"]["moves"] if practice.question.kind == "optimal" else ""}
-    problem = practice.problem
-    if practice.data["problem"] == "tiles":
-        context["board"] = {"cols": problem.initial.cols, "cells": list(problem.initial.cells)}
-        node = practice.question.node
-        if node is not None:
-            context["node_board"] = {"cols": problem.initial.cols, "cells": trace["nodes"][node]["state"]}
-    else:
-        context["edges"] = [f"{a}–{b} costs {cost}" for a, b, cost in problem.graph.edges()]
-        context["ends"] = (problem.initial, problem.goal)
-        if trace["uses_h"]:
-            context["h"] = [problem.h(v) for v in problem.graph.names]
-    return context
-
-
-def _practice_numbers(values) -> tuple[int, int, int]:
-    """(seed, score, asked) from a practice form or link, each a small whole number (garbage starts afresh)."""
-    def read(name: str, top: int) -> int:
-        text = str(values.get(name, ""))
-        return int(text) if text.isdigit() and int(text) <= top else -1
-    return read("seed", 10**9), max(0, read("score", 10**6)), max(0, read("asked", 10**6))
-
-
 @bp.route("/practice", methods=["GET", "POST"])
 def practice():
     """A run of questions: GET shows one (a new seed unless the link names one), POST grades the choice."""
     values = request.form if request.method == "POST" else request.args
-    seed, score, asked = _practice_numbers(values)
+    seed, score, asked = practice_numbers(values)
     if seed < 0:
         seed = random.randrange(10**9)
     current = practice_question(seed)

@@ -6,28 +6,34 @@ it runs when it runs, so ``check``, ``scramble``, ``random``, ``jobs``, ``tables
 numba (tests/engine/test_architecture.py holds that).
 
 Each subject's commands live in a module of this package (``tiles``, ``research``, ``learned``, ``tables``,
-``grid``, ``problem``) with an ``add_commands(sub)`` that adds its sub-parsers; ``COMMAND_MODULES`` orders them
-in ``--help``.
+``grid``, ``problem``, ``jobs``) with an ``add_commands(sub)`` that adds its sub-parsers: every module here that has
+one is a module of commands, in the order of their names (``command_modules``); a new one is found by being here.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
+from types import ModuleType
 
 from engine.core.errors import PuzzleError
 from engine.core.quickstart import load_blas_alone
 
-COMMAND_MODULES = ("engine.cli.tiles", "engine.cli.research", "engine.cli.learned", "engine.cli.tables",
-                   "engine.cli.grid", "engine.cli.problem", "engine.cli.jobs")
+
+def command_modules() -> list[ModuleType]:
+    """Every module of this package that adds commands (has ``add_commands``), by name."""
+    modules = [importlib.import_module(f"{__name__}.{info.name}") for info in
+               sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name)]
+    return [module for module in modules if hasattr(module, "add_commands")]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Puzzle Playground engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).add_commands(sub)
+    for module in command_modules():
+        module.add_commands(sub)
     return parser
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine.cli.output import emit
 from engine.core.errors import PuzzleError
+from engine.domains.grid.model import HEURISTICS
 
 MAX_FILE_BYTES = 64 << 20
 AGREE = 1e-6
@@ -67,7 +68,7 @@ def add_commands(sub) -> None:
     p.add_argument("--scen", help="a Moving AI .scen file (version 1): solve every scenario")
     p.add_argument("--start", type=int, nargs=2, metavar=("X", "Y"))
     p.add_argument("--goal", type=int, nargs=2, metavar=("X", "Y"))
-    p.add_argument("--heuristic", default="octile", choices=("octile", "euclidean", "zero"))
+    p.add_argument("--heuristic", default="octile", choices=HEURISTICS[8])  # a Moving AI map is 8-connected
     p.add_argument("--max-seconds", type=float, default=60.0, help="budget per scenario")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_grid)

@@ -4,10 +4,12 @@ Each domain (``engine/domains/<name>/``) and subject (``engine/subjects/<name>/`
 modules are imported: solvers with ``engine.search.solve.register_solver``, heuristics with
 ``engine.domains.tiles.heuristics.register_heuristic``, domains with ``engine.search.domain.register_domain``, job
 kinds with ``@engine.serving.jobs.job_kind``, and the function that compiles (or loads) its kernels with
-``@warms_up``. A package names the modules that register in ``REGISTERS`` in its ``__init__.py`` (a package that
-registers in its ``__init__`` needs none). ``load_all()`` finds every package in those two folders and imports them
-with their ``REGISTERS``, so the web app, the CLI, a Dask worker and a notebook see the same entries, and a new
-domain or subject is loaded by being there: there is no list to edit. The lookups (``solvers()``, ``heuristics()``,
+``@warms_up``. ``load_all()`` imports every package in those two folders (a package may register in its
+``__init__``), its modules named as ``CONVENTIONAL`` says (``solvers``, ``jobs``), and any other module that
+registers, which the package names in ``REGISTERS`` in its ``__init__.py``; it imports the conventional modules of
+``engine.search`` too (``engine.search.jobs``: the jobs solving any domain's problem). So the web app, the CLI, a Dask
+worker and a notebook see the same entries, and a new domain, subject or jobs module is loaded by being there: there
+is no list to edit. The lookups (``solvers()``, ``heuristics()``,
 ``job_kinds()``, ``domain_kinds()``) call it themselves.
 
 This module imports no subject at its top, so any module may import it. The modules loaded here import no numba at
@@ -28,14 +30,22 @@ from engine.core.errors import PuzzleError
 
 #: the folders whose packages register entries: the domains first, so that the tile solvers lead every list
 PACKAGE_FOLDERS = ("engine.domains", "engine.subjects")
-#: modules below the domains that register entries of every domain's (the jobs solving any domain's problem)
-BASE_REGISTERS = ("engine.search.jobs",)
+#: the layer below them, whose modules register entries of every domain's (the jobs solving any domain's problem)
+SEARCH_LAYER = "engine.search"
+#: the modules that register by their name, in every package above and in the search layer
+CONVENTIONAL = ("solvers", "jobs")
+
+
+def _conventional(package) -> list[str]:
+    present = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    return [f"{package.__name__}.{name}" for name in CONVENTIONAL if name in present]
 
 
 def registering_modules() -> list[str]:
-    """Every module ``load_all`` imports: ``BASE_REGISTERS``, each package of ``PACKAGE_FOLDERS`` and the modules
-    its ``REGISTERS`` names."""
-    found = list(BASE_REGISTERS)
+    """Every module ``load_all`` imports: the search layer's conventional modules, then each package of
+    ``PACKAGE_FOLDERS``, the modules its ``REGISTERS`` names (first: they may have to register before its jobs) and
+    its conventional modules."""
+    found = _conventional(importlib.import_module(SEARCH_LAYER))
     for folder in PACKAGE_FOLDERS:
         parent = importlib.import_module(folder)
         for info in sorted(pkgutil.iter_modules(parent.__path__), key=lambda info: info.name):
@@ -43,7 +53,8 @@ def registering_modules() -> list[str]:
                 package = importlib.import_module(f"{folder}.{info.name}")
                 found.append(package.__name__)
                 found += [f"{package.__name__}.{name}" for name in getattr(package, "REGISTERS", ())]
-    return found
+                found += _conventional(package)
+    return list(dict.fromkeys(found))  # a package may still name a conventional module in its REGISTERS
 
 
 _loaded = False
@@ -73,10 +84,12 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
     algorithms are all in one package and need no loading.
     """
 
-    def __init__(self, what: str, *, loads: bool = True, asked_as: str | None = None) -> None:
+    def __init__(self, what: str, *, loads: bool = True, asked_as: str | None = None,
+                 order: Callable[[Entry], object] | None = None) -> None:
         self.what = what
         self.asked_as = asked_as or what  # the word a user's request uses for it ("problem" for a domain)
         self._loads = loads
+        self._order = order  # the entries' sort key (None: the order they were registered in)
         self._entries: dict[str, Entry] = {}
 
     def add(self, entry: Entry) -> Entry:
@@ -85,6 +98,8 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
         if name in self._entries:
             raise ValueError(f"{self.what} {name!r} is registered twice")
         self._entries[name] = entry
+        if self._order is not None:  # sorted is stable: entries of one key keep their registration order
+            self._entries = dict(sorted(self._entries.items(), key=lambda item: self._order(item[1])))
         return entry
 
     def forget(self, name: str) -> None:

@@ -1,7 +1,7 @@
 """A*, compiled by numba for any domain that gives its hooks (``engine.search.domain.CompiledDomain``).
 
 ``best_first_kernel(children, h)`` builds, from a domain's two hooks, a kernel that is the readable ``astar_search``
-(``engine.search.algorithms``) over numbered states: a binary heap ordered by f = g + h, then the larger g, then
+(``engine.search.algorithms.astar``) over numbered states: a binary heap ordered by f = g + h, then the larger g, then
 insertion order; a child is pushed when it reaches its state with a smaller g (a dense array of g and of parents, one
 entry per state); a popped entry whose g is above its state's best is stale and dropped; the goal test is made when a
 node is taken from the heap. So the expanded and generated counts, the peak frontier and the path are the readable

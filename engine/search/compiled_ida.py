@@ -1,7 +1,7 @@
 """IDA*, compiled by numba for any domain that gives its hooks (``engine.search.domain.CompiledDomain``).
 
 ``depth_first_kernel(children, h)`` builds, from the same two hooks as the compiled A* (``engine.search.compiled``),
-a kernel that is the readable ``idastar_search`` (``engine.search.algorithms``) over numbered states, with its
+a kernel that is the readable ``idastar_search`` (``engine.search.algorithms.idastar``) over numbered states, with its
 recursion kept in arrays: per depth the node's state, its g, its children (written by the ``children`` hook when the
 node is expanded), the next child to look at and the least f cut off below it. As in the readable search the goal
 test is made when a node is entered; a child that is the node's parent is skipped (the one move that undoes the last

@@ -59,8 +59,8 @@ Kinds
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from engine.core.registry import Registry
 
@@ -145,6 +145,18 @@ class CompiledDomain:
     the most children a state has; ``decode(number)`` the domain's state of a number. ``decode_path(numbers)``,
     optional, turns the numbers of a path's states (an array, start to goal) into the states as JSON and the moves
     between them at once (without it each state is decoded and its move found through ``actions``).
+
+    The types the kernels call the hooks with, and what they must give back (``check_domain`` in
+    ``tests/support/domain_contract.py`` calls the hooks with them and checks each):
+
+    * ``state``: an int64, 0 ≤ state < ``states``; ``start`` and ``goal`` are such numbers (Python ints);
+    * ``out_states``: a 1-d C-contiguous int64 array of ``max_children`` entries, written with the children's
+      numbers from index 0; ``out_costs``: the same of float64, each move's cost (what ``cost`` gives, > 0);
+    * the count returned: an int, 0 ≤ count ≤ ``max_children``, no child written twice;
+    * ``aux``: a tuple (numba reads it as a tuple of its items' types: arrays, ints, floats), the same object every
+      call; hooks may use an array in it as scratch space;
+    * ``h(aux, state)``: a float64 (a count is returned as ``1.0 * count``; the kernels keep f and g as float64),
+      equal to the readable ``h`` of ``decode(state)``.
     """
 
     children: Callable
@@ -188,9 +200,12 @@ class DomainKind:
     build: Callable[[dict], Domain]
     heuristics: tuple[str, ...]
     examples: tuple[dict, ...] = ()
+    #: the heuristics' names for people, in the page's menus (one without a label is shown by its name)
+    heuristic_labels: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
-DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem")
+#: by name, whichever package a process happened to import first (a test importing the grid before the registry loads)
+DOMAINS: Registry[DomainKind] = Registry("domain", asked_as="problem", order=lambda kind: kind.name)
 register_domain = DOMAINS.add
 
 

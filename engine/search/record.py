@@ -38,6 +38,8 @@ class Algorithm:
     cutoff: str | None = None
     uses_h: bool = False
     cheapest: bool = False
+    #: where it stands in the menus and lists (the textbook's order: BFS 10 … bidirectional 80)
+    place: int = 100
 
     def __post_init__(self):
         if self.frontier not in FRONTIER_KINDS:
@@ -51,8 +53,9 @@ class Algorithm:
         return {event: i for i, (_, event) in enumerate(self.pseudocode) if event}
 
 
-#: every algorithm is in engine.search.algorithms, which the package imports first: no subject to load
-ALGORITHMS: Registry[Algorithm] = Registry("algorithm", loads=False)
+#: every algorithm is in engine.search.algorithms, which the package imports first: no subject to load; kept in the
+#: order of their places, whatever order their modules were imported in
+ALGORITHMS: Registry[Algorithm] = Registry("algorithm", loads=False, order=lambda algorithm: algorithm.place)
 register = ALGORITHMS.add
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app import classroom, create_app
+from app import class_model, create_app
 from app.lessons import BY_SLUG
 from app.step import step_traces, view_from_query
 
@@ -48,8 +48,8 @@ def _fields(url: str):
 
 def test_a_class_has_a_code_a_link_and_a_qr_code_and_the_lecturer_holds_the_secret(app):
     lecturer, code = start(app)
-    assert re.fullmatch(f"[{classroom.CODE_ALPHABET}]{{8}}", code)
-    cookie = lecturer.get_cookie(classroom.SECRET_COOKIE, path=f"/class/{code}")
+    assert re.fullmatch(f"[{class_model.CODE_ALPHABET}]{{8}}", code)
+    cookie = lecturer.get_cookie(class_model.SECRET_COOKIE, path=f"/class/{code}")
     assert cookie is not None and cookie.http_only and code not in cookie.value and len(cookie.value) >= 40
     qr = app.test_client().get(f"/class/{code}/qr.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<path" in qr.data
@@ -76,7 +76,7 @@ def test_students_follow_the_lecturers_view_and_cannot_move_it(app):
     for action, body in (("view", {"view": VIEW}), ("ask", {"kind": "next"}), ("reveal", {}), ("end", {})):
         refused = student.post(f"/class/{code}/{action}", json=body)
         assert refused.status_code == 403, action
-    student.set_cookie(classroom.SECRET_COOKIE, code, path=f"/class/{code}")  # the code is no secret
+    student.set_cookie(class_model.SECRET_COOKIE, code, path=f"/class/{code}")  # the code is no secret
     assert student.post(f"/class/{code}/view", json={"view": VIEW}).status_code == 403
     assert student.get(f"/class/{code}/console").status_code == 403
     assert student.get(f"/class/{code}/state").json["view"] == moved
@@ -103,16 +103,16 @@ def test_codes_cannot_be_guessed_within_the_rate_limit_and_a_known_class_is_neve
     assert student.get(f"/class/{code}/state?student=student01").status_code == 200
     guesser = app.test_client()  # the same address as the student: one lecture hall behind one NAT
     statuses = [guesser.get(f"/class/AAAAA{n:03d}/state").status_code
-                for n in range(classroom.MISSES_PER_MINUTE + 3)]
-    assert statuses[:classroom.MISSES_PER_MINUTE] == [404] * classroom.MISSES_PER_MINUTE
-    assert set(statuses[classroom.MISSES_PER_MINUTE:]) == {429}
+                for n in range(class_model.MISSES_PER_MINUTE + 3)]
+    assert statuses[:class_model.MISSES_PER_MINUTE] == [404] * class_model.MISSES_PER_MINUTE
+    assert set(statuses[class_model.MISSES_PER_MINUTE:]) == {429}
     # the misses are refused, never the class the address follows: the student's polls, answers and page go on
     assert student.get(f"/class/{code}/state?student=student01").status_code == 200
     assert guesser.get(f"/class/{code}").status_code == 200
     assert guesser.get(f"/class/{code.lower()}/state").status_code == 200
     assert guesser.get("/class/BBBBBBBB/state").status_code == 429  # while further guesses still are
     assert app.test_client().get("/class/BBBBBBBB/state", environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 404
-    assert len(classroom.CODE_ALPHABET) ** classroom.CODE_LENGTH > 10**11
+    assert len(class_model.CODE_ALPHABET) ** class_model.CODE_LENGTH > 10**11
 
 
 def test_a_class_ends_when_idle_or_ended(app):
@@ -121,7 +121,7 @@ def test_a_class_ends_when_idle_or_ended(app):
     assert app.test_client().get(f"/class/{code}/state").status_code == 404
     _, code = start(app)
     with app.app_context():
-        classroom.classes().rows.update(code, "expires = ?", (time.time() - 1,))
+        class_model.classes().rows.update(code, "expires = ?", (time.time() - 1,))
     assert app.test_client().get(f"/class/{code}/state").status_code == 404
 
 
@@ -252,7 +252,7 @@ def test_two_web_processes_on_one_database_serve_one_class(tmp_path):
     assert lecturer.post(f"/class/{code}/view", json={"view": VIEW.replace("step=0", "step=4")}).status_code == 200
     assert opened(far, far.get(f"/class/{code}/state").json["view"]).step == 4
     with second.app_context():
-        classroom.classes().write_polls()  # the other process's batch of polls, as its next second writes it
+        class_model.classes().write_polls()  # the other process's batch of polls, as its next second writes it
     state = lecturer.get(f"/class/{code}/console").json
     assert (state["students"], state["following"]) == (2, 1)
     asked = lecturer.post(f"/class/{code}/ask", json={"kind": "frontier"}).json["question"]
@@ -266,8 +266,8 @@ def test_two_web_processes_on_one_database_count_an_addresss_code_misses_togethe
               "BUILD_TABLES": False}
     first, second = create_app(config), create_app(config)
     statuses = [(first if n % 2 else second).test_client().get(f"/class/AAAAA{n:03d}/state").status_code
-                for n in range(classroom.MISSES_PER_MINUTE + 1)]
-    assert statuses == [404] * classroom.MISSES_PER_MINUTE + [429]
+                for n in range(class_model.MISSES_PER_MINUTE + 1)]
+    assert statuses == [404] * class_model.MISSES_PER_MINUTE + [429]
 
 
 def browser_at(app, address: str):
@@ -278,10 +278,10 @@ def browser_at(app, address: str):
 
 
 def test_class_starts_are_limited_per_browser_and_address_with_room_kept_for_lecturers(app, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_CLASSES", 14)
-    monkeypatch.setattr(classroom, "KEPT_FOR_NEW_ADDRESSES", 3)  # 11 places for addresses with a class running
-    monkeypatch.setattr(classroom, "PER_ADDRESS", 4)
-    assert classroom.PER_CLIENT == 3
+    monkeypatch.setattr(class_model, "MAX_CLASSES", 14)
+    monkeypatch.setattr(class_model, "KEPT_FOR_NEW_ADDRESSES", 3)  # 11 places for addresses with a class running
+    monkeypatch.setattr(class_model, "PER_ADDRESS", 4)
+    assert class_model.PER_CLIENT == 3
 
     def start_at(address: str, client=None):
         return (client or browser_at(app, address)).post("/class/", json={"view": VIEW})
@@ -315,9 +315,9 @@ def test_an_address_that_tries_200_classes_leaves_a_lecturer_elsewhere_room(app)
                for n in range(200)]
     assert set(answers) == {200, 429}
     with app.app_context():
-        running = classroom.classes().rows.records.one("SELECT COUNT(*) FROM classes WHERE address = ?",
+        running = class_model.classes().rows.records.one("SELECT COUNT(*) FROM classes WHERE address = ?",
                                                        ("10.9.9.9",))[0]
-    assert running == classroom.PER_ADDRESS
+    assert running == class_model.PER_ADDRESS
     lecturer = browser_at(app, "10.0.0.1")
     assert lecturer.post("/class/", json={"view": VIEW}).status_code == 200
 

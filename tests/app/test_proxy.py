@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from app import classroom, create_app, own_lessons
+from app import class_model, create_app, own_lessons
 from app.identity import NewIdentities
 from app.step import View, query_for
 from tests.support.served import call, owner_cookie, served
@@ -83,10 +83,10 @@ def test_through_the_proxy_an_address_that_tried_200_classes_leaves_a_lecturer_a
                          {"X-Forwarded-For": "10.9.9.9"}, {"view": VIEW})[0] for n in range(200)]
         assert set(statuses) == {200, 429}
         with app.app_context():
-            rows = classroom.classes().rows.records.connection().execute(
+            rows = class_model.classes().rows.records.connection().execute(
                 "SELECT address, COUNT(*) FROM classes GROUP BY address").fetchall()
         running = {address: count for address, count in rows}
-        assert running == {"10.9.9.9": classroom.PER_ADDRESS}  # the forwarded address, not the proxy's
+        assert running == {"10.9.9.9": class_model.PER_ADDRESS}  # the forwarded address, not the proxy's
         status, _, body = call(port, "POST", "/class/", browser_at(port, "10.0.0.1"), {"view": VIEW})
         assert status == 200, body
 
@@ -99,7 +99,7 @@ def test_through_the_proxy_61_wrong_codes_from_an_address_do_not_stop_a_student_
         student, guesser = browser_at(port, "10.5.5.5"), {"X-Forwarded-For": "10.5.5.5"}  # one hall, one NAT
         assert call(port, "GET", f"/class/{code}/state?student=student01", student)[0] == 200
         guesses = [call(port, "GET", f"/class/AAAAA{n:03d}/state", guesser)[0] for n in range(61)]
-        assert guesses == [404] * classroom.MISSES_PER_MINUTE + [429]
+        assert guesses == [404] * class_model.MISSES_PER_MINUTE + [429]
         assert call(port, "GET", f"/class/{code}/state?student=student01", student)[0] == 200
         assert call(port, "GET", f"/class/{code}", student)[0] == 200
         assert call(port, "GET", "/class/BBBBBBBB/state", {"X-Forwarded-For": "10.5.5.6"})[0] == 404  # its own

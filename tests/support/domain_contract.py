@@ -9,12 +9,14 @@ What it checks, per example:
 * every step-through algorithm and every solver ``solve_problem`` offers either solves it, with a path that replays
   move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
-* when the domain has hooks, the compiled A* and IDA* expand and generate what the readable ones do;
+* when the domain has hooks, they take and give the types ``CompiledDomain`` states and compute what ``actions``,
+  ``cost`` and ``h`` do, and the compiled A* and IDA* expand and generate what the readable ones do;
 * a domain in ``engine/domains`` can be imported without numba (the CLI's ``check`` and ``--help`` load no compiler);
 * given the app's test client, ``POST /api/step`` answers the trace of a search whose path ends on a goal, and the
   kind is a view of the step-through with no edit in the app: ``GET /step?problem=<view>`` is its page, ``GET
   /api/step`` its searches (on its first example without ``data``, on each example's JSON with it) and
-  ``/step/compare`` races its solvers.
+  ``/step/compare`` races its solvers; a class follows the view and asks a question made from it, and an own
+  lesson's slide on it is checked against what it shows.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import pytest
 
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget
-from engine.search.algorithms import astar_search, idastar_search
+from engine.search import astar_search, idastar_search
 from engine.search.domain import Domain, DomainKind
 from engine.search.domain_solve import problem_solvers, solve_problem
 from engine.search.record import ALGORITHMS
@@ -126,10 +128,43 @@ def check_searches(problem: Domain, best: float, depth_limit: int, max_expansion
             assert math.isclose(cost, best), solver
 
 
+def check_hooks(problem: Domain, max_states: int = 50) -> None:
+    """The compiled hooks called as the kernels call them (the types ``CompiledDomain`` states): from the start,
+    breadth-first over up to ``max_states`` states, each state's children are its moves' results in ``actions``
+    order at their costs, and h is a float equal to the readable h."""
+    import numpy as np
+
+    compiled = problem.compiled()
+    assert isinstance(compiled.aux, tuple), "aux must be a tuple"
+    for number in (compiled.start, compiled.goal, compiled.states, compiled.max_children):
+        assert type(number) is int, f"start, goal, states and max_children are ints ({number!r})"
+    assert 0 <= compiled.start < compiled.states and 0 <= compiled.goal < compiled.states
+    assert compiled.decode(compiled.start) == problem.initial
+    out_states = np.zeros(compiled.max_children, dtype=np.int64)
+    out_costs = np.zeros(compiled.max_children, dtype=np.float64)
+    seen, queue = {compiled.start}, [compiled.start]
+    while queue and len(seen) <= max_states:
+        number = queue.pop(0)
+        state = compiled.decode(number)
+        count = compiled.children(compiled.aux, np.int64(number), out_states, out_costs)
+        actions = list(problem.actions(state))
+        assert 0 <= count <= compiled.max_children and count == len(actions), (state, count, actions)
+        for child, cost, action in zip(out_states[:count], out_costs[:count], actions, strict=True):
+            assert 0 <= child < compiled.states and compiled.decode(int(child)) == problem.result(state, action)
+            assert cost == problem.cost(state, action), (state, action, cost)
+            if int(child) not in seen:
+                seen.add(int(child))
+                queue.append(int(child))
+        assert len(set(out_states[:count].tolist())) == count, f"a child of {state} is written twice"
+        h = compiled.h(compiled.aux, np.int64(number))
+        assert type(h) is float and math.isclose(h, problem.h(state), abs_tol=1e-9), (state, h, problem.h(state))
+
+
 def check_compiled(problem: Domain) -> None:
     from engine.search.compiled import compiled_astar
     from engine.search.compiled_ida import compiled_idastar
 
+    check_hooks(problem)
     for readable_search, compiled_search in ((astar_search, compiled_astar), (idastar_search, compiled_idastar)):
         readable, compiled = readable_search(problem), compiled_search(problem)
         assert (compiled.status, compiled.moves, compiled.nodes_expanded, compiled.nodes_generated) == (
@@ -180,6 +215,29 @@ def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list
     race = client.get("/step/compare", query_string={"problem": view, "solvers": "ucs,astar"})
     assert race.status_code == 200, race.get_data(as_text=True)
     assert f"Solvers compared on this {kind.name}" in race.get_data(as_text=True)
+    check_class_and_lesson(client, view, best[0])
+
+
+def check_class_and_lesson(client, view: str, best: float) -> None:
+    """A class follows the view and asks a question made from its search, and an own lesson's slide on it is checked
+    against what the view shows (its cost, Dijkstra's ``best``): both read the view through the registry."""
+    link = f"/step?problem={view}&algorithms=ucs"
+    started = client.post("/class/", json={"view": link})
+    assert started.status_code == 200, started.get_data(as_text=True)
+    code = started.get_json()["code"]
+    asked = client.post(f"/class/{code}/ask", json={"kind": "next"})
+    assert asked.status_code == 200, asked.get_data(as_text=True)
+    assert asked.get_json()["question"]["choices"]
+    # the cost the view shows, and a figure no view of a small example shows (a cost such as 2 + 3√2 is shown
+    # rounded, so it is stated only when it is whole)
+    slides = [{"title": "The end", "text": f"Uniform-cost search ends on a path costing {figure}.",
+               "link": f"{link}&step=1000000"} for figure in ([f"{best:g}"] if float(best).is_integer() else [])
+              + ["123456.5"]]
+    checked = client.post("/lessons/check", data={"lesson": json.dumps({"title": view, "slides": slides})},
+                          headers={"Accept": "application/json"})
+    assert checked.status_code == 200, checked.get_data(as_text=True)
+    states = [slide["state"] for slide in checked.get_json()["slides"]]
+    assert states == ["ok", "unshown"][-len(slides):], checked.get_json()
 
 
 def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None, depth_limit: int = 12,

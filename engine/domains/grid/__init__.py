@@ -4,7 +4,7 @@
 domain contract; ``compiled``: its hooks for the compiled best-first search (imported when a search runs).
 """
 
-from engine.domains.grid.model import Grid, grid_from_rows, read_map, read_scenarios
+from engine.domains.grid.model import HEURISTIC_LABELS, Grid, grid_from_rows, read_map, read_scenarios
 from engine.domains.grid.problem import GridDomain, grid_problem
 from engine.search.domain import DomainKind, register_domain
 
@@ -14,7 +14,7 @@ EXAMPLE_REQUESTS = (
     {"grid": {"rows": [".9..", ".9#.", "...."], "start": [0, 0], "goal": [3, 0], "connect": 4},
      "heuristic": "manhattan"},
 )
-KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, ("manhattan", "octile", "euclidean", "zero"),
-                                  EXAMPLE_REQUESTS))
+KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, tuple(HEURISTIC_LABELS), EXAMPLE_REQUESTS,
+                                  HEURISTIC_LABELS))
 
 __all__ = ["KIND", "Grid", "GridDomain", "grid_from_rows", "grid_problem", "read_map", "read_scenarios"]

@@ -29,7 +29,12 @@ SQRT2 = math.sqrt(2.0)
 MOVES = (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0), ("NE", 1, -1), ("SE", 1, 1), ("SW", -1, 1),
          ("NW", -1, -1))
 INVERSE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "SE": "NW", "NW": "SE"}
-HEURISTICS = {4: ("manhattan", "octile", "euclidean", "zero"), 8: ("octile", "euclidean", "zero")}
+#: every heuristic a grid offers, with its name for people: the one list of them (the kind, the request's choices, the
+#: step-through's menu and the CLI read it)
+HEURISTIC_LABELS = {"manhattan": "Manhattan (4 directions only)", "octile": "octile", "euclidean": "Euclidean",
+                    "zero": "none (h = 0)"}
+#: those a grid of each connectivity offers: Manhattan distance overestimates a diagonal move
+HEURISTICS = {4: tuple(HEURISTIC_LABELS), 8: tuple(name for name in HEURISTIC_LABELS if name != "manhattan")}
 MAX_SIDE = 4096
 MAX_CELLS = 1 << 22  # a 2048×2048 map: the compiled search keeps about 30 bytes per cell
 WALLS = "#@TO"

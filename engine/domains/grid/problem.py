@@ -12,7 +12,15 @@ import functools
 
 from engine.core.errors import PuzzleError
 from engine.core.params import choice
-from engine.domains.grid.model import INVERSE, MOVES, Grid, check_heuristic, grid_from_rows, heuristic_value
+from engine.domains.grid.model import (
+    HEURISTIC_LABELS,
+    INVERSE,
+    MOVES,
+    Grid,
+    check_heuristic,
+    grid_from_rows,
+    heuristic_value,
+)
 from engine.search.domain import Domain
 
 STEP_MAX_CELLS = 64 * 64  # a request's grid for the step-through: one the page can draw and a person can read
@@ -98,6 +106,6 @@ def grid_problem(data: dict) -> GridDomain:
         raise PuzzleError('the grid must be an object such as {"rows": ["...", ".#."], "start": [0, 0], '
                           '"goal": [2, 2], "connect": 8}')
     grid = grid_from_rows(spec.get("rows"), spec.get("connect", 8), STEP_MAX_CELLS)
-    heuristic = choice(data, "heuristic", ("manhattan", "octile", "euclidean", "zero"),
+    heuristic = choice(data, "heuristic", tuple(HEURISTIC_LABELS),
                        "octile" if grid.connect == 8 else "manhattan")
     return GridDomain(grid, _cell(spec.get("start"), "start"), _cell(spec.get("goal"), "goal"), heuristic)

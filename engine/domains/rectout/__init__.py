@@ -10,6 +10,3 @@ the search gets the target out in the paper's 6 moves (12 motions); docs/rectout
 measurements and the geometry behind them.
 """
 
-#: the modules that register entries when imported, for ``engine.core.registry.load_all``:
-#: the Rectangle-out search job
-REGISTERS = ("jobs",)

@@ -1,5 +1,5 @@
 """A* over feature points (seed 003), with the duplicate detection the paper could not do: the shared best-first
-search of ``engine.search.algorithms`` on ``RectoutProblem``, a problem of the domain contract.
+search of ``engine.search.algorithms.best_first`` on ``RectoutProblem``, a problem of the domain contract.
 
 g counts the paper's moves: a motion (one plate translating or turning, or two plates turning together) joins the
 move before it if it is of the same family (translation or turn) and moves no plate that move has moved already,
@@ -22,7 +22,7 @@ from engine.core.status import Status
 from engine.domains.rectout.motion import Motion, apply
 from engine.domains.rectout.moves import motions
 from engine.domains.rectout.puzzle import Quantum, State, heuristic, is_out, overlap_report
-from engine.search.algorithms import best_first_search
+from engine.search.algorithms.best_first import best_first_search
 from engine.search.domain import Domain
 
 
@@ -131,11 +131,12 @@ class RectoutProblem(Domain):
 
 def solve(start: State, watch: Watch | None = None, dedupe: bool = True, quantum: Quantum = DEFAULT_QUANTUM,
           weight: float = 1.0) -> RectoutResult:
-    """A* from ``start`` until the target is out: the shared best-first search (``engine.search.algorithms``) on
-    ``RectoutProblem``; ``weight`` > 1 is weighted A* (f = g + weight·h), which trades the fewest moves for a
-    faster answer. (Even at weight 1 the fewest is not guaranteed: the paper's h counts plates, and one set move
-    can clear several.) Among equal f the smaller h, then the newest state goes first. ``watch`` holds the budget
-    (states expanded, seconds), the cancel and the progress report (by default 20,000 states, 120 s)."""
+    """A* from ``start`` until the target is out: the shared best-first search
+    (``engine.search.algorithms.best_first``) on ``RectoutProblem``; ``weight`` > 1 is weighted A* (f = g +
+    weight·h), which trades the fewest moves for a faster answer. (Even at weight 1 the fewest is not guaranteed:
+    the paper's h counts plates, and one set move can clear several.) Among equal f the smaller h, then the newest
+    state goes first. ``watch`` holds the budget (states expanded, seconds), the cancel and the progress report (by
+    default 20,000 states, 120 s)."""
     problems = overlap_report(start)
     if problems:
         raise PuzzleError("the start is not a legal position: " + "; ".join(problems))

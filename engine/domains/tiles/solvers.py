@@ -28,7 +28,7 @@ from engine.domains.tiles.board import BFS_MAX_CELLS, PERFECT_MAX_CELLS, Board, 
 from engine.domains.tiles.heuristics import heuristic, search_heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import random_solvable
-from engine.search.algorithms import astar_search
+from engine.search.algorithms.astar import astar_search
 from engine.search.solve import SolverInfo, register_solver, solve, solvers
 
 

@@ -14,7 +14,7 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Watch
 from engine.domains.grid import GridDomain, grid_from_rows, grid_problem, read_map, read_scenarios
 from engine.domains.grid.model import Grid
-from engine.search.algorithms import astar_search, idastar_search, uniform_cost_search
+from engine.search import astar_search, idastar_search, uniform_cost_search
 from engine.search.compiled import compiled_astar
 from engine.search.compiled_ida import compiled_idastar
 from engine.search.domain import walk

@@ -9,8 +9,7 @@ from itertools import permutations
 import pytest
 
 from engine.core.result import Budget
-from engine.search import domain
-from engine.search.algorithms import astar_search, idastar_search
+from engine.search import astar_search, domain, idastar_search
 from engine.search.compiled import compiled_astar
 from engine.search.compiled_ida import compiled_idastar
 from engine.search.domain import domain_kind

@@ -9,7 +9,7 @@ from engine.domains.graph import numbered_graph
 from engine.domains.tiles import goal_board
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
-from engine.search.algorithms import breadth_first_search
+from engine.search import breadth_first_search
 from engine.search.questions import KINDS, ask, available, first_step, node_label
 from engine.search.trace import trace_search
 from engine.subjects.classic.graph import SEED_GRAPH

@@ -175,7 +175,7 @@ def test_depth_first_on_boards_returns_a_path_without_repeated_boards():
 
 
 def test_a_registered_algorithm_appears_in_the_step_through_with_its_pseudocode():
-    from engine.search.algorithms import breadth_first_search
+    from engine.search import breadth_first_search
     from engine.search.record import ALGORITHMS, Algorithm, register
 
     register(Algorithm("bfs-again", "Breadth-first, registered twice", lambda p, watch, trace, limit:
