@@ -45,9 +45,9 @@ from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.search.domain import DomainKind, domain_kind, domain_kinds
-from engine.search.domain_solve import problem_solvers
 from engine.search.jobs import MAX_COMPARE, build_problem
 from engine.search.record import ALGORITHMS
+from engine.search.solve import problem_solvers
 from engine.search.trace import trace_search
 from engine.subjects.classic import graph
 
@@ -355,7 +355,7 @@ PAGE_COMPARE_BUDGET = {"max_nodes": 1_000_000, "max_seconds": 10.0}
 def compare_solvers():
     """Solvers side by side on the problem of a step-through view of a typed graph or a grid (its query, as the page's
     address holds it): ``solvers`` names them, comma-separated; without it every solver offered, each within
-    ``PAGE_COMPARE_BUDGET``. Answered at once when quick, else the problem-compare job's progress."""
+    ``PAGE_COMPARE_BUDGET``. Answered at once when quick, else the compare job's progress."""
     return compare_page(request.args)
 
 
@@ -373,7 +373,7 @@ def compare_page(args):
     answer = compare_request(params)
     title = f"Solvers compared on this {params['problem']}"
     if answer.result is not None:
-        return page_unless_htmx(result_fragment("problem-compare", answer.result), title)
+        return page_unless_htmx(result_fragment("compare", answer.result), title)
     return page_unless_htmx(progress_fragment(answer.job_id, title), title, url_for("jobs.show", job_id=answer.job_id))
 
 

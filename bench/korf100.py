@@ -34,7 +34,7 @@ from engine.core.registry import warm_up
 from engine.core.result import Budget
 from engine.domains.tiles import pdb
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 from tests.support.korf import korf_instances
 
@@ -62,7 +62,7 @@ def run(heuristic: str, instances, goal: Board, runs: int) -> dict:
             board = half_turn(board)  # the same instance, turned to face the blank-last goal
         times, result = [], None
         for _ in range(runs):
-            result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
+            result = solve_board(board, goal, "idastar", heuristic, Budget(10**12, 3600))
             times.append(result.seconds)
         ok = result.length == optimum and goal == board.apply(result.moves) and result.heuristic == heuristic
         wrong += not ok
@@ -86,7 +86,7 @@ def solve_instances(instances: list[tuple[int, ...]], heuristic: str, goal_name:
         if goal.blank != 0:
             board = half_turn(board)
         began = time.thread_time()
-        result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
+        result = solve_board(board, goal, "idastar", heuristic, Budget(10**12, 3600))
         answers.append({"length": result.length, "moves": result.moves, "expanded": result.nodes_expanded,
                         "generated": result.nodes_generated, "heuristic": result.heuristic,
                         "seconds": result.seconds, "cpu": time.thread_time() - began})

@@ -105,7 +105,7 @@ def test_a_long_solve_runs_as_a_job_and_can_be_cancelled(client):
     response = client.post("/api/solve", json={"problem": "grid", "grid": grid, "heuristic": "zero",
                                                "solver": "idastar", "max_nodes": 2_000_000_000, "mode": "job"})
     job, cancelled = cancel_mid_search(client, response)
-    assert job["status"] == "running" and job["kind"] == "problem-solve"
+    assert job["status"] == "running" and job["kind"] == "solve"
     assert cancelled["status"] == "cancelled" and cancelled["result"]["status"] == "cancelled"
 
 

@@ -6,7 +6,7 @@ What it checks, per example:
 
 * the kind builds a ``Domain`` from the request's JSON, and refuses malformed JSON with a ``PuzzleError`` (never
   another exception: the app would answer 500);
-* every step-through algorithm and every solver ``solve_problem`` offers either solves it, with a path that replays
+* every step-through algorithm and every solver ``solve`` offers either solves it, with a path that replays
   move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
 * when the domain has hooks, the compiled A* and IDA* expand and generate what the readable ones do;
@@ -32,8 +32,8 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget
 from engine.search.algorithms import astar_search, idastar_search
 from engine.search.domain import Domain, DomainKind
-from engine.search.domain_solve import problem_solvers, solve_problem
 from engine.search.record import ALGORITHMS
+from engine.search.solve import problem_solvers, solve
 from engine.search.trace import trace_search
 
 #: JSON a client may send in place of a domain's own; every kind refuses each with a sentence.
@@ -116,7 +116,7 @@ def check_searches(problem: Domain, best: float, depth_limit: int, max_expansion
         spec = ALGORITHMS.get(solver)
         if spec is not None and spec.frontier == "two-queues" and not problem.reversible:
             continue
-        result = solve_problem(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
+        result = solve(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
         if result.status != "solved":
             assert result.message, solver
             continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 from math import factorial
 
 from engine.domains.tiles.heuristics import heuristics
-from engine.search.solve import solvers
+from engine.domains.tiles.solving import solvers
 from engine.serving.jobs import INTERACTIVE, LONG, Placement
 
 #: A solve or compare with at most this many seconds in all may start on the interactive lane.
