@@ -3,9 +3,9 @@ readable A* the generic solvers offer; ``engine.search.compiled.astar_kernel`` i
 states are numbered, which a board's 16!/2 positions are not).
 
 One kernel per heuristic, generated (``board_astar_kernel``) from the hook its compiled record gives, its h of a whole
-board (``ida_kernels.KernelHeuristic.board_h``, the reference IDA*'s too): any registered heuristic with that hook runs here,
-with the inputs its record builds; one without (a pattern database, whose kernel follows its groups move by move) runs
-in the readable A*.
+board (``ida_kernels.KernelHeuristic.board_h``, the reference IDA*'s too): any registered heuristic with that hook
+runs here, with the inputs its record builds; one without (a pattern database, whose kernel follows its groups move
+by move) runs in the readable A*.
 
 The same search as the readable ``engine.search.astar_search`` (which stays for the step-through views): the same
 frontier order (f, then larger g, then insertion order), the same stale-entry skip, goal test when a node is taken
