@@ -220,8 +220,9 @@ class DomainKind:
     kind, each with a reachable goal (the conformance check, ``tests/support/domain_contract.py``, runs every search
     on them). ``solvers()``: the kind's own solvers by name (None: only the generic ones); ``jobs``: how the solve
     and compare jobs read its parameters (None: the problem's JSON under the kind's name,
-    ``engine.search.jobs.JSON_JOBS``); ``default``: the kind a request naming no ``problem`` is of (one kind says
-    so: the sliding tiles, whose requests predate the other domains)."""
+    ``engine.search.jobs.JSON_JOBS``); ``view``: how the step-through's query names one of its problems (None: its
+    JSON in ``data``; the interface is written in ``app/step_view.py``); ``default``: the kind a request naming no
+    ``problem`` is of (one kind says so: the sliding tiles, whose requests predate the other domains)."""
 
     name: str
     title: str
@@ -230,6 +231,7 @@ class DomainKind:
     examples: tuple[dict, ...] = ()
     solvers: Callable[[], Mapping[str, KindSolver]] | None = None
     jobs: object | None = None
+    view: object | None = None
     default: bool = False
 
 

@@ -125,7 +125,8 @@ class KindJobs:
     """How the solve and compare jobs read and run one kind's problems: each job's ``check`` (the parameters
     validated and cleaned, a ``PuzzleError`` naming a bad field), its run, its lane and its panel's words, the node
     cap under which the web process tries a checked solve or compare itself (0: never; ``app.submit``), and the
-    templates that draw a finished solve and compare (``app/templates/results/``)."""
+    templates that draw a finished solve and compare (in ``app/templates/``); the most solvers one compare
+    takes."""
 
     check_solve: Callable[[dict], dict]
     check_compare: Callable[[dict], dict]
@@ -137,13 +138,14 @@ class KindJobs:
     quick_nodes: Callable[[dict], int]
     compare_quick_nodes: Callable[[dict], int]
     templates: tuple[str, str]
+    max_compare: int = MAX_COMPARE
 
 
 #: every kind whose problem is its JSON under its name (a graph, a grid map, a kind registered later)
 JSON_JOBS = KindJobs(check_problem_solve, check_problem_compare, problem_solve_job, problem_compare_job, problem_lane,
                      lambda params: JobView("Solving a graph or grid"), JobView("Comparing solvers on a graph or grid"),
                      lambda params: QUICK_NODES, lambda params: QUICK_NODES // len(params["solvers"]),
-                     ("results/problem-solve.html", "results/problem-compare.html"))
+                     ("partials/solve_problem.html", "partials/compare_problem.html"))
 
 
 def kind_jobs(params: dict) -> KindJobs:

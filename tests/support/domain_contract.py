@@ -156,7 +156,7 @@ def check_step_route(client, kind: DomainKind, example: dict) -> None:
 def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list[float]) -> None:
     """The kind's view: its page, its searches by ``GET /api/step`` (uniform-cost search finds Dijkstra's cost ``best``
     of each example) and its solvers raced on ``/step/compare``."""
-    from app.step import domain_views
+    from app.step_view import domain_views
 
     view = next((name for name, registered in domain_views().items() if registered is kind), None)
     assert view is not None, f"the {kind.name} domain is not a view of the step-through"

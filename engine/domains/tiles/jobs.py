@@ -157,4 +157,4 @@ def compare_job(params: dict, report, cancel) -> dict:
 
 TILE_JOBS = KindJobs(check_solve, check_compare, solve_job, compare_job, solve_lane, solve_view,
                      JobView("Comparing solvers", form_values=compare_form), quick_nodes, lambda params: 0,
-                     ("results/tiles-solve.html", "results/tiles-compare.html"))
+                     ("partials/solve_tiles.html", "partials/compare_tiles.html"), MAX_COMPARE)

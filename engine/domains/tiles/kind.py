@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from engine.core.errors import PuzzleError
 from engine.core.params import text
+from engine.domains.tiles.board import goal_board
 from engine.domains.tiles.heuristics import HEURISTICS
 from engine.domains.tiles.jobs import TILE_JOBS, board_position
 from engine.domains.tiles.problem import SlidingTileProblem
+from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solvability import require_solvable
 from engine.domains.tiles.solving import solvers
+from engine.domains.tiles.view import DEFAULT, TILE_VIEW
 from engine.search.domain import DomainKind, register_domain
 
 
@@ -31,12 +34,14 @@ def tile_problem(data: dict) -> SlidingTileProblem:
     return SlidingTileProblem(board, goal, heuristic)
 
 
-#: small boards each search ends on at once: 2×3 with linear conflict, then the 8-puzzle five moves from its goal
-EXAMPLES = ({"size": "2x3", "tiles": [4, 1, 2, 5, 0, 3], "goal": "blank-last", "heuristic": "linear-conflict"},
-            {"tiles": [1, 2, 3, 0, 4, 6, 7, 5, 8]})
+#: 8-puzzles each search ends on at once: first the step-through's own opening board (its view's default, the goal
+#: scrambled), then one three moves from the goal under linear conflict
+EXAMPLES = ({"size": DEFAULT["size"], "goal": DEFAULT["goal"],
+             "tiles": list(scramble(goal_board(3, 3), DEFAULT["scramble"], DEFAULT["seed"])[0].cells)},
+            {"tiles": [1, 2, 3, 0, 4, 6, 7, 5, 8], "heuristic": "linear-conflict"})
 
 #: the heuristics made for every board (the pattern databases and a trained table fit one shape each)
 HEURISTICS_ANY_BOARD = ("manhattan", "linear-conflict", "misplaced", "zero")
 
 KIND = register_domain(DomainKind("tiles", "Sliding tiles", tile_problem, HEURISTICS_ANY_BOARD, EXAMPLES,
-                                  solvers=solvers, jobs=TILE_JOBS, default=True))
+                                  solvers=solvers, jobs=TILE_JOBS, view=TILE_VIEW, default=True))
