@@ -90,11 +90,26 @@ class SolverInfo(KindSolver):
         result = self.function(problem.initial, problem.goal, heuristic, watch, problem.options)
         if result.status == Status.SOLVED and not result.actions:
             result.actions = tuple(result.moves)  # a tile solver's moves are the board's actions, one letter each
+            result.extra.update(path=cells_along(problem.initial, result.moves), cost=len(result.moves))
         return result
 
     def proves(self, heuristic: str) -> bool:
         record = heuristics().get(heuristic)
         return record is None or record.admissible
+
+
+def cells_along(board: Board, moves: str) -> list[list[int]]:
+    """The cells of every board a solver's moves pass through, start to goal (``settle``'s path of a tile solve,
+    without a checked ``Board`` per move: the moves come from a search that made them on this board)."""
+    cells, blank = list(board.cells), board.blank
+    step = {"U": -board.cols, "D": board.cols, "L": -1, "R": 1}
+    path = [cells[:]]
+    for move in moves:
+        target = blank + step[move]
+        cells[blank], cells[target] = cells[target], 0
+        blank = target
+        path.append(cells[:])
+    return path
 
 
 SOLVERS: registry.Registry[SolverInfo] = registry.Registry("solver")
