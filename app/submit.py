@@ -23,8 +23,7 @@ from markupsafe import Markup
 
 from engine.core.params import MAX_REQUEST_SECONDS, choice, number
 from engine.core.status import FINISHED, Status
-from engine.domains.tiles.solve_cost import QUICK_SECONDS, quick_solves
-from engine.search.jobs import kind_jobs
+from engine.search.jobs import QUICK_SECONDS, every_kind_jobs, kind_jobs
 from engine.serving.cluster import JobRunner, NoWorker, QuotaExceeded, anonymous_owner
 from engine.serving.jobs import checked
 
@@ -189,8 +188,9 @@ def _no_progress(fraction, info) -> None:
 
 def warm_quick_solves() -> None:
     """Load the quick solvers' kernels in this process (a thread at start-up), so no request pays for it."""
-    for params in quick_solves():
-        quick_answer(params)
+    for jobs in every_kind_jobs():
+        for params in jobs.quick_requests():
+            quick_answer(params)
 
 
 def solve_request(params: dict) -> Answer:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, integer, text
 from engine.core.result import Budget, SolveResult
-from engine.search.domain import requested_kind
+from engine.search.domain import domain_kinds, requested_kind
 from engine.search.domain_solve import DEPTH_LIMIT, MAX_DEPTH_LIMIT
 from engine.search.solve import check_solver, solve
 from engine.serving.jobs import INTERACTIVE, LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
@@ -32,6 +32,9 @@ DEFAULT_BUDGET = Budget(max_nodes=5_000_000, max_seconds=60.0)
 INTERACTIVE_NODES = 5_000_000
 #: A solve the web process tries itself, before it becomes a job, for at most this many nodes.
 QUICK_NODES = 20_000
+#: ... and for at most this many seconds (only a backstop: the node cap bounds the work; time depends on how loaded
+#: the machine is), shared by a compare's solvers.
+QUICK_SECONDS = 5.0
 
 
 def build_problem(params: dict, heuristic: str | None = None):
@@ -126,7 +129,8 @@ class KindJobs:
     validated and cleaned, a ``PuzzleError`` naming a bad field), its run, its lane and its panel's words, the node
     cap under which the web process tries a checked solve or compare itself (0: never; ``app.submit``), and the
     templates that draw a finished solve and compare (in ``app/templates/``); the most solvers one compare
-    takes."""
+    takes; and the solve requests the web process runs at its start, so that the kernels of the ones it tries itself
+    are loaded before anyone asks (``app.submit.warm_quick_solves``)."""
 
     check_solve: Callable[[dict], dict]
     check_compare: Callable[[dict], dict]
@@ -139,6 +143,7 @@ class KindJobs:
     compare_quick_nodes: Callable[[dict], int]
     templates: tuple[str, str]
     max_compare: int = MAX_COMPARE
+    quick_requests: Callable[[], list[dict]] = list
 
 
 #: every kind whose problem is its JSON under its name (a graph, a grid map, a kind registered later)
@@ -146,6 +151,11 @@ JSON_JOBS = KindJobs(check_problem_solve, check_problem_compare, problem_solve_j
                      lambda params: JobView("Solving a graph or grid"), JobView("Comparing solvers on a graph or grid"),
                      lambda params: QUICK_NODES, lambda params: QUICK_NODES // len(params["solvers"]),
                      ("partials/solve_problem.html", "partials/compare_problem.html"))
+
+
+def every_kind_jobs() -> list[KindJobs]:
+    """The jobs of every registered kind."""
+    return [kind.jobs or JSON_JOBS for kind in domain_kinds().values()]
 
 
 def kind_jobs(params: dict) -> KindJobs:

@@ -17,7 +17,7 @@ from engine.domains.tiles.board import Board, position_from
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.solvability import require_solvable
-from engine.domains.tiles.solve_cost import quick_nodes, solve_placement
+from engine.domains.tiles.solve_cost import quick_nodes, quick_solves, solve_placement
 from engine.domains.tiles.solving import check_request, solve_board, solvers
 from engine.search.jobs import KindJobs, answer
 from engine.search.solve import check_solver
@@ -157,4 +157,4 @@ def compare_job(params: dict, report, cancel) -> dict:
 
 TILE_JOBS = KindJobs(check_solve, check_compare, solve_job, compare_job, solve_lane, solve_view,
                      JobView("Comparing solvers", form_values=compare_form), quick_nodes, lambda params: 0,
-                     ("partials/solve_tiles.html", "partials/compare_tiles.html"), MAX_COMPARE)
+                     ("partials/solve_tiles.html", "partials/compare_tiles.html"), MAX_COMPARE, quick_solves)
