@@ -149,7 +149,10 @@ def compare_page(args):
     problem = view_codec(kind).problem(params)
     params.update(view_codec(kind).resolved(params, problem))  # a scramble's position, as it came out
     chosen = [name for name in text(args, "solvers", 400, "").split(",") if name]
-    params.update(solvers=chosen or list(problem_solvers(problem))[:kind_jobs(params).max_compare],
+    # by default the searches the step-through shows (a kind's own solver may run one under its name) come first
+    offered = list(problem_solvers(problem))
+    offered = [name for name in offered if name in ALGORITHMS] + [name for name in offered if name not in ALGORITHMS]
+    params.update(solvers=chosen or offered[:kind_jobs(params).max_compare],
                   depth_limit=view.depth_limit, **PAGE_COMPARE_BUDGET)
     answer = compare_request(params)
     title = f"Solvers compared on this {kind.name}"
