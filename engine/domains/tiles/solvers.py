@@ -1,4 +1,4 @@
-"""The sliding-tile solvers, registered with ``engine.search.solve.register_solver``:
+"""The sliding-tile solvers, registered for the tile kind with ``engine.domains.tiles.solving.register_solver``:
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
 * ``astar``: A* with the chosen heuristic, compiled (engine/domains/tiles/astar.py) on boards of at most 16 cells for
