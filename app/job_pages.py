@@ -16,9 +16,17 @@ from jinja2 import Template, TemplateNotFound
 from app.submit import my_jobs, owner, page_unless_htmx, progress_fragment, request_cancel, runner
 from engine.core.status import Status
 from engine.core.units import duration
+from engine.search.jobs import kind_jobs
 from engine.serving.jobs import JobView, job_kinds
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
+
+
+@bp.app_template_global()
+def kind_result_template(result: dict, compare: bool) -> str:
+    """The template that draws a solve's (or a compare's) result, its domain's own (``KindJobs.templates``): the kind
+    the result names by ``problem``, the default kind without it."""
+    return kind_jobs(result).templates[compare]
 
 
 @bp.app_template_global()

@@ -1,11 +1,11 @@
 """Short links: a step-through view or a race of solvers saved as a record (``app.records``) and opened at
 ``/v/<id>``, presenting, at the saved step, on any screen.
 
-A record is the view's query as ``app.step.query_for`` writes it, with the problem's JSON (a typed graph, a grid) kept
-as JSON, under the page it belongs to: ``{"page": "step" | "step/compare", "query": {...}}``. Reading one goes through
-``view_from_query`` again, so a saved view is checked as a typed link is. ``/v/<id>?step=N`` (and ``show_h=1``) opens
-the same view at another step: the address a page opened from a record keeps while its user steps, and what a class
-following a saved view sends its students.
+A record is the view's query as ``app.step_view.query_for`` writes it, with the problem's JSON (a typed graph, a
+grid) kept as JSON, under the page it belongs to: ``{"page": "step" | "step/compare", "query": {...}}``. Reading one
+goes through ``view_from_query`` again, so a saved view is checked as a typed link is. ``/v/<id>?step=N`` (and
+``show_h=1``) opens the same view at another step: the address a page opened from a record keeps while its user
+steps, and what a class following a saved view sends its students.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from app import refuse, step
 from app.records import Allowance, TooLarge, records
 from app.solve_api import json_body
-from app.step import View, view_from_query
+from app.step_search import step_problem
+from app.step_view import View, domain_views, query_for, request_for, view_from_query
 from engine.core.errors import PuzzleError
 from engine.core.params import flag, integer, text
 
@@ -43,8 +44,8 @@ def too_large(error: TooLarge):
 
 def step_record(view: View, page: str = "step", **extra: str) -> dict:
     """The record of a step-through view (``page``: the page showing it; ``extra``: that page's own fields)."""
-    fields = dict(parse_qsl(step.query_for(view)))
-    if view.data is not None and not isinstance(view.data, str):
+    fields = dict(parse_qsl(query_for(view)))
+    if "data" in fields and view.data is not None and not isinstance(view.data, str):  # a kind's JSON, kept as JSON
         fields["data"] = view.data
     if view.graph is not None:
         fields["graph"] = view.graph
@@ -64,10 +65,10 @@ def record_for(url: object) -> dict:
         raise PuzzleError("a link is saved for the step-through (/step) or a race of solvers (/step/compare)")
     args = dict(parse_qsl(parts.query))
     view = view_from_query(args)
-    step.step_problem(step.request_for(view))  # a view that cannot be shown is refused now, not when its link is opened
+    step_problem(request_for(view))  # a view that cannot be shown is refused now, not when its link is opened
     if page == "step":
         return step_record(view)
-    if view.problem not in step.domain_views():
+    if view.problem not in domain_views():
         raise PuzzleError("solvers are raced on a problem of a registered domain (tile solvers: the Compare page)")
     solvers = text(args, "solvers", 400, "")
     return step_record(replace(view, step=0, show_h=False), page, **({"solvers": solvers} if solvers else {}))

@@ -30,7 +30,8 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
 from app.links import saved_step_link
 from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
-from app.step import request_for, step_traces, view_from_query
+from app.step_search import step_traces
+from app.step_view import request_for, view_from_query
 from app.subjects import Subject
 from app.submit import client
 from engine.core.errors import PuzzleError

@@ -10,7 +10,7 @@ from engine.domains.tiles import Board, check_solvable, goal_board, parse_goal, 
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.player import position_at_distance, strongest_solver
 from engine.domains.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
-from engine.search.solve import solvers
+from engine.domains.tiles.solving import solvers
 
 PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)"), ("5x5", "24-puzzle (5×5)"),
            ("6x6", "35-puzzle (6×6)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]

@@ -1,10 +1,11 @@
 """Submitting work: a job from any form or API request, and how the web answers a solve or a compare.
 
-A solve small enough to be sure of (a compiled solver on the 8-puzzle or a smaller board:
-``engine.domains.tiles.solve_cost.quick_nodes``; any domain's problem for its first ``engine.search.jobs.QUICK_NODES``
-nodes: a graph a person types is answered long before) is answered here in the web process, under a node cap,
-without a worker, when its client has no other quick solve under way and the server fewer than four
-(``QUICK_SOLVES``); otherwise it is a job like any other.
+A solve small enough to be sure of is answered here in the web process, under the node cap its domain's jobs set
+(``engine.search.jobs.KindJobs.quick_nodes``: for tiles a compiled solver on the 8-puzzle or a smaller board,
+``engine.domains.tiles.solve_cost.quick_nodes``; for a problem given as JSON its first
+``engine.search.jobs.QUICK_NODES`` nodes: a graph a person types is answered long before), without a worker, when its
+client has no other quick solve under way and the server fewer than four (``QUICK_SOLVES``); otherwise it is a job
+like any other.
 Every other solve and compare is a job (a Dask worker process, never this one), on the lane its cost estimate
 chooses. The request waits a moment for it: a quick job (most 2×n positions, many 15-puzzle ones) answers at once with
 the result; a longer one answers 202 with the job's id and goes on in the background, with no work thrown away.
@@ -24,8 +25,7 @@ from markupsafe import Markup
 
 from engine.core.params import MAX_REQUEST_SECONDS, choice, number
 from engine.core.status import FINISHED, Status
-from engine.domains.tiles.solve_cost import QUICK_SECONDS, quick_nodes, quick_solves
-from engine.search.jobs import QUICK_NODES as PROBLEM_QUICK_NODES
+from engine.search.jobs import QUICK_SECONDS, every_kind_jobs, kind_jobs
 from engine.serving.cluster import JobRunner, NoWorker, QuotaExceeded, anonymous_owner
 from engine.serving.jobs import checked
 
@@ -176,7 +176,7 @@ def _run(kind: str, params: dict) -> Answer:
         seconds = number(params, "max_seconds", 0.001, MAX_REQUEST_SECONDS, SYNC_MAX_SECONDS)
         params = {**params, "max_seconds": min(seconds, SYNC_MAX_SECONDS)}
     params = {k: v for k, v in params.items() if k != "mode"}
-    if kind in QUICK_CAPS and mode != "job":
+    if mode != "job":
         with QUICK_SOLVES.try_slot(client()) as here:
             if here and (result := quick_answer(params, kind)) is not None:
                 return Answer(result=result)
@@ -193,16 +193,18 @@ def _run(kind: str, params: dict) -> Answer:
     return Answer(job_id=job_id, reattached=reattached)
 
 
-#: the solve kinds the web process tries itself, and the node cap each is tried under (0: not tried here)
-QUICK_CAPS = {"solve": quick_nodes, "problem-solve": lambda params: PROBLEM_QUICK_NODES,
-              "problem-compare": lambda params: PROBLEM_QUICK_NODES // len(params["solvers"])}
+def quick_cap(kind: str, params: dict) -> int:
+    """The node cap under which the web process tries a checked solve or compare itself (0: it does not), as the
+    problem's domain sets it."""
+    jobs = kind_jobs(params)
+    return jobs.compare_quick_nodes(params) if kind == "compare" else jobs.quick_nodes(params)
 
 
 def quick_answer(params: dict, kind: str = "solve") -> dict | None:
-    """A small solve's (or a compare's, each solver) result, searched here under its node cap (``QUICK_CAPS``); None
+    """A small solve's (or a compare's, each solver) result, searched here under its node cap (``quick_cap``); None
     when it is not tried here or the cap ended it before its own budget did (it then runs as a job)."""
     job, clean = checked(kind, params)
-    cap = QUICK_CAPS[kind](clean)
+    cap = quick_cap(kind, clean)
     if not cap:
         return None
     # a compare's solvers share the time a solve has
@@ -220,19 +222,16 @@ def _no_progress(fraction, info) -> None:
 
 def warm_quick_solves() -> None:
     """Load the quick solvers' kernels in this process (a thread at start-up), so no request pays for it."""
-    for params in quick_solves():
-        quick_answer(params)
-
-
-def _names_a_domain(params: dict) -> bool:
-    """A request for a problem of another domain than the tiles (``"problem": "graph"``, with its JSON)."""
-    return params.get("problem", "tiles") != "tiles"
+    for jobs in every_kind_jobs():
+        for params in jobs.quick_requests():
+            quick_answer(params)
 
 
 def solve_request(params: dict) -> Answer:
-    return _run("problem-solve" if _names_a_domain(params) else "solve", params)
+    """One solver on the problem the request names (``problem``: its domain; a board's without it)."""
+    return _run("solve", params)
 
 
 def compare_request(params: dict) -> Answer:
     """Every chosen solver on the same position (or problem), each within its own budget."""
-    return _run("problem-compare" if _names_a_domain(params) else "compare", params)
+    return _run("compare", params)

@@ -24,8 +24,8 @@ from engine.domains.tiles import Board, goal_board, random_solvable
 from engine.domains.tiles.kernel_drivers import bfs_distances
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.reduction import fast_solve
+from engine.domains.tiles.solving import solve_board
 from engine.search import astar_search
-from engine.search.solve import solve
 from tests.support.korf import korf_instances
 
 HARDEST_8 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
@@ -37,7 +37,8 @@ def ida_rate(heuristic: str, instances: int, nodes: int, runs: int) -> list[list
     for number, _optimum, cells in korf_instances()[:instances]:
         rates, result = [], None
         for _ in range(runs):
-            result = solve(Board(4, 4, cells), goal, "idastar", heuristic, Budget(max_nodes=nodes, max_seconds=600))
+            result = solve_board(Board(4, 4, cells), goal, "idastar", heuristic,
+                                 Budget(max_nodes=nodes, max_seconds=600))
             rates.append(result.nodes_expanded / result.seconds / 1e6)
         rows.append([number, f"{result.nodes_expanded:,}", f"{statistics.median(rates):.1f}",
                      " ".join(f"{r:.1f}" for r in rates)])
@@ -54,7 +55,7 @@ def in_subprocess(code: str, env: dict[str, str]) -> tuple[float, str]:
 def astar_times(runs: int) -> None:
     goal = goal_board(3, 3, "blank-last")
     for heuristic in ("manhattan", "linear-conflict"):
-        fast = [solve(HARDEST_8, goal, "astar", heuristic) for _ in range(runs)]
+        fast = [solve_board(HARDEST_8, goal, "astar", heuristic) for _ in range(runs)]
         readable = [astar_search(SlidingTileProblem(HARDEST_8, goal, heuristic)) for _ in range(max(1, runs // 3))]
         print(f"8-puzzle hardest (8 6 7 2 5 4 3 0 1), A* + {heuristic}: compiled median "
               f"{statistics.median(r.seconds for r in fast) * 1000:.2f} ms, readable median "
@@ -114,8 +115,8 @@ def main() -> None:
     boards = [random_solvable(goal, seed) for seed in range(200)]
     for solver, heuristic in [("idastar", "linear-conflict"), ("idastar", "manhattan"), ("table", "perfect"),
                               ("astar", "manhattan"), ("astar", "linear-conflict")]:
-        solve(boards[0], goal, solver, heuristic)  # load tables first
-        times = [solve(b, goal, solver, heuristic).seconds for b in boards]
+        solve_board(boards[0], goal, solver, heuristic)  # load tables first
+        times = [solve_board(b, goal, solver, heuristic).seconds for b in boards]
         print(f"8-puzzle optimal solve, {solver}+{heuristic}: median {statistics.median(times) * 1000:.2f} ms, "
               f"max {max(times) * 1000:.1f} ms over {len(boards)} random positions")
     print(f"({load()})\n")
@@ -129,8 +130,9 @@ def main() -> None:
         _, out = in_subprocess(build, {"PUZZLE_DATA_DIR": data})
         build_seconds, peak = out.split()
         print(f"pattern database 6-6-3 build (both cores): {build_seconds} s, peak memory {peak} GB ({load()})")
-        first = ("from engine.search.solve import solve; from engine.domains.tiles import Board, goal_board; "
-                 "solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal_board(3, 3), 'idastar', 'linear-conflict')")
+        first = ("from engine.domains.tiles.solving import solve_board; from engine.domains.tiles import Board, "
+                 "goal_board; solve_board(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), goal_board(3, 3), 'idastar', "
+                 "'linear-conflict')")
         cold, _ = in_subprocess(first, {"NUMBA_CACHE_DIR": cache})
         warm = statistics.median(in_subprocess(first, {"NUMBA_CACHE_DIR": cache})[0] for _ in range(3))
         print(f"first solve in a fresh process: {cold:.2f} s with an empty numba cache (compiling), "

@@ -2,7 +2,7 @@
 
 Each library gets the map once in its own form (its set-up, timed apart: our padded cells, SciPy's CSR matrix,
 tcod's graph, pyastar2d's weights); then every query is timed from the call to the answer, the path as cells and
-its cost. Ours is ``solve_problem(GridDomain(grid, start, goal), "astar-compiled")``: a new problem each query,
+its cost. Ours is ``solve(GridDomain(grid, start, goal), "astar-compiled")``: a new problem each query,
 nothing of an earlier query reused but the map's padded cells (``compiled.padded``, kept while the map lives, as
 SciPy's matrix and tcod's graph are built once per map). The rule is the grid's: 8-connected without
 corner cutting, a diagonal √2 (Moving AI's), or 4-connected; a move pays the weight of the cell it enters.
@@ -38,7 +38,7 @@ from scipy.sparse.csgraph import dijkstra
 from engine.domains.grid.compiled import padded
 from engine.domains.grid.model import MOVES, SQRT2, Grid, read_map, read_scenarios
 from engine.domains.grid.problem import GridDomain
-from engine.search.domain_solve import solve_problem
+from engine.search.solve import solve
 
 try:
     import tcod.path
@@ -64,7 +64,7 @@ def joined_maps(size: int, walls: float, count: int, connect: int, seed: int = 1
     maps = []
     while len(maps) < count:
         grid = random_grid(size, walls, seed, connect)
-        if solve_problem(GridDomain(grid, (0, 0), (size - 1, size - 1), _heuristic(grid)),
+        if solve(GridDomain(grid, (0, 0), (size - 1, size - 1), _heuristic(grid)),
                          "astar-compiled").status == "solved":
             maps.append(random_grid(size, walls, seed, connect))  # the same map made again: its set-up not done
         seed += 1
@@ -92,7 +92,7 @@ def ours_setup(grid: Grid):
 
 
 def ours_query(grid: Grid, _, start, goal):
-    result = solve_problem(GridDomain(grid, start, goal, _heuristic(grid)), "astar-compiled")
+    result = solve(GridDomain(grid, start, goal, _heuristic(grid)), "astar-compiled")
     return result.extra["path"] if result.status == "solved" else None
 
 

@@ -41,7 +41,7 @@ from engine.domains.tiles import batch, pdb
 from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.parallel_ida import DaskPool, lane_workers
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 from tests.support.korf import korf_instances
 
@@ -69,7 +69,7 @@ def run(heuristic: str, instances, goal: Board, runs: int) -> dict:
             board = half_turn(board)  # the same instance, turned to face the blank-last goal
         times, result = [], None
         for _ in range(runs):
-            result = solve(board, goal, "idastar", heuristic, Budget(10**12, 3600))
+            result = solve_board(board, goal, "idastar", heuristic, Budget(10**12, 3600))
             times.append(result.seconds)
         ok = result.length == optimum and goal == board.apply(result.moves) and result.heuristic == heuristic
         wrong += not ok

@@ -33,7 +33,7 @@ from engine.domains.tiles import pdb
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.heuristics import manhattan_distance
 from engine.domains.tiles.random import random_solvable
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.korf import korf_taylor_instances
 
 
@@ -59,7 +59,7 @@ def korf_taylor(goal_name: str, runs: int) -> list[list[object]]:
             board = half_turn(board)  # the same instance, turned to face the other goal
         seconds, result = [], None
         for _ in range(runs):
-            result = solve(board, goal, "near-optimal", None, Budget(10**12, 60))
+            result = solve_board(board, goal, "near-optimal", None, Budget(10**12, 60))
             seconds.append(result.seconds)
         assert board.apply(result.moves) == goal, number
         ratio = result.length / optimum
@@ -79,7 +79,7 @@ def random_6x6(count: int) -> list[object]:
     rows, ratios, times = [], [], []
     for seed in range(count):
         board = random_solvable(goal, seed)
-        result = solve(board, goal, "near-optimal", None, Budget(10**12, 60))
+        result = solve_board(board, goal, "near-optimal", None, Budget(10**12, 60))
         lower = manhattan_distance(board, goal)
         if result.status != "solved" or board.apply(result.moves) != goal:
             rows.append([seed, lower, "-", result.status, f"{result.seconds:.3f}", "-", result.message[:60]])
@@ -109,7 +109,8 @@ def main() -> None:
     start = time.perf_counter()
     for database in databases:
         int(database.tables.sum())  # disk to page cache
-    solve(Board(5, 5, korf_taylor_instances()[0][2]), first, "near-optimal", None)  # the database kernel's first call
+    # the database kernel's first call
+    solve_board(Board(5, 5, korf_taylor_instances()[0][2]), first, "near-optimal", None)
     print(f"kernels loaded in {warm:.1f} s, databases read and first solve in {time.perf_counter() - start:.1f} s "
           "(not counted below)\n")
     summary = []

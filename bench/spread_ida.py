@@ -24,7 +24,7 @@ from engine.core.result import Budget, Watch
 from engine.domains.tiles.board import Board, goal_board
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.parallel_ida import DaskPool, lane_workers, spread_idastar
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.korf import korf_instances
 
 
@@ -65,7 +65,7 @@ def main() -> None:
             serial_times, spread_times, serial, spread = [], [], None, None
             for _ in range(args.runs):
                 began = time.perf_counter()
-                serial = solve(board, goal, "idastar", used, Budget(10**12, 3600))
+                serial = solve_board(board, goal, "idastar", used, Budget(10**12, 3600))
                 serial_times.append(time.perf_counter() - began)
                 began = time.perf_counter()
                 spread = spread_idastar(board, goal, used, Watch(Budget(10**12, 3600)), pool, loaded=loaded)

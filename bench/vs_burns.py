@@ -29,7 +29,7 @@ from common import header, load, table
 from engine.core.registry import warm_up
 from engine.core.result import Budget
 from engine.domains.tiles import Board, goal_board
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.korf import korf_instances
 
 GOAL = goal_board(4, 4, "blank-first")
@@ -54,7 +54,7 @@ def run_burns(binary: str, cells: tuple[int, ...]) -> dict:
 
 def run_ours(cells: tuple[int, ...]) -> dict:
     cpu, wall = time.process_time(), time.perf_counter()
-    result = solve(Board(4, 4, cells), GOAL, "idastar", "manhattan", Budget(max_nodes=10**11, max_seconds=3600))
+    result = solve_board(Board(4, 4, cells), GOAL, "idastar", "manhattan", Budget(max_nodes=10**11, max_seconds=3600))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return {"expanded": result.nodes_expanded, "cpu": cpu, "wall": wall, "seconds": result.seconds,
             "length": result.length, "per_bound": [b["expanded"] for b in result.extra["bounds"]]}

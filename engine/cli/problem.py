@@ -1,12 +1,15 @@
-"""``solve-problem``: one or several solvers on a problem of any domain (a graph given as data, a grid map).
+"""``solve-problem``: one or several solvers on a problem of any domain (a graph given as data, a grid map, a square
+sliding-tile board), through the same solve and compare jobs as ``POST /api/solve`` and ``/api/compare``.
 
     python -m engine solve-problem --problem graph --file romania.json --solver astar
     python -m engine solve-problem --problem graph --data romania --solver astar --solver ucs --solver greedy --json
     python -m engine solve-problem --problem grid --file maze.json --solver idastar-compiled
+    python -m engine solve-problem --problem tiles --data '[1,2,3,0,4,6,7,5,8]' --solver astar --solver ucs
 
 The file (or ``--data``) holds what ``POST /api/solve`` takes under the problem's name: a graph's JSON or the name of
-a built-in one, a grid's ``{"rows", "start", "goal", "connect"}``. One solver prints the API's answer; several print
-the compare job's, side by side. The exit status is 0 when every solver found a path, 1 otherwise, 2 on bad input.
+a built-in one, a grid's ``{"rows", "start", "goal", "connect"}``, a square board's cells. One solver prints the
+API's answer; several print the compare job's, side by side. The exit status is 0 when every solver found a path, 1
+otherwise, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -61,10 +64,10 @@ def cmd_solve_problem(args: argparse.Namespace) -> int:
     solvers = args.solver or ["astar"]
     if len(solvers) == 1:
         solver, _, heuristic = solvers[0].partition(":")
-        job, clean = checked("problem-solve", {**params, "solver": solver, **({"heuristic": heuristic} if heuristic
+        job, clean = checked("solve", {**params, "solver": solver, **({"heuristic": heuristic} if heuristic
                                                                                else {})})
     else:
-        job, clean = checked("problem-compare", {**params, "solvers": solvers})
+        job, clean = checked("compare", {**params, "solvers": solvers})
     answer = job.run(clean, lambda fraction, info: None, threading.Event())
     results = answer.get("results", [answer])
     emit(answer, args.json, "\n".join(_line(result) for result in results))
@@ -74,7 +77,7 @@ def cmd_solve_problem(args: argparse.Namespace) -> int:
 def add_commands(sub) -> None:
     p = sub.add_parser("solve-problem", help="solve a graph, a grid map or another domain's problem (several "
                                              "solvers side by side)")
-    p.add_argument("--problem", required=True, help="the domain: graph, grid, ...")
+    p.add_argument("--problem", required=True, help="the domain: graph, grid, tiles, ...")
     p.add_argument("--file", help="the problem's JSON (a graph as data, a grid's rows, start and goal)")
     p.add_argument("--data", help="the problem's JSON inline, or a built-in graph's name (romania)")
     p.add_argument("--solver", action="append", help="bfs, dfs, ids, ucs, greedy, astar, idastar, bidirectional, "

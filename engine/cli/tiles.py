@@ -12,7 +12,8 @@ from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tile
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.random import random_solvable, scramble
 from engine.domains.tiles.solvability import check_solvable
-from engine.search.solve import solve, solvers
+from engine.domains.tiles.solving import solve_board, solvers
+from engine.search.jobs import answer
 
 
 def _board_args(parser: argparse.ArgumentParser, tiles: bool = True) -> None:
@@ -45,8 +46,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not sep:
             raise PuzzleError(f"--param takes name=value, e.g. --param iterations=500 (got {item!r})")
         params[key.strip()] = value.strip()
-    result = solve(board, goal, args.solver, args.heuristic, budget_of(args), params=params)
-    data = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+    result = solve_board(board, goal, args.solver, args.heuristic, budget_of(args), params=params)
+    data = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **answer(result)}
     text = "\n".join([
         f"status:    {result.status}" + (f" ({result.message})" if result.message else ""),
         f"moves:     {result.moves}",

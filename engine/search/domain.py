@@ -51,9 +51,12 @@ Compiled search (optional)
 Kinds
     A domain registers a ``DomainKind`` (its name, title, heuristics and the function that builds a problem from a
     request's JSON, raising ``PuzzleError`` with a sentence on bad input: the problem's own JSON under the kind's
-    name, ``{"graph": G}``, ``{"grid": {...}}``, and optionally ``heuristic``); ``/api/step``, ``/api/solve``,
-    ``/api/compare``, their jobs and the CLI look kinds up here. ``engine.core.registry`` imports the domain
-    packages, so the lookups see every kind.
+    name, ``{"graph": G}``, ``{"grid": {...}}``, ``{"tiles": [...], "size": "3x3"}``, and optionally ``heuristic``);
+    ``/api/step``, ``/api/solve``, ``/api/compare``, their jobs and the CLI look kinds up here.
+    ``engine.core.registry`` imports the domain packages, so the lookups see every kind. A kind may carry solvers
+    of its own (``solvers``: ``KindSolver``s, as the sliding tiles' pattern databases and beam search), which
+    ``engine.search.solve.solve`` offers beside the generic ones, and its own reading of the solve and compare
+    jobs' parameters (``jobs``: ``engine.search.jobs.KindJobs``, as the tiles' board, size and goal).
 """
 
 from __future__ import annotations
@@ -61,8 +64,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from engine.core.errors import PuzzleError
 from engine.core.registry import Registry
+
+if TYPE_CHECKING:
+    from engine.core.result import SolveResult
 
 
 class Domain(ABC):
@@ -188,12 +196,45 @@ def actions_between(problem: Domain, states: list[Hashable]) -> tuple:
     return tuple(moves)
 
 
+class KindSolver(ABC):
+    """A solver a domain kind carries for its own problems, beside the generic ones (``engine.search.solve``): its
+    ``name`` and ``label``, whether it is ``optimal``, and the four steps of a solve."""
+
+    name: str
+    label: str
+    optimal: bool
+
+    def offered_for(self, problem: Domain) -> bool:
+        """Whether it is offered for this problem (listed among its solvers); True by default."""
+        return True
+
+    @abstractmethod
+    def check(self, problem: Domain) -> str:
+        """The heuristic it will use on ``problem`` ("" for none), or a ``PuzzleError`` saying why it cannot."""
+
+    def load(self, problem: Domain, heuristic: str) -> float:
+        """Load what the solve runs (kernels, tables) before its clock starts; the seconds it took (0.0 by default)."""
+        return 0.0
+
+    @abstractmethod
+    def run(self, problem: Domain, heuristic: str, watch) -> SolveResult:
+        """The search itself, under ``watch`` (budget, cancel, progress); a found path in ``actions``."""
+
+    def proves(self, heuristic: str) -> bool:
+        """Whether an answer it calls optimal with ``heuristic`` is proven so (False for an inadmissible h)."""
+        return True
+
+
 @dataclass(frozen=True)
 class DomainKind:
     """A domain as the app and the CLI know it: ``build(data)`` makes a problem from a request's JSON (raising
     ``PuzzleError`` with a sentence on anything malformed); ``examples`` are requests for a few small problems of the
     kind, each with a reachable goal (the conformance check, ``tests/support/domain_contract.py``, runs every search
-    on them)."""
+    on them). ``solvers()``: the kind's own solvers by name (None: only the generic ones); ``jobs``: how the solve
+    and compare jobs read its parameters (None: the problem's JSON under the kind's name,
+    ``engine.search.jobs.JSON_JOBS``); ``view``: how the step-through's query names one of its problems (None: its
+    JSON in ``data``; the interface is written in ``app/step_view.py``); ``default``: the kind a request naming no
+    ``problem`` is of (one kind says so: the sliding tiles, whose requests predate the other domains)."""
 
     name: str
     title: str
@@ -202,6 +243,10 @@ class DomainKind:
     examples: tuple[dict, ...] = ()
     #: the heuristics' names for people, in the page's menus (one without a label is shown by its name)
     heuristic_labels: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+    solvers: Callable[[], Mapping[str, KindSolver]] | None = None
+    jobs: object | None = None
+    view: object | None = None
+    default: bool = False
 
 
 #: by name, whichever package a process happened to import first (a test importing the grid before the registry loads)
@@ -215,3 +260,17 @@ def domain_kinds() -> dict[str, DomainKind]:
 
 def domain_kind(name: object) -> DomainKind:
     return DOMAINS.named(name)
+
+
+def requested_kind(data: dict) -> DomainKind:
+    """The kind a request or job names by ``problem``; without one, the default kind (``DomainKind.default``)."""
+    name = data.get("problem")
+    if name is None:
+        default = next((kind for kind in domain_kinds().values() if kind.default), None)
+        if default is not None:
+            return default
+    kinds = domain_kinds()
+    if not isinstance(name, str) or name not in kinds:
+        shown = repr(name) if isinstance(name, str) and len(name) <= 40 else "that"
+        raise PuzzleError(f"problem must be one of {', '.join(map(repr, kinds))} (not {shown})")
+    return kinds[name]

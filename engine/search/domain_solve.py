@@ -1,9 +1,10 @@
-"""Solving one problem of any domain: ``solve_problem(problem, solver, budget, progress, cancel)``.
+"""The generic solvers every domain has, which ``engine.search.solve.solve`` (the one entry point) runs beside a
+kind's own.
 
-The solvers are the readable searches (every ``Algorithm`` in ``engine.search.record``: bfs, dfs, ids, ucs, greedy,
+They are the readable searches (every ``Algorithm`` in ``engine.search.record``: bfs, dfs, ids, ucs, greedy,
 astar, idastar, bidirectional) and, for a problem whose domain gives ``compiled()``, the compiled A* and IDA* built
 from its hooks (``astar-compiled``, ``idastar-compiled``). Each runs under a ``Watch`` (budget, cancel, progress) and
-answers the one result type, ``SolveResult``, as the tile solvers' ``engine.search.solve.solve`` does: ``moves`` (the
+answers the one result type, ``SolveResult``, as a kind's own solvers do: ``moves`` (the
 problem's ``format_path``), ``length`` in moves, ``optimal`` only when the search proves it for this problem's costs
 and heuristic, the counts, ``seconds`` (the search's own) apart from ``load_seconds``, and ``extra``: the ``path``
 (the states as JSON, start to goal) and its ``cost``, and on a budget's end which limit ended it.
@@ -58,29 +59,19 @@ def has_compiled(problem: Domain) -> bool:
     return problem.has_compiled()
 
 
-def problem_solvers(problem: Domain) -> dict[str, str]:
-    """The solvers offered for ``problem`` (name → label): every readable search, and the compiled ones when its
-    domain has hooks."""
+def generic_solvers(problem: Domain) -> dict[str, str]:
+    """The generic solvers offered for ``problem`` (name → label): every readable search, and the compiled ones when
+    its domain has hooks."""
     names = {name: spec.title for name, spec in ALGORITHMS.items()}
     if has_compiled(problem):
         names.update({name: search.label for name, search in COMPILED.items()})
     return names
 
 
-def check_solver(problem: Domain, solver: object) -> str:
-    known = problem_solvers(problem)
-    if not isinstance(solver, str) or solver not in known:
-        shown = repr(solver) if isinstance(solver, str) and len(solver) <= 40 else "that"
-        raise PuzzleError(f"unknown solver {shown} for this problem: choose one of {', '.join(known)}")
-    return solver
-
-
-def solve_problem(problem: Domain, solver: str = "astar", budget: Budget | None = None,
-                  progress: Progress | None = None, cancel: threading.Event | None = None,
-                  depth_limit: int = DEPTH_LIMIT) -> SolveResult:
-    """Solve ``problem`` with ``solver`` (a name of ``problem_solvers``); ``depth_limit`` is depth-first search's.
-    A name not offered raises PuzzleError."""
-    check_solver(problem, solver)
+def run_generic(problem: Domain, solver: str, budget: Budget | None = None, progress: Progress | None = None,
+                cancel: threading.Event | None = None, depth_limit: int = DEPTH_LIMIT) -> SolveResult:
+    """Solve ``problem`` with the generic solver ``solver`` (checked by ``engine.search.solve.solve``);
+    ``depth_limit`` is depth-first search's."""
     compiled = COMPILED.get(solver)
     spec = ALGORITHMS[compiled.algorithm if compiled else solver]
     load_seconds = load_compiled(problem, solver) if compiled else 0.0
@@ -102,7 +93,7 @@ def _proves(problem: Domain, spec: Algorithm) -> bool:
 
 def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_seconds: float, proven: bool,
            problem: Domain | None = None) -> SolveResult:
-    """What every solve adds to its search's result (the tile solves' ``solve`` too): the solver and heuristic
+    """What every solve adds to its search's result (a kind's own solvers' too): the solver and heuristic
     asked for (unless the search names the one it used), the load time, which budget limit ended it, and no claim
     of optimality the heuristic cannot back; given the problem, a found path's states and cost (unless the search
     gave them, as the compiled ones do)."""

@@ -1,20 +1,27 @@
-"""The solve and compare jobs of any domain's problem (a graph given as data, a grid map, ...): ``POST /api/solve`` and
-``/api/compare`` with ``"problem": <domain>`` start them, as ``python -m engine jobs`` does.
+"""The solve and compare jobs, one of each for every domain (``"problem": <kind>``; without it the default kind, the
+sliding tiles): ``POST /api/solve`` and ``/api/compare``, the pages' forms and ``python -m engine jobs`` start them.
 
-Parameters: ``problem`` (a registered domain's name), the problem's own JSON under that name (``"graph": G``,
-``"grid": {...}``), ``heuristic`` (one the domain offers; default its first), ``solver`` (``solve_problem``'s names)
-or ``solvers`` (2 to ``MAX_COMPARE``, each ``"name"`` or ``"name:heuristic"``), ``depth_limit`` (depth-first
-search's) and the budget (``engine.core.params.budget_from``). The answer is ``SolveResult``'s fields with the
-``path`` (states as JSON, start to goal) and its ``cost`` beside them.
+Each kind reads and runs its own parameters (``DomainKind.jobs``, a ``KindJobs``): the tiles' are the board's
+(``engine.domains.tiles.jobs``: ``size``, ``tiles``, ``goal``, ``solver``, ``heuristic``, the solver's ``params``);
+every other kind's, ``JSON_JOBS`` here: ``problem`` (a registered domain's name), the problem's own JSON under that
+name (``"graph": G``, ``"grid": {...}``), ``heuristic`` (one the domain offers; default its first), ``solver``
+(``engine.search.solve.solve``'s names) or ``solvers`` (2 to ``MAX_COMPARE``, each ``"name"`` or
+``"name:heuristic"``), ``depth_limit`` (depth-first search's) and the budget (``engine.core.params.budget_from``).
+The answer is ``SolveResult``'s fields with the ``path`` (states as JSON, start to goal) and its ``cost`` beside
+them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, integer, text
 from engine.core.result import Budget, SolveResult
-from engine.search.domain import domain_kind, domain_kinds
-from engine.search.domain_solve import DEPTH_LIMIT, MAX_DEPTH_LIMIT, check_solver, solve_problem
+from engine.search.domain import domain_kinds, requested_kind
+from engine.search.domain_solve import DEPTH_LIMIT, MAX_DEPTH_LIMIT
+from engine.search.solve import check_solver, solve
 from engine.serving.jobs import INTERACTIVE, LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
 
 #: Solvers one compare runs at most: every readable search and both compiled ones.
@@ -25,22 +32,22 @@ DEFAULT_BUDGET = Budget(max_nodes=5_000_000, max_seconds=60.0)
 INTERACTIVE_NODES = 5_000_000
 #: A solve the web process tries itself, before it becomes a job, for at most this many nodes.
 QUICK_NODES = 20_000
+#: ... and for at most this many seconds (only a backstop: the node cap bounds the work; time depends on how loaded
+#: the machine is), shared by a compare's solvers.
+QUICK_SECONDS = 5.0
 
 
 def build_problem(params: dict, heuristic: str | None = None):
     """The problem the parameters name, and what of them it was built from (its domain's name, its JSON, the
     heuristic it uses)."""
-    kind = params.get("problem")
-    if not isinstance(kind, str) or kind not in domain_kinds():
-        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
-        raise PuzzleError(f"problem must be one of {', '.join(map(repr, domain_kinds()))} (not {shown})")
+    kind = requested_kind(params).name
     if kind not in params:
         raise PuzzleError(f'give the {kind} as "{kind}": its JSON (as /api/step takes it)')
     request = {"problem": kind, kind: params[kind]}
     heuristic = heuristic if heuristic is not None else params.get("heuristic")
     if heuristic not in (None, ""):
         request["heuristic"] = text({"heuristic": heuristic}, "heuristic", 40)
-    problem = domain_kind(kind).build(request)
+    problem = requested_kind(request).build(request)
     return problem, {"problem": kind, kind: params[kind], "heuristic": problem.heuristic_name}
 
 
@@ -88,20 +95,16 @@ def answer(result: SolveResult) -> dict:
     return data
 
 
-@job_kind("problem-solve", check=check_problem_solve, lane=problem_lane, view=JobView("Solving a graph or grid"),
-          max_bytes=MAX_PROBLEM_BYTES)
 def problem_solve_job(params: dict, report, cancel) -> dict:
-    """One solver on a problem of any domain (a graph, a grid map): its path, cost and counts."""
+    """One solver on a problem of a kind read from its JSON (a graph, a grid map): its path, cost and counts."""
     problem, clean = build_problem(params)
-    result = solve_problem(problem, params["solver"], budget_from(params, DEFAULT_BUDGET), report, cancel,
-                           params["depth_limit"])
+    result = solve(problem, params["solver"], budget_from(params, DEFAULT_BUDGET), report, cancel,
+                   params["depth_limit"])
     return {**clean, **answer(result)}
 
 
-@job_kind("problem-compare", check=check_problem_compare, lane=problem_lane,
-          view=JobView("Comparing solvers on a graph or grid"), max_bytes=MAX_PROBLEM_BYTES)
 def problem_compare_job(params: dict, report, cancel) -> dict:
-    """Several solvers on one problem of any domain, one after another, each within the same budget."""
+    """Several solvers on one problem of a kind read from its JSON, one after another, each within the same budget."""
     budget = budget_from(params, DEFAULT_BUDGET)
     entries = params["solvers"]
     results = []
@@ -114,7 +117,76 @@ def problem_compare_job(params: dict, report, cancel) -> dict:
 
         progress(0.0, {})
         problem = build_problem(params, heuristic)[0]
-        results.append(answer(solve_problem(problem, solver, budget, progress, cancel, params["depth_limit"])))
+        results.append(answer(solve(problem, solver, budget, progress, cancel, params["depth_limit"])))
         if cancel.is_set():
             break
     return {**build_problem(params)[1], "results": results}
+
+
+@dataclass(frozen=True)
+class KindJobs:
+    """How the solve and compare jobs read and run one kind's problems: each job's ``check`` (the parameters
+    validated and cleaned, a ``PuzzleError`` naming a bad field), its run, its lane and its panel's words, the node
+    cap under which the web process tries a checked solve or compare itself (0: never; ``app.submit``), and the
+    templates that draw a finished solve and compare (in ``app/templates/``); the most solvers one compare
+    takes; and the solve requests the web process runs at its start, so that the kernels of the ones it tries itself
+    are loaded before anyone asks (``app.submit.warm_quick_solves``)."""
+
+    check_solve: Callable[[dict], dict]
+    check_compare: Callable[[dict], dict]
+    solve: Callable[..., dict]
+    compare: Callable[..., dict]
+    lane: Callable[[dict], Placement]
+    solve_view: Callable[[dict], JobView]
+    compare_view: JobView
+    quick_nodes: Callable[[dict], int]
+    compare_quick_nodes: Callable[[dict], int]
+    templates: tuple[str, str]
+    max_compare: int = MAX_COMPARE
+    quick_requests: Callable[[], list[dict]] = list
+
+
+#: every kind whose problem is its JSON under its name (a graph, a grid map, a kind registered later)
+JSON_JOBS = KindJobs(check_problem_solve, check_problem_compare, problem_solve_job, problem_compare_job, problem_lane,
+                     lambda params: JobView("Solving a graph or grid"), JobView("Comparing solvers on a graph or grid"),
+                     lambda params: QUICK_NODES, lambda params: QUICK_NODES // len(params["solvers"]),
+                     ("partials/solve_problem.html", "partials/compare_problem.html"))
+
+
+def every_kind_jobs() -> list[KindJobs]:
+    """The jobs of every registered kind."""
+    return [kind.jobs or JSON_JOBS for kind in domain_kinds().values()]
+
+
+def kind_jobs(params: dict) -> KindJobs:
+    """The jobs of the kind the parameters name (``problem``; the default kind without it)."""
+    if not isinstance(params, dict):
+        raise PuzzleError('"params" must be an object')
+    return requested_kind(params).jobs or JSON_JOBS
+
+
+def _lane(params: dict) -> Placement:
+    return kind_jobs(params).lane(params)
+
+
+def _view(params: dict, compare: bool) -> JobView:
+    """A panel's words; a stored row naming a kind this server no longer registers still gets some."""
+    try:
+        jobs = kind_jobs(params)
+    except PuzzleError:
+        return JobView("Comparing solvers" if compare else "Solving")
+    return jobs.compare_view if compare else jobs.solve_view(params)
+
+
+@job_kind("solve", check=lambda params: kind_jobs(params).check_solve(params), lane=_lane,
+          view=lambda params: _view(params, False), max_bytes=MAX_PROBLEM_BYTES)
+def solve_job(params: dict, report, cancel) -> dict:
+    """One solver on one problem of any domain (a sliding-tile position, a graph, a grid map), within a budget."""
+    return kind_jobs(params).solve(params, report, cancel)
+
+
+@job_kind("compare", check=lambda params: kind_jobs(params).check_compare(params), lane=_lane,
+          view=lambda params: _view(params, True), max_bytes=MAX_PROBLEM_BYTES)
+def compare_job(params: dict, report, cancel) -> dict:
+    """Several solvers on one problem of any domain, one after another, each within the same budget."""
+    return kind_jobs(params).compare(params, report, cancel)

@@ -1,142 +1,64 @@
-"""The solver registry and the one entry point for every sliding-tile solver: ``solve(board, goal, solver,
-heuristic, budget)``.
+"""The one entry point that solves a problem of any domain: ``solve(problem, solver, budget, progress, cancel)``.
 
-The CLI, the web API, the compare view and the benchmarks all call this, so they report the same fields. Each
-subject registers its solvers with ``register_solver``: the tile solvers (bfs, astar, idastar, table, fast) in
-``engine.domains.tiles.solvers``, DPSO and the GA in ``engine.subjects.meta.solvers``; the solve and compare jobs are
-``engine.domains.tiles.jobs``. The heuristics come from ``engine.domains.tiles.heuristics``. Lookups load every subject
-first (``engine.core.registry.load_all``), so importing this module is enough, in a notebook as in the app. Nothing here
-imports numba: the kernels load when a search runs, before its clock starts (``load_kernels``), and the result reports
-that apart (``load_seconds``), so ``seconds`` is the search's own time.
+A problem's solvers are its kind's own (``DomainKind.solvers``: the sliding tiles' distance tables, pattern
+databases, beam search, DPSO and the GA, each a ``KindSolver``) and, beside them, the generic ones every domain has
+(``engine.search.domain_solve``: every readable search and, for a domain with hooks, the compiled A* and IDA*); an
+own solver takes the place of the generic one of its name (the tiles' compiled ``astar`` that of the readable A*).
+The CLI, the web API, the solve and compare jobs, the step-through's race and the benchmarks call this, so every
+answer is the one ``SolveResult`` with the same fields. Nothing here imports numba: the kernels load when a search
+runs, before its clock starts, and the result reports that apart (``load_seconds``).
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-from engine.core import registry
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Progress, SolveResult, Watch
-from engine.core.status import Status
-from engine.domains.tiles.board import BFS_MAX_CELLS, Board, goal_board
-from engine.domains.tiles.heuristics import heuristics
-from engine.domains.tiles.solvability import check_solvable
-from engine.search.domain_solve import load_once, settle
-
-if TYPE_CHECKING:
-    from engine.serving.jobs import JobView
-
-SolverFunction = Callable[[Board, Board, str, Watch, dict], SolveResult]
+from engine.search.domain import Domain, KindSolver, domain_kinds
+from engine.search.domain_solve import DEPTH_LIMIT, generic_solvers, run_generic, settle
 
 
-class SolverInfo:
-    def __init__(self, name: str, label: str, function: SolverFunction,
-                 heuristics: tuple[str, ...] | Callable[[], tuple[str, ...]], max_cells: int, optimal: bool,
-                 description: str, check_options: Callable[[dict], object] | None = None,
-                 warm_options: dict | None = None, job_view: JobView | None = None, quick: bool = False):
-        self.name, self.label, self.function = name, label, function
-        #: the heuristic names it takes, or a function giving them (A* and IDA* take whatever the registry holds);
-        #: ("",): none; a name outside the heuristic registry ("perfect") is the solver's own
-        self._heuristics = heuristics
-        self.max_cells, self.optimal, self.description = max_cells, optimal, description
-        #: validates the solver's own options (the API's "params"), raising PuzzleError; None: it takes none
-        self.check_options = check_options
-        #: the options of a tiny solve that compiles its kernels (``warm_up``); None: nothing of its own to compile
-        self.warm_options = warm_options
-        #: how a solve job's panel speaks of a run of this solver; None: as of any solve (a search counting nodes)
-        self.job_view = job_view
-        #: compiled, its work on a small board bounded by a node cap, loading nothing but its heuristic: the web
-        #: process may try a small solve itself (``engine.domains.tiles.solve_cost.quick_nodes``)
-        self.quick = quick
-
-    @property
-    def heuristics(self) -> tuple[str, ...]:
-        return self._heuristics() if callable(self._heuristics) else self._heuristics
-
-    def supports(self, board: Board) -> bool:
-        return board.size <= self.max_cells
-
-    def heuristics_for(self, board: Board) -> tuple[str, ...]:
-        """The heuristics offered for ``board``: those made for its shape and available now (a pattern database on
-        4×4; the learned table on 4×4 once one has been trained)."""
-        known = heuristics()
-        return tuple(h for h in self.heuristics if h not in known or known[h].offered_for(board))
+def own_solvers(problem: Domain) -> Mapping[str, KindSolver]:
+    """The solvers ``problem``'s kind carries for its own problems (none for a kind without them, or a problem of
+    no registered kind)."""
+    kind = domain_kinds().get(problem.name)
+    return kind.solvers() if kind is not None and kind.solvers is not None else {}
 
 
-SOLVERS: registry.Registry[SolverInfo] = registry.Registry("solver")
-register_solver = SOLVERS.add
+def problem_solvers(problem: Domain) -> dict[str, str]:
+    """The solvers offered for ``problem`` (name → label): its kind's own that take it, then the generic ones not
+    named alike."""
+    own = own_solvers(problem)
+    names = {name: solver.label for name, solver in own.items() if solver.offered_for(problem)}
+    names.update({name: label for name, label in generic_solvers(problem).items() if name not in own})
+    return names
 
 
-def solvers() -> dict[str, SolverInfo]:
-    """Every registered solver, the tile solvers first (loads every subject's)."""
-    return SOLVERS.all()
-
-
-def check_request(board: Board, solver: str, heuristic: str | None) -> tuple[SolverInfo, str]:
-    """Validate a solver and heuristic for a board, without searching; returns the solver and the heuristic to use."""
-    known = solvers()
+def check_solver(problem: Domain, solver: object) -> str:
+    """``solver`` if it is offered for ``problem``, else a ``PuzzleError`` that says why (an own solver's own
+    sentence: a board too large for it, a heuristic it does not take)."""
+    own = own_solvers(problem)
+    if isinstance(solver, str) and solver in own:
+        own[solver].check(problem)
+        return solver
+    known = problem_solvers(problem)
     if not isinstance(solver, str) or solver not in known:
         shown = repr(solver) if isinstance(solver, str) and len(solver) <= 40 else "that"
-        raise PuzzleError(f"unknown solver {shown}: choose one of {', '.join(known)}")
-    if heuristic is not None and not isinstance(heuristic, str):
-        raise PuzzleError("the heuristic must be a name such as manhattan")
-    info = known[solver]
-    if not info.supports(board):
-        raise PuzzleError(f"{info.label} is offered for boards of at most {info.max_cells} cells; "
-                          f"{board.size_name} has {board.size}")
-    if info.heuristics == ("",):
-        return info, ""
-    heuristic = heuristic or info.heuristics[0]
-    if heuristic not in info.heuristics:
-        raise PuzzleError(f"{info.label} takes the heuristics {', '.join(info.heuristics)}; not {heuristic!r}")
-    record = heuristics().get(heuristic)
-    if record is not None and not record.fits(board):
-        rows, cols = record.shape
-        raise PuzzleError(f"the {record.label} heuristic is made for the {rows}x{cols} puzzle only; use manhattan or "
-                          "linear-conflict")
-    return info, heuristic
+        raise PuzzleError(f"unknown solver {shown} for this problem: choose one of {', '.join(known)}")
+    return solver
 
 
-def solve(board: Board, goal: Board, solver: str = "idastar", heuristic: str | None = "manhattan",
-          budget: Budget | None = None, progress: Progress | None = None, cancel: threading.Event | None = None,
-          **options) -> SolveResult:
-    """Solve ``board`` towards ``goal``. Bad input raises PuzzleError; an unsolvable position returns status
-    ``unsolvable`` with the parity explanation, without searching."""
-    info, heuristic = check_request(board, solver, heuristic)
-    verdict = check_solvable(board, goal)
-    if not verdict.solvable:
-        return SolveResult(Status.UNSOLVABLE, solver=solver, heuristic=heuristic,
-                           message=f"this position is unsolvable. {verdict.explanation}")
-    load_seconds = load_kernels(info, heuristic, goal, options)
+def solve(problem: Domain, solver: str = "astar", budget: Budget | None = None, progress: Progress | None = None,
+          cancel: threading.Event | None = None, depth_limit: int = DEPTH_LIMIT) -> SolveResult:
+    """Solve ``problem`` with ``solver`` (a name of ``problem_solvers``); ``depth_limit`` is depth-first search's.
+    A name not offered raises ``PuzzleError``."""
+    own = own_solvers(problem).get(solver) if isinstance(solver, str) else None
+    if own is None:
+        return run_generic(problem, check_solver(problem, solver), budget, progress, cancel, depth_limit)
+    heuristic = own.check(problem)
+    load_seconds = own.load(problem, heuristic)
     watch = Watch(budget, cancel, progress)
-    result = info.function(board, goal, heuristic, watch, options)
-    record = heuristics().get(heuristic)
-    return settle(result, watch, solver, heuristic, load_seconds, record is None or record.admissible)
-
-
-#: what this process has loaded already (``load_kernels``)
-_loaded: set[tuple] = set()
-
-
-def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -> float:
-    """Load (on a fresh install, compile) what a solve by ``info`` with ``heuristic`` runs, and nothing else, by a
-    tiny solve of the same kind; returns the seconds it took, 0.0 when this process has loaded it already.
-
-    The tiny solve starts one move from the goal itself, so it runs the same code paths and loads the same tables;
-    a solver offered only for small boards (breadth-first search, whose work grows with the whole state space even
-    next to the goal) loads on a 2×3 board instead: its kernels are typed by their arrays, not by the board's size.
-    """
-    if info.warm_options is None:
-        return 0.0
-    if info.max_cells <= BFS_MAX_CELLS:
-        small = goal_board(2, 3, "blank-first" if goal.blank == 0 else "blank-last")
-    else:
-        small = goal
-    key = (info.name, heuristic, small, json.dumps({**options, **info.warm_options}, sort_keys=True, default=str))
-    near = small.move(small.legal_moves()[0])
-    return load_once(_loaded, key, lambda: info.function(
-        near, small, heuristic, Watch(Budget(max_nodes=10_000, max_seconds=10)), {**options, **info.warm_options}))
-
+    result = own.run(problem, heuristic, watch)
+    return settle(result, watch, solver, heuristic, load_seconds, own.proves(heuristic), problem)

@@ -48,7 +48,7 @@ def replayed(moves: str) -> tuple[int, ...]:
     ({"size": "3x3", "tiles": SEED_004, "solver": "magic"}, 400, "unknown solver"),
     ({"size": "3x3", "tiles": SEED_004, "heuristic": "pdb"}, 400, "4x4 puzzle only"),
     ({"size": "3x3", "tiles": SEED_004, "max_seconds": "soon"}, 400, "max_seconds must be a number"),
-    ({"tiles": SEED_004}, 400, "missing field 'size'"),
+    ({"tiles": [1, 2, 3, 4, 0, 5]}, 400, "missing field 'size'"),  # six cells: no square board's
     ({"size": "3x3"}, 400, "missing field 'tiles'"),
     ([1, 2], 400, "JSON object"),
 ])

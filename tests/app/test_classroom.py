@@ -12,7 +12,8 @@ import pytest
 
 from app import class_model, create_app
 from app.lessons import BY_SLUG
-from app.step import step_traces, view_from_query
+from app.step_search import step_traces
+from app.step_view import view_from_query
 
 VIEW = "/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=0"
 

@@ -45,4 +45,4 @@ def test_a_registered_kinds_view_reads_its_own_heuristics_and_json_and_names_its
     assert domains["pancake"] == {"module": None, "title": "The pancake puzzle", "compare": True}
     assert domains["grid"]["module"].endswith("/js/step/grid.js") and domains["grid"]["compare"]
     assert domains["graph-data"]["module"].endswith("/js/step/graph-data.js")
-    assert domains["tiles"]["module"].endswith("/js/step/tiles.js") and not domains["tiles"]["compare"]
+    assert domains["tiles"]["module"].endswith("/js/step/tiles.js") and domains["tiles"]["compare"]

@@ -13,7 +13,7 @@ import pytest
 
 from engine.core.result import Budget
 from engine.search.domain import domain_kind
-from engine.search.domain_solve import solve_problem
+from engine.search.solve import solve
 from tests.support.domain_contract import check_domain
 
 BAD = ({"hanoi": {"discs": 0}}, {"hanoi": {"discs": 9}}, {"hanoi": {"discs": 3.0}}, {"hanoi": {"discs": True}},
@@ -38,7 +38,7 @@ def test_every_optimal_solver_finds_the_published_2_to_the_n_minus_1_moves(discs
     # IDA* walks a tree that doubles with every move of depth: taken to 4 discs (15 moves)
     solvers = ["bfs", "ucs", "astar", "bidirectional", "astar-compiled"]
     for solver in solvers + (["idastar", "idastar-compiled"] if discs <= 4 else []):
-        result = solve_problem(problem, solver, Budget(max_nodes=1_000_000))
+        result = solve(problem, solver, Budget(max_nodes=1_000_000))
         assert result.status == "solved" and result.optimal, solver
         assert result.length == result.extra["cost"] == 2**discs - 1, solver
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from app.lessons import LESSONS, opening_step
-from app.step import step_traces
+from app.step_search import step_traces
 from engine.core.errors import PuzzleError
 from engine.domains.graph import GraphDomain
 from engine.search import breadth_first_search

@@ -10,7 +10,7 @@ import pytest
 
 from app import create_app
 from app.records import MAX_VIEW_BYTES
-from app.step import view_from_query
+from app.step_view import view_from_query
 
 ROMANIA = Path(__file__).resolve().parents[2] / "engine" / "domains" / "graph" / "examples" / "romania.json"
 

@@ -7,7 +7,7 @@ import pytest
 
 from app import own_lessons
 from app.lessons import stated_numbers
-from app.step import View, query_for
+from app.step_view import View, query_for
 from engine.domains.graph import example
 
 

@@ -2,7 +2,8 @@
 ``"grid"`` with its JSON): AIMA's published Romania answers (Russell & Norvig, 3rd ed., Figures 3.24 and 3.23: A*
 and uniform-cost search 418 km through Sibiu, Rimnicu Vilcea and Pitesti; greedy best-first 450 km through Sibiu and
 Fagaras; breadth-first search the fewest roads, three), Moving AI's listed optimal costs, hand-checked decimal costs,
-the CLI's JSON equal to the API's, jobs that finish and jobs that are cancelled, and 400s for bad input."""
+the CLI's JSON equal to the API's, jobs that finish and jobs that are cancelled, and 400s for bad input; and a
+sliding-tile board solved by the same ``solve`` and the same job kinds as a graph (engine, API and CLI)."""
 
 import json
 from pathlib import Path
@@ -105,7 +106,7 @@ def test_a_long_solve_runs_as_a_job_and_can_be_cancelled(client):
     response = client.post("/api/solve", json={"problem": "grid", "grid": grid, "heuristic": "zero",
                                                "solver": "idastar", "max_nodes": 2_000_000_000, "mode": "job"})
     job, cancelled = cancel_mid_search(client, response)
-    assert job["status"] == "running" and job["kind"] == "problem-solve"
+    assert job["status"] == "running" and job["kind"] == "solve"
     assert cancelled["status"] == "cancelled" and cancelled["result"]["status"] == "cancelled"
 
 
@@ -162,10 +163,80 @@ def test_the_step_views_graph_gets_its_solvers_compared_on_a_page(client):
     assert "<html" not in fragment and fragment.count(">418<") == 2
 
 
-def test_the_step_views_grid_gets_every_solver_and_tiles_are_sent_to_the_compare_page(client):
+def test_the_step_views_grid_gets_every_solver_and_a_board_races_as_any_kind(client):
     grid = json.dumps({"rows": ["....", ".##.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 4})
     text = client.get("/step/compare", query_string={"problem": "grid", "data": grid}).get_data(as_text=True)
     # Manhattan distance round the wall: five moves, cost 5, for every solver (the fewest moves are the cheapest)
     assert text.count(">5<") >= 10 and "astar-compiled" in text and "idastar-compiled" in text
-    response = client.get("/step/compare?problem=tiles")
-    assert response.status_code == 400 and "Compare page" in response.get_data(as_text=True)
+    # the 8-puzzle three blank moves from its goal: R, D, R is the one way each move brings a tile home (hand-checked)
+    race = client.get("/step/compare", query_string={"problem": "tiles", "tiles": "1,2,3,0,4,6,7,5,8",
+                                                      "solvers": "ucs,astar"})
+    assert race.status_code == 200 and race.get_data(as_text=True).count('data-moves="RDR"') == 2
+
+
+#: the 8-puzzle three blank moves (R, D, R) from the blank-last goal: each move brings one tile home (hand-checked)
+THREE_MOVES = [1, 2, 3, 0, 4, 6, 7, 5, 8]
+
+
+def test_a_board_and_a_graph_are_solved_by_the_one_solve_of_the_engine(monkeypatch):
+    from engine.domains.graph import graph_problem
+    from engine.domains.tiles.kind import tile_problem
+    from engine.domains.tiles.solving import solvers
+    from engine.search import solve as entry
+
+    board, road = tile_problem({"tiles": THREE_MOVES}), graph_problem({"graph": ROMANIA})
+    ran = []  # which solvers ran: the tile kind's own compiled A*, the generic readable A* for the graph
+    own = type(solvers()["astar"])
+    real_run = own.run
+    monkeypatch.setattr(own, "run", lambda self, *args: ran.append(self.name) or real_run(self, *args))
+    monkeypatch.setattr(entry, "run_generic", lambda *args, real=entry.run_generic: ran.append(args[1]) or real(*args))
+    tiles, graph = entry.solve(board, "astar"), entry.solve(road, "astar")
+    assert ran == ["astar", "astar"] and tiles.heuristic == "manhattan" and graph.heuristic == "given"
+    assert (tiles.moves, tiles.extra["cost"], tiles.optimal) == ("RDR", 3, True)
+    assert graph.extra["path"] == CHEAPEST and graph.extra["cost"] == 418 and graph.optimal
+
+
+def test_a_board_and_a_graph_are_jobs_of_the_same_kind_through_the_api(client, app):
+    """One solve job kind for every domain: a board's request (no "problem": the tile kind is the default) and a
+    graph's, both as jobs, answered with the path and its cost beside the counts."""
+    runner = app.extensions["jobs"]
+    board = client.post("/api/solve", json={"size": "3x3", "tiles": THREE_MOVES, "solver": "ucs", "mode": "job"})
+    graph = client.post("/api/solve", json={"problem": "graph", "graph": ROMANIA, "solver": "ucs", "mode": "job"})
+    assert board.status_code == graph.status_code == 202
+    tiles, road = (runner.wait(job_id(response), timeout=180) for response in (board, graph))
+    assert tiles["kind"] == road["kind"] == "solve" and tiles["status"] == road["status"] == "done"
+    assert tiles["result"]["moves"] == "RDR" and tiles["result"]["cost"] == 3
+    assert tiles["result"]["path"][0] == THREE_MOVES and tiles["result"]["path"][-1] == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    assert road["result"]["path"] == CHEAPEST and road["result"]["cost"] == 418
+
+
+def test_a_board_and_a_graph_are_jobs_of_the_same_kind_through_the_cli(capsys, monkeypatch):
+    """``solve-problem`` on a square board and on a graph goes through the same solve and compare job kinds; a board
+    solved there equals the tile command's answer."""
+    from engine.cli import main
+    from engine.serving import jobs
+
+    kinds = []
+    monkeypatch.setattr(jobs, "checked", lambda kind, params, real=jobs.checked: kinds.append(kind) or real(kind,
+                                                                                                            params))
+    assert main(["solve-problem", "--problem", "tiles", "--data", json.dumps(THREE_MOVES), "--solver", "astar",
+                 "--json"]) == 0
+    board = json.loads(capsys.readouterr().out)
+    assert main(["solve-problem", "--problem", "graph", "--data", "romania", "--solver", "astar", "--solver", "ucs",
+                 "--json"]) == 0
+    graph = json.loads(capsys.readouterr().out)
+    assert kinds == ["solve", "compare"]
+    assert board["moves"] == "RDR" and board["cost"] == 3 and board["optimal"] is True
+    assert [result["cost"] for result in graph["results"]] == [418, 418]
+    assert main(["solve", "--size", "3x3", ",".join(map(str, THREE_MOVES)), "--solver", "astar", "--json"]) == 0
+    tiled = json.loads(capsys.readouterr().out)
+    assert {key: tiled[key] for key in ("moves", "nodes_expanded", "path")} == {
+        key: board[key] for key in ("moves", "nodes_expanded", "path")}
+
+
+def test_a_square_board_needs_no_size_and_a_board_may_be_raced_by_generic_and_own_solvers(client):
+    answer = client.post("/api/compare", json={"tiles": THREE_MOVES, "solvers": ["bfs", "bidirectional", "astar"],
+                                               "mode": "sync"})
+    assert answer.status_code == 200, answer.get_json()
+    assert [(r["solver"], r["moves"]) for r in answer.get_json()["results"]] == [
+        ("bfs", "RDR"), ("bidirectional", "RDR"), ("astar", "RDR")]

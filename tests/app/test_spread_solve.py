@@ -4,7 +4,7 @@ cancel that stops its tasks."""
 
 from engine.domains.tiles.board import goal_board
 from engine.domains.tiles.random import scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.pages import cancel_mid_search, job_id
 from tests.support.waiting import wait_until
 
@@ -20,7 +20,7 @@ def test_a_spread_solve_is_a_long_job_with_the_serial_answer(client, app):
     job = app.extensions["jobs"].wait(job_id(response), timeout=180)
     assert job["status"] == "done" and job["lane"] == "long"
     result = job["result"]
-    serial = solve(board, goal, "idastar", "linear-conflict")
+    serial = solve_board(board, goal, "idastar", "linear-conflict")
     assert result["solver"] == "idastar-spread" and result["optimal"]
     assert result["length"] == serial.length and goal == board.apply(result["moves"])
     assert result["extra"]["bounds"][:-1] == serial.extra["bounds"][:-1]

@@ -39,7 +39,7 @@ def test_the_trace_carries_the_scene_and_each_nodes_picture(client):
     ({"problem": "graph", "graph": {"nodes": "Arad"}}, "nodes must be a list"),
     ({"problem": "graph", "graph": {**ROMANIA, "edges": [{"from": "Arad", "to": "Sibiu", "cost": 0}]}}, "more than 0"),
     ({"problem": "graph", "graph": ROMANIA, "heuristic": "telepathy"}, "offers the heuristics"),
-    ({"problem": "maze", "algorithms": ["bfs"]}, "problem must be 'tiles' or one of 'graph', 'grid'"),
+    ({"problem": "maze", "algorithms": ["bfs"]}, "problem must be one of 'graph', 'grid'"),
 ])
 def test_bad_domain_requests_are_400_with_a_sentence(client, body, message):
     response = client.post("/api/step", json={"algorithms": ["bfs"], **body})

@@ -1,11 +1,11 @@
-"""A view of /step is its query: one reader and one writer (app/step.py), a link that reopens the same searches."""
+"""A view of /step is its query: one reader and one writer (app/step_view.py), a link that reopens the same searches."""
 
 import json
 
 import pytest
 
 from app.lessons import LESSONS, neighbours
-from app.step import View, query_for, view_from_query
+from app.step_view import View, query_for, view_from_query
 from engine.domains.tiles import Board
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.search import breadth_first_search
@@ -16,7 +16,8 @@ LINK = ("problem=tiles&size=3x3&tiles=1,2,3,4,0,6,7,5,8&goal=blank-last&algorith
 
 def test_the_writer_gives_back_the_query_the_reader_read():
     view = view_from_query(dict(pair.split("=") for pair in LINK.split("&")))
-    assert view == View(algorithms=("bfs", "astar:misplaced"), tiles=(1, 2, 3, 4, 0, 6, 7, 5, 8), show_h=True, step=7)
+    assert view == View(algorithms=("bfs", "astar:misplaced"), show_h=True, step=7,
+                        data={"size": "3x3", "goal": "blank-last", "tiles": [1, 2, 3, 4, 0, 6, 7, 5, 8]})
     assert query_for(view) == LINK
 
 
@@ -33,11 +34,11 @@ def test_a_graph_link_carries_the_graph_and_the_seed_graph_its_ends():
 def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(client):
     answer = client.get("/api/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=4").get_json()
     view = view_from_query(dict(pair.split("=") for pair in answer["view"].split("&")))
-    assert view.tiles == tuple(answer["start"]) and view.step == 4
+    assert view.data["tiles"] == answer["start"] and view.step == 4
     # the tiles alone give the same search, which BFS run here finds just as short
     again = client.get(f"/api/step?{answer['view']}").get_json()
     assert again["traces"][0]["steps"] == answer["traces"][0]["steps"]
-    problem = SlidingTileProblem(Board(3, 3, view.tiles), Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0)))
+    problem = SlidingTileProblem(Board(3, 3, tuple(view.data["tiles"])), Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0)))
     assert answer["traces"][0]["result"]["length"] == len(breadth_first_search(problem).moves)
 
 

@@ -3,6 +3,7 @@ parameters are bounded, and the biggest search is the operator's and checks the 
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 
@@ -119,7 +120,12 @@ def test_parameters_keep_only_what_the_kind_reads_and_are_bounded(monkeypatch):
     _, clean = checked("solve", {**board, "solver": "dpso", "params": {"iterations": 5, "junk": "x" * 50_000},
                                  "more_junk": [1] * 1000})
     assert clean["params"] == {"iterations": 5} and "more_junk" not in clean
-    monkeypatch.setattr(engine.serving.jobs, "MAX_PARAMS_BYTES", 100)
+    monkeypatch.setattr(engine.serving.jobs, "MAX_PARAMS_BYTES", 5)
+    with pytest.raises(PuzzleError, match="too large"):
+        checked("classic-queens", {"n": 8})
+    # the solve and compare kinds carry a problem's data (a graph, a grid): bounded by the larger limit
+    compare = engine.serving.jobs.KINDS.named("compare")
+    monkeypatch.setitem(engine.serving.jobs.KINDS._entries, "compare", dataclasses.replace(compare, max_bytes=100))
     with pytest.raises(PuzzleError, match="too large"):
         checked("compare", {**board, "solvers": ["bfs", "idastar"]})
 

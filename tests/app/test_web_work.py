@@ -133,7 +133,7 @@ def test_quick_solves_are_one_per_client_and_four_per_process_and_past_either_th
         assert held.calls == ["solve"]
         assert again["length"] == 31 and graph["cost"] == 418
         mine = [job["kind"] for job in runner.store.select("1 = 1", (), limit=10)]
-        assert sorted(mine) == ["problem-solve", "solve"]
+        assert sorted(mine) == ["solve", "solve"]
         # three other browsers fill the process's four places; a fifth browser's solve goes as a job
         others = [threading.Thread(target=solve, args=(n,)) for n in (1, 2, 3)]
         for thread in others:

@@ -3,8 +3,8 @@ loads.
 
 Layers, from the bottom: ``engine.core`` (results, statuses, errors, parameters, the registry) imports
 nothing else of engine/; ``engine.serving`` (jobs and how they run) imports the core only;
-``engine.search`` (the textbook searches, the solver registry and ``solve``) and ``engine.domains`` (tiles,
-Rectangle-out, ...) import no subject; the subjects (``engine.subjects``: research, meta, learned, classic)
+``engine.search`` (the domain contract, the searches, ``solve``) imports no domain, and ``engine.domains``
+(tiles, Rectangle-out, ...) no subject; the subjects (``engine.subjects``: research, meta, learned, classic)
 register into the registries; ``app`` sits on top and nothing in engine/ knows it.
 """
 
@@ -124,9 +124,9 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_reader_sees_imports_and_cycles():
     """The test's own parts on known facts, so an empty graph cannot pass for a clean one."""
     graph = import_graph()
-    assert "engine.domains.tiles.board" in graph["engine.search.solve"]
-    assert "engine.domains.tiles" in graph["engine.search.solve"]
-    assert "engine.search.solve" in graph["engine.subjects.meta.solvers"]
+    assert "engine.domains.tiles.board" in graph["engine.domains.tiles.solving"]
+    assert "engine.domains.tiles" in graph["engine.subjects.meta.solvers"]
+    assert "engine.domains.tiles.solving" in graph["engine.subjects.meta.solvers"]
     assert "engine.core.registry" in graph["engine.serving.jobs"]
     # imported inside the solver functions only
     assert "engine.domains.tiles.kernel_drivers" not in graph["engine.domains.tiles.solvers"]
@@ -143,6 +143,15 @@ def test_nothing_in_engine_imports_the_web_app():
     for module in MODULES:
         names = imports(module, top_level_only=False)
         assert not {n for n in names if n == "app" or n.startswith(("app.", "flask"))}, module
+
+
+def test_search_imports_no_domain():
+    """Not even inside a function: ``engine.search`` (the contract, the searches, ``solve``, the solve and compare
+    jobs) reaches a domain's solvers and jobs through its registered kind, never by importing it."""
+    for module in MODULES:
+        if module.startswith("engine.search"):
+            wrong = {n for n in imports(module, top_level_only=False) if n.startswith("engine.domains")}
+            assert not wrong, (module, wrong)
 
 
 def test_tiles_and_search_import_no_subject_package():

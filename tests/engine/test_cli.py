@@ -110,7 +110,7 @@ def test_pdb_without_tables_keeps_the_json_contract_and_says_what_it_used(capsys
 
 
 def test_loading_is_reported_apart_from_the_search(capsys, monkeypatch):
-    from engine.search import solve as solvers
+    from engine.domains.tiles import solving as solvers
 
     monkeypatch.setattr(solvers, "_loaded", set())  # as in a fresh process: this solve loads its kernels first
     first = json.loads(run(capsys, "solve", "8 6 7 2 5 4 3 0 1", "--solver", "astar", "--json")[1])

@@ -12,7 +12,7 @@ import pytest
 from engine.core.errors import PuzzleError
 from engine.domains.tiles import goal_board
 from engine.domains.tiles.heuristics import heuristic, heuristic_function, heuristics, search_heuristics
-from engine.search.solve import check_request, solvers
+from engine.domains.tiles.solving import check_request, solvers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def test_a_notebook_that_imports_one_module_finds_every_subjects_entries():
     """No load_all() call: the lookups load the subjects themselves (DPSO from engine.subjects.meta, learned from
     engine.subjects.learned), in a fresh interpreter, without compiling a kernel."""
     script = ("import sys\n"
-              "from engine.search.solve import check_request\n"
+              "from engine.domains.tiles.solving import check_request\n"
               "from engine.domains.tiles import goal_board\n"
               "from engine.domains.tiles.heuristics import heuristic\n"
               "info, _ = check_request(goal_board(4, 4), 'ga', None)\n"
@@ -73,14 +73,14 @@ def test_the_offered_heuristics_follow_the_board_and_what_is_available():
 def test_every_registered_solver_reaches_the_goal_from_two_moves_away():
     """Each solver with each heuristic it offers for 3×3, whoever registered it (a new one is checked here too)."""
     from engine.core.result import Budget
-    from engine.search.solve import solve
+    from engine.domains.tiles.solving import solve_board
 
     goal = goal_board(3, 3, "blank-last")
     board = goal.apply("UL")
     tried = []
     for info in solvers().values():
         for name in info.heuristics_for(board):
-            result = solve(board, goal, info.name, name, Budget(max_seconds=60))
+            result = solve_board(board, goal, info.name, name, Budget(max_seconds=60))
             assert result.status == "solved" and board.apply(result.moves) == goal, (info.name, name)
             assert result.length == 2 or not result.optimal, (info.name, name)  # what is called optimal is
             tried.append(info.name)
@@ -90,8 +90,8 @@ def test_every_registered_solver_reaches_the_goal_from_two_moves_away():
 def test_each_registry_refuses_a_second_entry_of_a_name():
     """A second registration under a taken name would silently replace the first: every registry refuses it."""
     from engine.domains.tiles.heuristics import register_heuristic
+    from engine.domains.tiles.solving import register_solver
     from engine.search.record import ALGORITHMS, register
-    from engine.search.solve import register_solver
     from engine.serving.jobs import job_kind, job_kinds
 
     taken_solver, taken_heuristic = solvers()["idastar"], heuristics()["manhattan"]
@@ -104,4 +104,4 @@ def test_each_registry_refuses_a_second_entry_of_a_name():
     with pytest.raises(ValueError, match="algorithm 'bfs' is registered twice"):
         register(ALGORITHMS["bfs"])
     assert solvers()["idastar"] is taken_solver and heuristics()["manhattan"] is taken_heuristic
-    assert job_kinds()["solve"].run.__module__ == "engine.domains.tiles.jobs"
+    assert job_kinds()["solve"].run.__module__ == "engine.search.jobs"

@@ -10,7 +10,7 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget
 from engine.domains.tiles import Board, goal_board, random_solvable, scramble
 from engine.domains.tiles.kernel_drivers import bfs_distances, goal_distance_table
-from engine.search.solve import solve, solvers
+from engine.domains.tiles.solving import solve_board, solvers
 
 SEED_004 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
 KORF_1 = Board(4, 4, (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3))  # 57 moves: far beyond these budgets
@@ -45,7 +45,7 @@ def test_the_registry_offers_the_known_optimal_8_puzzle_solvers():
 
 @pytest.mark.parametrize("solver, heuristic", SOLVERS)
 def test_seed_004_needs_31_moves(solver, heuristic):
-    result = solve(SEED_004, GOAL_3x3, solver, heuristic)
+    result = solve_board(SEED_004, GOAL_3x3, solver, heuristic)
     assert result.status == "solved" and result.optimal
     assert result.length == 31
     assert SEED_004.apply(result.moves) == GOAL_3x3
@@ -61,7 +61,7 @@ def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, conventi
 
     optimum = int(distance[board_rank(board.cells)])
     for solver, heuristic in SOLVERS:
-        result = solve(board, goal, solver, heuristic)
+        result = solve_board(board, goal, solver, heuristic)
         assert result.length == optimum, (solver, heuristic)
         assert board.apply(result.moves) == goal
 
@@ -71,7 +71,7 @@ def test_every_optimal_solver_agrees_with_bfs_on_random_8_puzzles(seed, conventi
 def test_2x4_with_custom_goal(seed):
     goal = Board(2, 4, (3, 1, 0, 7, 2, 6, 5, 4))
     board = random_solvable(goal, seed)
-    lengths = {s: solve(board, goal, s, h).length for s, h in [("bfs", ""), ("idastar", "linear-conflict"),
+    lengths = {s: solve_board(board, goal, s, h).length for s, h in [("bfs", ""), ("idastar", "linear-conflict"),
                                                                   ("astar", "manhattan")]}
     assert len(set(lengths.values())) == 1, lengths
 
@@ -79,14 +79,14 @@ def test_2x4_with_custom_goal(seed):
 def test_unsolvable_is_reported_without_searching():
     board = Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0))
     for solver, heuristic in SOLVERS:
-        result = solve(board, GOAL_3x3, solver, heuristic)
+        result = solve_board(board, GOAL_3x3, solver, heuristic)
         assert result.status == "unsolvable"
         assert result.nodes_expanded == 0
         assert "odd" in result.message
 
 
 def test_node_budget_stops_the_search():
-    result = solve(KORF_1, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
+    result = solve_board(KORF_1, goal_board(4, 4, "blank-first"), "idastar", "manhattan", Budget(max_nodes=3_000_000))
     assert result.status == "budget_exhausted"
     assert 3_000_000 <= result.nodes_expanded < 6_000_000
     assert "node budget" in result.message and result.extra["budget"] == "nodes"
@@ -98,7 +98,7 @@ def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, sol
     # past the 0.5 s budget after the third report, and at the first check after that.
     reports = []
     monkeypatch.setattr(engine.core.result, "time", SimpleNamespace(perf_counter=lambda: 0.2 * len(reports)))
-    result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
+    result = solve_board(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", Budget(max_seconds=0.5),
                    progress=lambda fraction, info: reports.append(info["nodes"]))
     assert result.status == "budget_exhausted" and "0.5 s" in result.message and result.extra["budget"] == "seconds"
     assert len(reports) == 3 and 0 < reports[0] < reports[1] < reports[2] <= result.nodes_expanded
@@ -111,7 +111,7 @@ def test_time_budget_stops_the_search_at_its_first_look_past_it(monkeypatch, sol
 ])
 def test_memory_budget_stops_the_search_and_says_so(solver, board, goal):
     budget = Budget(max_seconds=600, max_bytes=8 * 2**20)
-    result = solve(board, goal, solver, "manhattan", budget)
+    result = solve_board(board, goal, solver, "manhattan", budget)
     assert result.status == "budget_exhausted" and result.extra["budget"] == "memory"
     assert "memory budget (8 MB)" in result.message
     assert result.extra.get("table_megabytes", 0) <= 8
@@ -127,26 +127,26 @@ def test_cancel_stops_the_search_mid_way(solver):
         if len(reports) == 2:
             cancel.set()
 
-    result = solve(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", progress=progress, cancel=cancel)
+    result = solve_board(KORF_1, goal_board(4, 4, "blank-first"), solver, "manhattan", progress=progress, cancel=cancel)
     assert result.status == "cancelled" and result.message == "cancelled"
     assert len(reports) == 2 and 0 < reports[0] < reports[1] <= result.nodes_expanded
 
 
 def test_bad_solver_requests():
     with pytest.raises(PuzzleError, match="unknown solver"):
-        solve(SEED_004, GOAL_3x3, "magic")
+        solve_board(SEED_004, GOAL_3x3, "magic")
     with pytest.raises(PuzzleError, match="at most 12 cells"):
-        solve(goal_board(4, 4), goal_board(4, 4), "bfs")
+        solve_board(goal_board(4, 4), goal_board(4, 4), "bfs")
     with pytest.raises(PuzzleError, match="4x4 puzzle only"):
-        solve(SEED_004, GOAL_3x3, "idastar", "pdb")
+        solve_board(SEED_004, GOAL_3x3, "idastar", "pdb")
     with pytest.raises(PuzzleError, match="heuristics"):
-        solve(SEED_004, GOAL_3x3, "idastar", "hamming")
+        solve_board(SEED_004, GOAL_3x3, "idastar", "hamming")
 
 
 def test_scrambled_15_puzzle_solutions_replay():
     goal = goal_board(4, 4, "blank-last")
     board, path = scramble(goal, 30, seed=7)
-    result = solve(board, goal, "idastar", "linear-conflict")
+    result = solve_board(board, goal, "idastar", "linear-conflict")
     assert result.status == "solved" and result.length <= 30
     assert board.apply(result.moves) == goal
 
@@ -154,7 +154,7 @@ def test_scrambled_15_puzzle_solutions_replay():
 def test_larger_boards_solve():
     goal = goal_board(5, 5, "blank-last")
     board, _ = scramble(goal, 25, seed=3)
-    result = solve(board, goal, "idastar", "linear-conflict")
+    result = solve_board(board, goal, "idastar", "linear-conflict")
     assert board.apply(result.moves) == goal and result.length <= 25
 
 
@@ -169,7 +169,7 @@ def test_fast_answers_random_boards_of_every_offered_size(size, convention):
     goal = goal_board(*parse_size(size), convention)
     for seed in range(3):
         board = random_solvable(goal, seed)
-        result = solve(board, goal, "fast", None)
+        result = solve_board(board, goal, "fast", None)
         assert result.status == "solved" and board.apply(result.moves) == goal
         assert result.extra["lower_bound"] <= result.length
         if result.extra["method"].startswith("IDA*"):  # close to home: optimal
@@ -183,7 +183,7 @@ def test_fast_answers_random_boards_of_every_offered_size(size, convention):
 def test_fast_with_a_goal_whose_blank_is_in_the_middle():
     goal = Board(5, 5, tuple(range(1, 13)) + (0,) + tuple(range(13, 25)))
     board = random_solvable(goal, 4)
-    result = solve(board, goal, "fast", None)
+    result = solve_board(board, goal, "fast", None)
     assert result.status == "solved" and board.apply(result.moves) == goal
 
 
@@ -191,12 +191,12 @@ def test_fast_on_an_unsolvable_board_a_solved_one_and_one_close_to_home():
     from engine.core.result import Watch
     from engine.domains.tiles.reduction import reduction_moves
 
-    assert solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)), GOAL_3x3, "fast", None).status == "unsolvable"
-    result = solve(GOAL_3x3, GOAL_3x3, "fast", None)
+    assert solve_board(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)), GOAL_3x3, "fast", None).status == "unsolvable"
+    result = solve_board(GOAL_3x3, GOAL_3x3, "fast", None)
     assert result.status == "solved" and result.length == 0 and result.optimal
     goal = goal_board(6, 6, "blank-last")
     board = goal.apply("UULDRD")
-    result = solve(board, goal, "fast", None)
+    result = solve_board(board, goal, "fast", None)
     assert result.optimal and board.apply(result.moves) == goal and result.length <= 6
     assert reduction_moves(goal.apply("L"), goal, Watch()) == "R"  # placed lines are left alone
 
@@ -205,7 +205,7 @@ def test_loading_the_fast_solvers_kernels_goes_through_its_line_placing_search(m
     # what a solve loads before its clock starts must be what it runs: the fast solver places lines by a compiled
     # search, which a position close to the goal would otherwise never reach (its compilation counted as search)
     from engine.domains.tiles import reduction
-    from engine.search import solve as registry_of_solvers
+    from engine.domains.tiles import solving as registry_of_solvers
 
     calls = []
     place_group = reduction.place_group

@@ -6,7 +6,7 @@ What it checks, per example:
 
 * the kind builds a ``Domain`` from the request's JSON, and refuses malformed JSON with a ``PuzzleError`` (never
   another exception: the app would answer 500);
-* every step-through algorithm and every solver ``solve_problem`` offers either solves it, with a path that replays
+* every step-through algorithm and every solver ``solve`` offers either solves it, with a path that replays
   move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
 * when the domain has hooks, they take and give the types ``CompiledDomain`` states and compute what ``actions``,
@@ -34,8 +34,8 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget
 from engine.search import astar_search, idastar_search
 from engine.search.domain import Domain, DomainKind
-from engine.search.domain_solve import problem_solvers, solve_problem
 from engine.search.record import ALGORITHMS
+from engine.search.solve import problem_solvers, solve
 from engine.search.trace import trace_search
 
 #: JSON a client may send in place of a domain's own; every kind refuses each with a sentence.
@@ -118,7 +118,7 @@ def check_searches(problem: Domain, best: float, depth_limit: int, max_expansion
         spec = ALGORITHMS.get(solver)
         if spec is not None and spec.frontier == "two-queues" and not problem.reversible:
             continue
-        result = solve_problem(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
+        result = solve(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
         if result.status != "solved":
             assert result.message, solver
             continue
@@ -191,7 +191,7 @@ def check_step_route(client, kind: DomainKind, example: dict) -> None:
 def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list[float]) -> None:
     """The kind's view: its page, its searches by ``GET /api/step`` (uniform-cost search finds Dijkstra's cost ``best``
     of each example) and its solvers raced on ``/step/compare``."""
-    from app.step import domain_views
+    from app.step_view import domain_views
 
     view = next((name for name, registered in domain_views().items() if registered is kind), None)
     assert view is not None, f"the {kind.name} domain is not a view of the step-through"

@@ -14,8 +14,8 @@ from engine.domains.tiles.random import random_solvable, scramble
 from engine.domains.tiles.solvability import Solvability, check_solvable, is_solvable, require_solvable
 
 #: the modules that register entries when imported, for ``engine.core.registry.load_all``:
-#: the tile solvers; the solve and compare jobs; the tables-build job
-REGISTERS = ("solvers", "jobs", "pdb_catalogue")
+#: the tile solvers; the tile kind (its solvers and its reading of the solve and compare jobs); the tables-build job
+REGISTERS = ("solvers", "kind", "pdb_catalogue")
 
 __all__ = [
     "MAX_CELLS",

@@ -1,9 +1,11 @@
-"""A* for tile boards of at most 16 cells, compiled by numba: the ``astar`` solver.
+"""A* for tile boards of at most 16 cells, compiled by numba: the tile kind's own ``astar`` solver (in place of the
+readable A* the generic solvers offer; ``engine.search.compiled.astar_kernel`` is the compiled A* of a domain whose
+states are numbered, which a board's 16!/2 positions are not).
 
-One kernel per heuristic, generated (``astar_kernel``) from the hook its compiled record gives, its h of a whole board
-(``ida_kernels.KernelHeuristic.board_h``, the reference IDA*'s too): any registered heuristic with that hook runs here,
-with the inputs its record builds; one without (a pattern database, whose kernel follows its groups move by move) runs
-in the readable A*.
+One kernel per heuristic, generated (``board_astar_kernel``) from the hook its compiled record gives, its h of a whole
+board (``ida_kernels.KernelHeuristic.board_h``, the reference IDA*'s too): any registered heuristic with that hook
+runs here, with the inputs its record builds; one without (a pattern database, whose kernel follows its groups move
+by move) runs in the readable A*.
 
 The same search as the readable ``engine.search.astar_search`` (which stays for the step-through views): the same
 frontier order (f, then larger g, then insertion order), the same stale-entry skip, goal test when a node is taken
@@ -129,7 +131,7 @@ def _pop(heap_key, heap_node, size):
         heap_node[i] = last_node
 
 
-#: What ``_astar_run`` calls; every kernel ``astar_kernel`` makes binds its heuristic's in its place.
+#: What ``_astar_run`` calls; every kernel ``board_astar_kernel`` makes binds its heuristic's in its place.
 board_h = None
 
 
@@ -195,9 +197,9 @@ def _astar_run(st, keys, best_g, parent, move, table, heap_key, heap_node, goal_
 
 
 @functools.cache
-def astar_kernel(board_h: Callable) -> Callable:
+def board_astar_kernel(board_h: Callable) -> Callable:
     """The compiled A* (``_astar_run``) of the heuristic whose h of a whole board is ``board_h(aux, cells, md)``."""
-    return specialised(_astar_run, {"board_h": board_h}, f"astar_kernel[{hook_name(board_h)}]")
+    return specialised(_astar_run, {"board_h": board_h}, f"board_astar_kernel[{hook_name(board_h)}]")
 
 
 #: The arrays of one node slot: its key, best g, parent, move, two hash slots (the table keeps at most half full), and
@@ -253,7 +255,7 @@ def astar_fast(board: Board, goal: Board, heuristic_name: str, watch: Watch,
     its ``kernel_inputs`` loaded (a trained table)."""
     tables = goal_tables(goal)
     compiled = heuristic(heuristic_name).compiled()
-    run = astar_kernel(compiled.board_h)
+    run = board_astar_kernel(compiled.board_h)
     aux, h0 = compiled.inputs(board, goal, loaded or {}, 1)  # A* reads no arrays per depth: one depth
     max_bytes = watch.budget.max_bytes
     arrays = _Arrays(max(16, min(1 << 12, max_bytes // BYTES_PER_SLOT)))

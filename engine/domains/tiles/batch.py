@@ -85,7 +85,7 @@ def _chunk_stop(stop):
 def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
     its solve took in this thread); None for each board not started because the batch was stopped."""
-    from engine.search.solve import solve
+    from engine.domains.tiles.solving import solve_board
     from engine.serving import store
 
     if spec.data_dir and os.path.isdir(spec.data_dir) and str(store.data_dir()) != spec.data_dir:
@@ -98,8 +98,8 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
             out.append(None)
             continue
         began = time.thread_time()
-        result = solve(Board(spec.rows, spec.cols, cells), goal, spec.solver, spec.heuristic, spec.budget,
-                       cancel=_Stop(stopped))
+        result = solve_board(Board(spec.rows, spec.cols, cells), goal, spec.solver, spec.heuristic, spec.budget,
+                             cancel=_Stop(stopped))
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
 

@@ -364,7 +364,7 @@ class KernelHeuristic:
     run: Callable
     inputs: InputsBuilder
     #: ``board_h(aux, cells, md)``: h of the whole board ``cells`` whose Manhattan distance is ``md``, read from the
-    #: same ``aux`` (a ``hook``); the compiled A* (``astar.astar_kernel``) and the reference IDA*
+    #: same ``aux`` (a ``hook``); the compiled A* (``astar.board_astar_kernel``) and the reference IDA*
     #: (``reference_kernel``) compute it. None: the compiled A* does not take the heuristic (the readable A* does)
     board_h: Callable | None = None
 

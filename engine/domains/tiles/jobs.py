@@ -1,7 +1,7 @@
-"""The solve and compare jobs: one solver, or two to four side by side, on one position within a budget; the
-API's ``POST /api/solve`` and ``/api/compare`` and the board and compare pages start them. The batch job: many
-positions, each solved as a solve job would, spread over the long lane's workers (``POST /api/jobs`` with kind
-``solve-batch``, and ``python -m engine solve-batch``).
+"""The tile kind's reading of the solve and compare jobs (``engine.search.jobs``, ``TILE_JOBS``): one solver, or two
+to four side by side, on one position within a budget; the API's ``POST /api/solve`` and ``/api/compare`` and the
+board and compare pages start them. The batch job: many positions, each solved as a solve job would, spread over the
+long lane's workers (``POST /api/jobs`` with kind ``solve-batch``, and ``python -m engine solve-batch``).
 
 A request's budget is bounded (``engine.core.params.budget_from``); the lane is decided by the budget.
 """
@@ -9,14 +9,19 @@ A request's budget is bounded (``engine.core.params.budget_from``); the lane is 
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
+from math import isqrt
 
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, text
 from engine.core.result import Budget, Watch
 from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles, position_from
+from engine.domains.tiles.heuristics import heuristics
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.solvability import require_solvable
-from engine.domains.tiles.solve_cost import SPREAD_SOLVERS, solve_placement
-from engine.search.solve import check_request, solve, solvers
+from engine.domains.tiles.solve_cost import SPREAD_SOLVERS, quick_nodes, quick_solves, solve_placement
+from engine.domains.tiles.solving import check_request, solve_board, solvers
+from engine.search.jobs import KindJobs, answer
+from engine.search.solve import check_solver
 from engine.serving.jobs import LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
 
 #: Solvers one compare runs at most.
@@ -25,31 +30,58 @@ MAX_COMPARE = 4
 MAX_BATCH = 1000
 
 
+def board_position(params: dict) -> tuple[Board, Board]:
+    """(position, goal) from a request's ``size``, ``tiles`` and ``goal``; a square board's size may be left out."""
+    if isinstance(params, dict) and params.get("size") is None and params.get("tiles") not in (None, ""):
+        cells = params["tiles"]
+        count = len(cells) if isinstance(cells, list) else len(cells.split(",")) if isinstance(cells, str) else 0
+        side = isqrt(count)
+        if count < 4 or side * side != count:
+            raise PuzzleError("missing field 'size' (for example \"3x3\"), with 'tiles' the position's cells, for "
+                              "example [8,6,7,2,5,4,3,0,1]")
+        params = {**params, "size": f"{side}x{side}"}
+    return position_from(params)
+
+
 def _name(params: dict, key: str, default: str) -> str:
     """A solver or heuristic name: text, or the default when absent (a list or object is refused by name)."""
     return text(params, key, 40, default)
 
 
+def _solver(board: Board, goal: Board, solver: str, heuristic: str | None) -> tuple[str, str]:
+    """A solver offered for the board (one of the tile kind's own, or a generic search) and the heuristic it uses."""
+    if solver in solvers():
+        return solver, check_request(board, solver, heuristic)[1]
+    check_solver(SlidingTileProblem(board, goal, heuristic), solver)
+    heuristic = heuristic or "manhattan"
+    record = heuristics().get(heuristic)
+    if record is None or not record.fits(board):
+        raise PuzzleError(f"{heuristic!r} is not a heuristic for {board.size_name}: use manhattan or linear-conflict")
+    return solver, heuristic
+
+
 def check_solve(params: dict) -> dict:
     """The solve job's parameters, validated: position, solvability, solver and heuristic, budget, options."""
-    board, goal = position_from(params)
+    board, goal = board_position(params)
     require_solvable(board, goal)
     if params.get("solver") is None and params.get("heuristic") is None:
         # none named: the strongest solver ready for the board, as the Play page selects
         from engine.domains.tiles.player import strongest_solver
 
         params = {**params, **dict(zip(("solver", "heuristic"), strongest_solver(board, goal)[:2], strict=True))}
-    info, heuristic = check_request(board, _name(params, "solver", "idastar"), _name(params, "heuristic", "manhattan"))
+    solver, heuristic = _solver(board, goal, _name(params, "solver", "idastar"),
+                                _name(params, "heuristic", "manhattan"))
+    info = solvers().get(solver)
     options = params.get("params")
     if options is not None and not isinstance(options, dict):
         raise PuzzleError('"params" must be an object, e.g. {"iterations": 500, "seed": 3}')
-    if info.check_options is not None:
+    if info is not None and info.check_options is not None:
         known = info.check_options(options or {})
         # only the options the solver reads are kept (the rest would be stored as sent)
         names = {field.name for field in fields(known)} if is_dataclass(known) else set()
         options = {name: value for name, value in (options or {}).items() if name in names}
     budget = budget_from(params, Budget(2_000_000_000, 120.0))
-    clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": info.name,
+    clean = {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solver": solver,
              "heuristic": heuristic, **budget_params(params, budget)}
     if options:
         clean["params"] = options
@@ -58,7 +90,7 @@ def check_solve(params: dict) -> dict:
 
 def check_compare(params: dict) -> dict:
     """The compare job's parameters: 2 to 4 solvers on one position, each validated, one budget for each."""
-    board, goal = position_from(params)
+    board, goal = board_position(params)
     require_solvable(board, goal)
     entries = params.get("solvers")
     if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COMPARE:
@@ -70,12 +102,11 @@ def check_compare(params: dict) -> dict:
             entry = {"solver": solver, "heuristic": heuristic}
         if not isinstance(entry, dict) or not isinstance(entry.get("solver"), str):
             raise PuzzleError('each compared solver is {"solver": ..., "heuristic": ...} or "solver:heuristic"')
-        info, heuristic = check_request(board, entry["solver"], _name(entry, "heuristic", "") or None)
-        clean.append({"solver": info.name, "heuristic": heuristic})
+        solver, heuristic = _solver(board, goal, entry["solver"], _name(entry, "heuristic", "") or None)
+        clean.append({"solver": solver, "heuristic": heuristic})
     budget = budget_from(params, Budget(300_000_000, 20.0))
     return {"size": board.size_name, "goal": list(goal.cells), "tiles": list(board.cells), "solvers": clean,
             **budget_params(params, budget)}
-
 
 
 def solve_lane(params: dict) -> Placement:
@@ -97,16 +128,14 @@ def compare_form(params: dict) -> dict:
     return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
 
 
-@job_kind("solve", check=check_solve, lane=solve_lane, view=solve_view)
 def solve_job(params: dict, report, cancel) -> dict:
     """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
     board, goal = position_from(params)
-    result = solve(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
+    result = solve_board(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
                    params=params.get("params"))
-    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **result.to_dict()}
+    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **answer(result)}
 
 
-@job_kind("compare", check=check_compare, lane=solve_lane, view=JobView("Comparing solvers", form_values=compare_form))
 def compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one position, one after another, each within the same budget."""
     board, goal = position_from(params)
@@ -119,8 +148,8 @@ def compare_job(params: dict, report, cancel) -> dict:
                    {**info, "text": f"{name} ({index + 1} of {len(entries)}): {info.get('text', '')}"})
 
         progress(0.0, {})
-        results.append(solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
-                             cancel).to_dict())
+        results.append(answer(solve_board(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
+                                          cancel)))
         if cancel.is_set():
             break
     # each solve loads only its own kernels, outside its time; their sum is shown apart, and only when it happened
@@ -180,3 +209,6 @@ def batch_job(params: dict, report, cancel) -> dict:
             "nodes_expanded": sum(result.get("nodes_expanded", 0) for result in results),
             "search_seconds": round(sum(result.get("seconds", 0.0) for result in results), 6),
             "seconds": round(out["seconds"], 6), "tasks": out["tasks"], "workers": out["slots"]}
+TILE_JOBS = KindJobs(check_solve, check_compare, solve_job, compare_job, solve_lane, solve_view,
+                     JobView("Comparing solvers", form_values=compare_form), quick_nodes, lambda params: 0,
+                     ("partials/solve_tiles.html", "partials/compare_tiles.html"), MAX_COMPARE, quick_solves)

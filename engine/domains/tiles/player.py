@@ -29,7 +29,7 @@ from engine.core.status import Status
 from engine.domains.tiles import pdb
 from engine.domains.tiles.board import PERFECT_MAX_CELLS, Board
 from engine.domains.tiles.ranking import partial_unrank
-from engine.search.solve import solve, solvers
+from engine.domains.tiles.solving import solve_board, solvers
 
 #: Boards up to this many cells get an optimal solver by default (and distances); beyond, the near-optimal one.
 OPTIMAL_CELLS = 16
@@ -110,7 +110,7 @@ def hint(board: Board, goal: Board, budget: Budget = HINT_BUDGET) -> Hint:
     if board == goal:
         return Hint(None, 0, "", 0, 0, True, "", "", "Solved: no move is needed.", 0.0)
     solver, heuristic, _ = strongest_solver(board, goal)
-    result = solve(board, goal, solver, heuristic, budget)
+    result = solve_board(board, goal, solver, heuristic, budget)
     if result.status is Status.UNSOLVABLE:
         raise PuzzleError(result.message)
     if result.status is Status.SOLVED and result.optimal:
@@ -118,7 +118,7 @@ def hint(board: Board, goal: Board, budget: Budget = HINT_BUDGET) -> Hint:
     reason = ("no optimal search answers quickly on a board this size" if board.size > OPTIMAL_CELLS
               else f"an optimal search did not finish within {budget.max_seconds:g} s")
     if result.status is not Status.SOLVED:
-        result = solve(board, goal, "near-optimal", "", Budget(max_seconds=budget.max_seconds))
+        result = solve_board(board, goal, "near-optimal", "", Budget(max_seconds=budget.max_seconds))
         if result.status is not Status.SOLVED:
             raise PuzzleError(f"no hint: {result.message or result.status}")
     return _hint_from(board, result.moves, False, result.solver, result.heuristic, started, reason)
@@ -173,7 +173,7 @@ def _walk_outward(goal: Board, distance: int, rng: random.Random, budget: Budget
     def distance_of(board: Board) -> int:
         if board not in known:
             left = deadline - time.perf_counter()
-            result = solve(board, goal, solver, heuristic, Budget(budget.max_nodes, max(0.0, left)))
+            result = solve_board(board, goal, solver, heuristic, Budget(budget.max_nodes, max(0.0, left)))
             if result.status is not Status.SOLVED or not result.optimal:
                 raise PuzzleError(f"no position {distance} moves from solved could be checked within "
                                   f"{budget.max_seconds:g} s (optimal solves with {result.heuristic or heuristic}); "

@@ -11,16 +11,21 @@ from engine.search.domain import Domain
 class SlidingTileProblem(Domain):
     """States are Boards; actions are blank moves in U D L R order (the kernels use the same order)."""
 
+    name = "tiles"
     unit_costs = True
     reversible = True
 
-    def __init__(self, initial: Board, goal: Board, heuristic: str = "manhattan", options: dict | None = None):
-        """``heuristic`` is a name in the registry (``engine.domains.tiles.heuristics``); ``options`` are the solve's
-        own (``{"table": name}`` picks a learned table)."""
+    def __init__(self, initial: Board, goal: Board, heuristic: str | None = "manhattan", options: dict | None = None):
+        """``heuristic`` is a name in the registry (``engine.domains.tiles.heuristics``), or None: a tile solver's
+        own default (the readable searches then use Manhattan distance); ``options`` are the solve's own
+        (``{"table": name}`` picks a learned table, ``{"params": {...}}`` DPSO's)."""
         self.initial = initial
         self.goal = goal
-        self.heuristic_name = heuristic
-        self._h = heuristic_function(heuristic, goal, options)
+        #: what the request named (None: each solver's default), and the h the readable searches use
+        self.asked_heuristic = heuristic
+        self.heuristic_name = heuristic or "manhattan"
+        self.options = options or {}
+        self._h = None  # built when a readable search first asks: a tile kernel's solve never needs it
 
     def actions(self, state: Board) -> str:
         return state.legal_moves()
@@ -32,6 +37,8 @@ class SlidingTileProblem(Domain):
         return state.cells == self.goal.cells
 
     def h(self, state: Board) -> int:
+        if self._h is None:
+            self._h = heuristic_function(self.heuristic_name, self.goal, self.options)
         return self._h(state)
 
     def cost(self, state: Board, action: str) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from math import factorial
 
 from engine.domains.tiles.heuristics import heuristics
-from engine.search.solve import solvers
+from engine.domains.tiles.solving import solvers
 from engine.serving.jobs import INTERACTIVE, LONG, Placement
 
 #: A solve or compare with at most this many seconds in all may start on the interactive lane.
@@ -36,8 +36,6 @@ QUICK_TRY_NODES = 30_000
 #: Solvers that spread their work over the long lane's workers (engine/domains/tiles/parallel_ida.py): a job of theirs
 #: waits for a long-lane slot, never an interactive one.
 SPREAD_SOLVERS = frozenset({"idastar-spread"})
-#: Only a backstop: the node cap bounds the work; time depends on how loaded the machine is.
-QUICK_SECONDS = 5.0
 
 
 def positions(cells: int) -> int:

@@ -1,4 +1,4 @@
-"""The sliding-tile solvers, registered with ``engine.search.solve.register_solver``:
+"""The sliding-tile solvers, registered for the tile kind with ``engine.domains.tiles.solving.register_solver``:
 
 * ``bfs``: breadth-first search over permutation ranks (numba), boards of at most 12 cells. Optimal.
 * ``astar``: A* with the chosen heuristic, compiled (engine/domains/tiles/astar.py) on boards of at most 16 cells for
@@ -28,8 +28,8 @@ from engine.domains.tiles.board import BFS_MAX_CELLS, PERFECT_MAX_CELLS, Board, 
 from engine.domains.tiles.heuristics import heuristic, search_heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import random_solvable
+from engine.domains.tiles.solving import SolverInfo, register_solver, solve_board, solvers
 from engine.search.algorithms.astar import astar_search
-from engine.search.solve import SolverInfo, register_solver, solve, solvers
 
 
 def _noted(result: SolveResult, note: str) -> SolveResult:
@@ -142,12 +142,12 @@ def warm_solvers() -> None:
     for info in solvers().values():
         if info.warm_options is not None:
             for name in info.heuristics_for(board):
-                solve(board, goal, info.name, name, **info.warm_options)
+                solve_board(board, goal, info.name, name, **info.warm_options)
     # The reduction reaches its line-placing searches only on a real scramble of a board past 4x4: a random 5x5 and
     # 6x6 take every path the Play page's default solver takes there (tens of ms once loaded).
     for size in (4, 5, 6):
         goal = goal_board(size, size)
-        solve(random_solvable(goal, seed=size), goal, "fast", "")
+        solve_board(random_solvable(goal, seed=size), goal, "fast", "")
     _warm_pdb_kernel()
 
 

@@ -26,7 +26,7 @@ from engine.core.status import Status
 from engine.domains.tiles import goal_board
 from engine.domains.tiles.board import Board
 from engine.domains.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving.background import run_tasks
 from engine.subjects.learned.catalogue import table_for
 
@@ -69,7 +69,7 @@ def solve_position(board: Board, goal: Board, table: str, budget: Budget, heuris
             row[heuristic] = {"status": Status.SKIPPED, "length": None, "nodes": 0, "seconds": 0.0}
             continue
         started = time.thread_time()
-        result = solve(board, goal, "idastar", heuristic, budget, cancel=cancel, table=table)
+        result = solve_board(board, goal, "idastar", heuristic, budget, cancel=cancel, table=table)
         row[heuristic] = {"status": result.status, "length": result.length if result.status == Status.SOLVED else None,
                           "nodes": result.nodes_expanded, "seconds": round(time.thread_time() - started, 4),
                           "wall_seconds": round(result.seconds, 4)}
@@ -87,7 +87,7 @@ def evaluate(table: str, count: int = 500, seed: int = 0, budget: Budget | None 
         table_for(goal, table)  # no search's time includes reading the table
     near = goal.move(goal.legal_moves()[0])
     for heuristic in heuristics:  # nor loading its kernels: each search's own, loaded once here, and nothing else
-        solve(near, goal, "idastar", heuristic, table=table)
+        solve_board(near, goal, "idastar", heuristic, table=table)
     budget = budget or Budget(max_nodes=2_000_000_000, max_seconds=300)
     positions = make_positions(goal, count, seed, positions_from)
     started = time.perf_counter()

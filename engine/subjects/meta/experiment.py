@@ -18,7 +18,7 @@ from engine.core.status import Status
 from engine.domains.tiles import goal_board
 from engine.domains.tiles.pdb import is_ready
 from engine.domains.tiles.random import scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving.background import run_tasks
 from engine.subjects.meta.search import run_dpso, run_ga
 from engine.subjects.meta.settings import DPSOParams, GAParams
@@ -31,7 +31,7 @@ EQUAL_EVALUATIONS = {"dpso": 5_000, "ga": 42_000}  # 5,000 × 250 ≈ 42,000 × 
 def exact_length(board, goal) -> int | None:
     """The optimal solution length, by IDA* with the pattern database when it is built (else linear conflict)."""
     heuristic = "pdb" if is_ready(goal) else "linear-conflict"
-    result = solve(board, goal, "idastar", heuristic, Budget(max_nodes=2_000_000_000, max_seconds=300))
+    result = solve_board(board, goal, "idastar", heuristic, Budget(max_nodes=2_000_000_000, max_seconds=300))
     return result.length if result.status == Status.SOLVED else None
 
 

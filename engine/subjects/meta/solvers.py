@@ -16,7 +16,7 @@ from engine.core.status import Status
 from engine.domains.tiles import goal_board, parse_size
 from engine.domains.tiles.board import Board, position_from
 from engine.domains.tiles.random import scramble
-from engine.search.solve import SolverInfo, register_solver
+from engine.domains.tiles.solving import SolverInfo, register_solver
 from engine.serving.jobs import JobView
 from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
 

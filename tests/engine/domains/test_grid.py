@@ -18,8 +18,8 @@ from engine.search import astar_search, idastar_search, uniform_cost_search
 from engine.search.compiled import compiled_astar
 from engine.search.compiled_ida import compiled_idastar
 from engine.search.domain import walk
-from engine.search.domain_solve import solve_problem
 from engine.search.record import ALGORITHMS
+from engine.search.solve import solve
 from engine.search.trace import trace_search
 
 MOVING_AI = Path(__file__).resolve().parents[2] / "data" / "movingai"
@@ -124,7 +124,7 @@ def test_the_compiled_path_is_the_moves_it_names_and_costs_what_it_says():
     solved = 0
     for grid, start, goal, heuristic, listed in queries:
         problem = GridDomain(grid, start, goal, heuristic)
-        result = solve_problem(problem, "astar-compiled")
+        result = solve(problem, "astar-compiled")
         if listed is None and uniform_cost_search(problem).status == "unsolvable":
             assert result.status == "unsolvable"
             continue

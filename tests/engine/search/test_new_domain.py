@@ -1,5 +1,5 @@
 """A new domain in two files (``pancake.py`` and this test), registered at test time: every step-through algorithm,
-``solve_problem`` and the compiled A* and IDA* run on it, and their answers are checked against breadth-first
+``solve`` and the compiled A* and IDA* run on it, and their answers are checked against breadth-first
 distances over all its states and the published pancake number P(6) = 7 (the most flips any stack of 6 needs; OEIS
 A058986)."""
 
@@ -13,7 +13,7 @@ from engine.search import astar_search, domain, idastar_search
 from engine.search.compiled import compiled_astar
 from engine.search.compiled_ida import compiled_idastar
 from engine.search.domain import domain_kind
-from engine.search.domain_solve import problem_solvers, solve_problem
+from engine.search.solve import problem_solvers, solve
 from tests.engine.search.pancake import PancakeProblem, rank, register, unrank
 from tests.support.domain_contract import check_domain
 
@@ -51,7 +51,7 @@ def test_the_registered_domain_keeps_the_contract_on_the_hardest_stacks(flips, m
     problem = kind.build({"pancake": list(hardest[0])})
     assert {"astar-compiled", "idastar-compiled"} <= set(problem_solvers(problem))
     for solver in ("astar-compiled", "idastar-compiled", "astar", "bfs"):
-        result = solve_problem(problem, solver)
+        result = solve(problem, solver)
         assert result.optimal and result.extra["cost"] == 7, solver
 
 

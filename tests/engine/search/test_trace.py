@@ -4,7 +4,7 @@ from engine.domains.graph import numbered_graph
 from engine.domains.tiles import Board, goal_board
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.search.trace import ALGORITHMS, trace_search
 from engine.subjects.classic.graph import SEED_GRAPH
 
@@ -18,12 +18,12 @@ def test_the_step_through_answer_is_the_solvers_answer(algorithm):
     goal = goal_board(3, 3, "blank-last")
     start = goal.apply("UULDRDLU")
     traced = trace_search(SlidingTileProblem(start, goal), algorithm)
-    optimal = solve(start, goal, "bfs")
+    optimal = solve_board(start, goal, "bfs")
     assert traced["result"]["status"] == "solved"
     assert traced["result"]["length"] == optimal.length == 8
     assert start.apply(traced["result"]["moves"]).cells == goal.cells
     if algorithm == "idastar":  # same move order as the numba kernel: the very same moves and node count
-        kernel = solve(start, goal, "idastar", "manhattan")
+        kernel = solve_board(start, goal, "idastar", "manhattan")
         assert traced["result"]["moves"] == kernel.moves
         assert traced["result"]["nodes_expanded"] == kernel.nodes_expanded
 

@@ -306,8 +306,7 @@ function searchView(root) {
   }
   const compare = document.getElementById("compare-solvers");
   if (compare) {
-    // solvers side by side on this very problem, for every kind solve_problem solves (the tile boards have their own
-    // Compare page)
+    // solvers side by side on this very problem, for every registered kind (not the numbered graph)
     const base = compare.getAttribute("href").split("?")[0];
     document.addEventListener("stepview:change", (event) => {
       const query = new URL(form ? longUrl() : event.detail.url, window.location.href).searchParams;

@@ -17,8 +17,8 @@ from engine.domains.tiles.astar import astar_fast, supports
 from engine.domains.tiles.heuristics import Heuristic, misplaced_tiles
 from engine.domains.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_cut, nothing_enter, nothing_leave
 from engine.domains.tiles.problem import SlidingTileProblem
+from engine.domains.tiles.solving import solve_board, solvers
 from engine.search import astar_search, idastar_search
-from engine.search.solve import solve, solvers
 
 
 class MisplacedArrays(NamedTuple):
@@ -66,7 +66,7 @@ def test_a_new_compiled_heuristic_takes_one_module_one_registration_one_test(see
     try:
         goal = goal_board(3, 3)
         board, _ = scramble(goal, 14, seed)
-        compiled = solve(board, goal, "idastar", "misplaced-compiled")
+        compiled = solve_board(board, goal, "idastar", "misplaced-compiled")
         readable = idastar_search(SlidingTileProblem(board, goal, "misplaced-compiled"))
         assert compiled.status == "solved" and board.apply(compiled.moves) == goal and compiled.optimal
         assert compiled.moves == readable.moves

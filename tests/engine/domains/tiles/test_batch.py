@@ -15,7 +15,7 @@ from engine.domains.tiles.board import Board, goal_board
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
 from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers
 from engine.domains.tiles.random import scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 
 FIRST = goal_board(4, 4, "blank-first")
 
@@ -36,7 +36,7 @@ def korf_boards(db663, korf):
     """Korf's instances 2, 4 and 6 (tens of thousands of nodes with 6-6-3) and three seeded 40-move scrambles."""
     boards = [Board(4, 4, cells) for _, _, cells in (korf[1], korf[3], korf[5])]
     boards += [scramble(FIRST, 40, seed=seed)[0] for seed in (1, 2, 3)]
-    serial = [solve(board, FIRST, "idastar", "pdb-663").to_dict() for board in boards]
+    serial = [solve_board(board, FIRST, "idastar", "pdb-663").to_dict() for board in boards]
     return boards, serial
 
 
@@ -88,7 +88,8 @@ def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
         pool.close()
     statuses = [r["status"] for r in out["results"]]
     assert statuses == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
-    assert [r["length"] for r in out["results"][:4]] == [solve(b, FIRST, "idastar", "manhattan").length for b in easy]
+    assert [r["length"] for r in out["results"][:4]] == [solve_board(b, FIRST, "idastar", "manhattan").length
+                                                          for b in easy]
 
 
 def test_the_batch_job_refuses_what_it_cannot_run():

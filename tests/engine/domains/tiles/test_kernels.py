@@ -14,8 +14,8 @@ from engine.domains.tiles.heuristics import linear_conflicts, manhattan_distance
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import rank_of_positions, unrank_positions
+from engine.domains.tiles.solving import solve_board
 from engine.search import idastar_search
-from engine.search.solve import solve
 from tests.support.ida import one_iteration
 
 SHAPES = [(3, 3), (4, 4), (2, 5), (3, 5), (5, 5), (2, 2)]
@@ -68,7 +68,7 @@ def test_whole_boards_are_ranked_in_lexicographic_order():
 def test_idastar_kernel_matches_reference_node_for_node(seed, heuristic, shape):
     goal = goal_board(*shape, "blank-last")
     board, _ = scramble(goal, 22, seed)
-    fast = solve(board, goal, "idastar", heuristic)
+    fast = solve_board(board, goal, "idastar", heuristic)
     reference = idastar_search(SlidingTileProblem(board, goal, heuristic))
     assert fast.moves == reference.moves
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
@@ -167,8 +167,8 @@ def test_the_astar_solver_is_the_compiled_one_where_it_applies(monkeypatch):
     assert supports(goal, "manhattan") and supports(goal, "linear-conflict")
     assert not supports(goal_board(4, 5), "manhattan") and not supports(goal_board(4, 4), "pdb-663")
     hardest = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # one of the two 8-puzzle positions 31 moves from the goal
-    assert solve(hardest, goal, "astar", "manhattan").length == 31
+    assert solve_board(hardest, goal, "astar", "manhattan").length == 31
     wide = goal_board(4, 5)
     near = wide.apply("ULU")
-    assert solve(near, wide, "astar", "manhattan").length == 3
+    assert solve_board(near, wide, "astar", "manhattan").length == 3
     assert [name for name, board in ran if board in (hardest, near)] == ["compiled", "readable"]

@@ -22,7 +22,7 @@ from engine.domains.tiles.near_optimal import PATIENCE, WIDTHS, beam_search, dep
 from engine.domains.tiles.random import random_solvable
 from engine.domains.tiles.ranking_kernels import board_rank
 from engine.domains.tiles.solvability import check_solvable
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.korf import korf_taylor_instances
 
 FIRST5 = goal_board(5, 5, "blank-first")
@@ -70,7 +70,7 @@ def test_the_half_turn_keeps_distances(cells):
     if not check_solvable(board, goal).solvable:
         return
     turned = half_turn(board)
-    result = solve(turned, half_turn(goal), "idastar", "manhattan")
+    result = solve_board(turned, half_turn(goal), "idastar", "manhattan")
     assert board.apply(half_turn_moves(result.moves)) == goal
     distance, _ = bfs_distances(goal)
     assert result.length == distance[board_rank(board.cells)]
@@ -110,11 +110,11 @@ def test_korf_and_taylor_instances_are_solvable_and_their_lengths_have_the_right
 def test_near_optimal_answers_big_boards_and_says_which_heuristic(size):
     goal = goal_board(size, size)
     board = random_solvable(goal, 7)
-    result = solve(board, goal, "near-optimal", None)
+    result = solve_board(board, goal, "near-optimal", None)
     assert result.status == "solved" and board.apply(result.moves) == goal and not result.optimal
     assert result.solver == "near-optimal" and result.length >= result.extra["lower_bound"]
     assert result.extra["beams"] and result.extra["beams"][0]["width"] == WIDTHS[0]
-    assert result.length <= solve(board, goal, "fast", None).length  # the reduction's answer is the worst kept
+    assert result.length <= solve_board(board, goal, "fast", None).length  # the reduction's answer is the worst kept
     if result.heuristic:  # a beam's answer; else the reduction's, and the message says so
         assert result.heuristic == "linear-conflict"  # no big board's database in this run's data directory
         label = pdb.LABELS["pdb-6666" if size == 5 else "pdb-5555555"]
@@ -125,9 +125,9 @@ def test_near_optimal_answers_big_boards_and_says_which_heuristic(size):
 
 def test_near_optimal_on_a_solved_and_a_close_board():
     goal = goal_board(5, 5)
-    assert solve(goal, goal, "near-optimal", None).length == 0
+    assert solve_board(goal, goal, "near-optimal", None).length == 0
     board = goal.apply("ULUL")
-    result = solve(board, goal, "near-optimal", None)
+    result = solve_board(board, goal, "near-optimal", None)
     assert result.length == 4 and result.optimal
 
 
@@ -162,7 +162,7 @@ def test_loading_near_optimal_loads_the_beam_kernels_before_any_beam_is_timed(mo
     """The width of the second beam is chosen from the first one's time: loading the kernels (and reading the
     database's pages) belongs to ``load_kernels``, whose tiny solve one move from the goal must reach it."""
     from engine.domains.tiles import near_optimal
-    from engine.search import solve as solvers
+    from engine.domains.tiles import solving as solvers
 
     calls = []
     monkeypatch.setattr(near_optimal, "_ready", set())
@@ -173,6 +173,6 @@ def test_loading_near_optimal_loads_the_beam_kernels_before_any_beam_is_timed(mo
     solvers.load_kernels(solvers.solvers()["near-optimal"], "", goal, {})
     assert calls == [4] and id(None) in near_optimal._ready  # no 6×6 database in this run's data directory
     board = random_solvable(goal, 2)
-    result = solve(board, goal, "near-optimal", None)
+    result = solve_board(board, goal, "near-optimal", None)
     assert calls[1] == WIDTHS[0] and 4 not in calls[1:]  # the timed beams only: the tiny one ran once
     assert result.status == "solved" and board.apply(result.moves) == goal

@@ -13,7 +13,7 @@ from engine.core.status import Status
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers, spread_idastar
 from engine.domains.tiles.random import scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_spread_over_dask_equals_the_serial_kernel_bound_by_bound(cluster, size,
     client, pool = cluster
     goal = goal_board(size, size)
     board, _ = scramble(goal, moves, seed=seed)
-    serial = solve(board, goal, "idastar", heuristic)
+    serial = solve_board(board, goal, "idastar", heuristic)
     with get_task_stream(client=client) as stream:
         spread = spread_idastar(board, goal, heuristic, Watch(), pool)
     assert_same_search(spread, serial, board, goal)
@@ -55,7 +55,7 @@ def test_spread_with_a_pattern_database_solves_korf_instances_as_the_serial_sear
     goal = goal_board(4, 4, goal_name)
     for number, optimum, cells in (korf[1], korf[3]):
         board = Board(4, 4, cells) if goal_name == "blank-first" else half_turn(Board(4, 4, cells))
-        serial = solve(board, goal, "idastar", "pdb-663")
+        serial = solve_board(board, goal, "idastar", "pdb-663")
         spread = spread_idastar(board, goal, "pdb-663", Watch(), pool)
         assert spread.length == optimum, number
         assert_same_search(spread, serial, board, goal)
@@ -65,7 +65,7 @@ def test_spread_with_a_pattern_database_solves_korf_instances_as_the_serial_sear
 def test_spread_on_threads_equals_the_serial_kernel():
     goal = goal_board(4, 4, "blank-last")
     board, _ = scramble(goal, 40, seed=7)
-    serial = solve(board, goal, "idastar", "linear-conflict")
+    serial = solve_board(board, goal, "idastar", "linear-conflict")
     spread = spread_idastar(board, goal, "linear-conflict", Watch(), pool := ThreadPool(2))
     pool.close()
     assert_same_search(spread, serial, board, goal)
@@ -100,6 +100,6 @@ def test_the_cli_solves_with_the_spread_search(capsys, monkeypatch):
     assert main(["solve", "--size", "4x4", "--goal", "blank-first", "--solver", "idastar-spread", "--heuristic",
                  "linear-conflict", "--json", " ".join(map(str, board.cells))]) == 0
     printed = json.loads(capsys.readouterr().out)
-    serial = solve(board, goal, "idastar", "linear-conflict")
+    serial = solve_board(board, goal, "idastar", "linear-conflict")
     assert printed["solver"] == "idastar-spread" and printed["length"] == serial.length
     assert goal == board.apply(printed["moves"]) and printed["extra"]["bounds"][:-1] == serial.extra["bounds"][:-1]

@@ -24,8 +24,8 @@ from engine.domains.tiles.pdb_kernel import child_order
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.ranking import lexicographic_radix, partial_rank
 from engine.domains.tiles.ranking_kernels import moved_rank, rank_of_positions, unrank_positions
+from engine.domains.tiles.solving import solve_board
 from engine.search import idastar_search
-from engine.search.solve import solve
 from engine.serving import store
 from engine.serving.jobs import checked
 
@@ -119,17 +119,17 @@ def test_663_solves_korfs_easiest_instances_optimally_for_both_goals(db663, korf
     """The published optimal lengths, for blank-first and, through the half-turn, blank-last from the same file."""
     for number, optimum, cells in sorted(korf, key=lambda instance: instance[1])[:3]:
         board = Board(4, 4, cells)
-        result = solve(board, FIRST, "idastar", "pdb-663")
+        result = solve_board(board, FIRST, "idastar", "pdb-663")
         assert result.optimal and result.length == optimum and board.apply(result.moves) == FIRST, number
         turned = half_turn(board)
-        result = solve(turned, LAST, "idastar", "pdb-663")
+        result = solve_board(turned, LAST, "idastar", "pdb-663")
         assert result.optimal and result.length == optimum and turned.apply(result.moves) == LAST, number
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_kernel_equals_the_readable_search_node_for_node(db663, seed):
     board, _ = scramble(FIRST, 30, seed)
-    fast = solve(board, FIRST, "idastar", "pdb-663")
+    fast = solve_board(board, FIRST, "idastar", "pdb-663")
     reference = idastar_search(SlidingTileProblem(board, FIRST, "pdb-663"), order_by=child_order(FIRST))
     assert fast.heuristic == "pdb-663" and fast.moves == reference.moves
     assert (fast.nodes_expanded, fast.nodes_generated) == (reference.nodes_expanded, reference.nodes_generated)
@@ -141,9 +141,9 @@ def test_the_ordered_kernel_paused_every_few_nodes_finds_the_same_path(db663, ko
     from engine.domains.tiles import kernel_drivers
 
     board = Board(4, 4, korf[1][2])
-    whole = solve(board, FIRST, "idastar", "pdb-663")
+    whole = solve_board(board, FIRST, "idastar", "pdb-663")
     monkeypatch.setattr(kernel_drivers, "CHUNK", 7)
-    paused = solve(board, FIRST, "idastar", "pdb-663")
+    paused = solve_board(board, FIRST, "idastar", "pdb-663")
     assert whole.length == korf[1][1] and (paused.moves, paused.nodes_expanded, paused.nodes_generated) == (
         whole.moves, whole.nodes_expanded, whole.nodes_generated)
 
@@ -152,7 +152,7 @@ def test_the_ordered_kernel_paused_every_few_nodes_finds_the_same_path(db663, ko
 def test_korf_instances_are_solved_optimally_with_663(db663, korf):
     for number, optimum, cells in korf[:6]:
         board = Board(4, 4, cells)
-        result = solve(board, FIRST, "idastar", "pdb")
+        result = solve_board(board, FIRST, "idastar", "pdb")
         assert result.length == optimum and board.apply(result.moves) == FIRST, number
 
 
@@ -163,14 +163,14 @@ ELSEWHERE = Board(4, 4, (1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
 def test_missing_tables_fall_back_and_say_so(db663):
     board, _ = scramble(ELSEWHERE, 20, 5)
     assert not pdb.is_built("pdb-663", ELSEWHERE)
-    result = solve(board, ELSEWHERE, "idastar", "pdb")
+    result = solve_board(board, ELSEWHERE, "idastar", "pdb")
     assert result.status == "solved" and result.heuristic == "linear-conflict"
     assert "tables build" in result.message
     if not pdb.is_built("pdb-78", FIRST):
         board, _ = scramble(FIRST, 20, 5)
-        result = solve(board, FIRST, "idastar", "pdb-78")
+        result = solve_board(board, FIRST, "idastar", "pdb-78")
         assert result.heuristic == "pdb-663" and "7-8" in result.message
-        result = solve(board, FIRST, "astar", "pdb")
+        result = solve_board(board, FIRST, "astar", "pdb")
         assert result.heuristic == "pdb-663" and result.optimal and not result.message
 
 
@@ -183,15 +183,15 @@ def test_one_build_serves_both_goals_through_the_half_turn(db663, korf):
     assert served.value(LAST) == 0 and served.value(LAST.move("U")) == 1
     for number, optimum, cells in korf[:3]:
         board = Board(4, 4, cells)
-        first = solve(board, FIRST, "idastar", "pdb-663")
-        last = solve(half_turn(board), LAST, "idastar", "pdb-663")
+        first = solve_board(board, FIRST, "idastar", "pdb-663")
+        last = solve_board(half_turn(board), LAST, "idastar", "pdb-663")
         assert last.heuristic == "pdb-663" and last.length == first.length == optimum, number
         assert half_turn(board).apply(last.moves) == LAST and last.moves == half_turn_moves(first.moves)
         assert (last.nodes_expanded, last.nodes_generated) == (first.nodes_expanded, first.nodes_generated)
         assert served.value(half_turn(board)) == db663.value(board)
     board, _ = scramble(LAST, 24, 2)
-    readable = solve(board, LAST, "astar", "pdb-663")
-    assert readable.heuristic == "pdb-663" and readable.length == solve(board, LAST, "idastar", "pdb-663").length
+    readable = solve_board(board, LAST, "astar", "pdb-663")
+    assert readable.heuristic == "pdb-663" and readable.length == solve_board(board, LAST, "idastar", "pdb-663").length
 
 
 def test_the_tables_api(db663):

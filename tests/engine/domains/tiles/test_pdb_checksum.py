@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.domains.tiles import goal_board, pdb, pdb_catalogue, scramble
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 
 FIRST = goal_board(4, 4, "blank-first")
@@ -26,14 +26,14 @@ def own_663(tmp_path, monkeypatch):
 
 def test_a_database_altered_in_place_is_refused_and_never_read(own_663):
     board, _ = scramble(FIRST, 40, 11)
-    optimum = solve(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
-    before = solve(board, FIRST, "idastar", "pdb-663")  # the database is mapped and kept by this process
+    optimum = solve_board(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
+    before = solve_board(board, FIRST, "idastar", "pdb-663")  # the database is mapped and kept by this process
     assert before.heuristic == "pdb-663" and before.length == optimum and before.optimal
     tables = np.load(store.path_of(own_663), mmap_mode="r+")
     tables[::50] += 6  # one entry in 50 raised by 6: inadmissible, as a damaged disk might leave it
     tables.flush()
     del tables
-    after = solve(board, FIRST, "idastar", "pdb-663")
+    after = solve_board(board, FIRST, "idastar", "pdb-663")
     assert not (after.optimal and after.length > optimum)
     assert after.heuristic == "linear-conflict" and after.length == optimum and after.optimal
     assert "failed its check" in after.message and "checksum does not match" in after.message
@@ -44,20 +44,20 @@ def test_a_truncated_database_falls_back_with_a_message_that_says_so(own_663):
     path = store.path_of(own_663)
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     board, _ = scramble(FIRST, 20, 3)
-    result = solve(board, FIRST, "idastar", "pdb")
+    result = solve_board(board, FIRST, "idastar", "pdb")
     assert result.status == "solved" and result.heuristic == "linear-conflict"
     assert "truncated" in result.message and "no pattern database is built yet" not in result.message
 
 
 def test_a_database_altered_with_its_checksum_removed_is_unproven_and_never_read(own_663):
     board, _ = scramble(FIRST, 40, 11)
-    optimum = solve(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
+    optimum = solve_board(board, FIRST, "idastar", "manhattan").length  # another admissible heuristic: the optimum
     tables = np.load(store.path_of(own_663), mmap_mode="r+")
     tables[::3] += 6  # a third of the entries raised: inadmissible
     tables.flush()
     del tables
     store.checksum_path(store.path_of(own_663)).unlink()  # and nothing left to show it
-    after = solve(board, FIRST, "idastar", "pdb-663")
+    after = solve_board(board, FIRST, "idastar", "pdb-663")
     assert not (after.optimal and after.length > optimum)
     assert after.heuristic == "linear-conflict" and after.length == optimum and after.optimal
     assert "no checksum" in after.message

@@ -14,7 +14,7 @@ from engine.domains.tiles.kernel_drivers import bfs_distances
 from engine.domains.tiles.player import hint, position_at_distance, strongest_solver
 from engine.domains.tiles.ranking import partial_rank, partial_unrank
 from engine.domains.tiles.ranking_kernels import board_rank
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 
 GOAL_3x3 = goal_board(3, 3, "blank-last")
@@ -68,7 +68,7 @@ def test_a_hint_beyond_16_cells_is_near_optimal_and_says_so():
     board = random_solvable(goal, 4)
     answer = hint(board, goal)
     assert not answer.optimal and "not proven shortest" in answer.text and "at most" in answer.text
-    assert solve(board.move(answer.move), goal, "fast", "").status == "solved"
+    assert solve_board(board.move(answer.move), goal, "fast", "").status == "solved"
 
 
 @pytest.mark.parametrize("distance", [1, 14, 31])
@@ -81,7 +81,7 @@ def test_an_8_puzzle_position_at_a_distance_is_that_far_by_bfs(bfs_3x3, distance
 def test_a_15_puzzle_position_at_a_distance_is_that_far_by_another_optimal_solver():
     goal = goal_board(4, 4)
     board = position_at_distance(goal, 18, seed=3)
-    assert solve(board, goal, "idastar", "manhattan").length == 18
+    assert solve_board(board, goal, "idastar", "manhattan").length == 18
 
 
 def test_distances_that_no_position_has_are_refused_with_the_farthest():
@@ -101,7 +101,7 @@ def test_with_a_pattern_database_a_15_puzzle_hint_is_checked_by_solving_both_pos
         answer = hint(board, goal)
         assert answer.optimal and answer.heuristic == "pdb-663"
         assert (answer.before, answer.after) == (optimum, optimum - 1)
-        after = solve(board.move(answer.move), goal, "idastar", "pdb")
+        after = solve_board(board.move(answer.move), goal, "idastar", "pdb")
         assert after.optimal and after.length == optimum - 1
 
 

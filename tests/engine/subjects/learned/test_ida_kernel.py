@@ -14,8 +14,8 @@ from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic, manhattan_distance
 from engine.domains.tiles.problem import SlidingTileProblem
+from engine.domains.tiles.solving import solve_board
 from engine.search import astar_search, idastar_search
-from engine.search.solve import solve
 from engine.serving import store
 from engine.subjects.learned import catalogue
 from engine.subjects.learned.catalogue import TrainingParams
@@ -53,7 +53,7 @@ def test_the_compiled_searches_with_v_are_the_readable_ones_node_for_node(tmp_pa
     boards = [scramble(GOAL, 24, seed)[0] for seed in range(4)]
     assert any(table.value(board) > 0 for board in boards)
     for board in boards:
-        compiled = solve(board, GOAL, "idastar", "learned")
+        compiled = solve_board(board, GOAL, "idastar", "learned")
         readable = idastar_search(SlidingTileProblem(board, GOAL, "learned"))
         assert compiled.status == "solved" and board.apply(compiled.moves) == GOAL
         assert compiled.moves == readable.moves

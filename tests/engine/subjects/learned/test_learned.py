@@ -10,7 +10,7 @@ from engine.domains.tiles import goal_board, random_solvable
 from engine.domains.tiles.heuristics import manhattan_distance
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.ranking_kernels import pattern_rank
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 from engine.subjects.learned.catalogue import TrainingParams, check_params
 from engine.subjects.learned.kernels import EMPTY, new_entries, record_state, train_reference, update_entry
@@ -159,7 +159,7 @@ def test_db_of_the_goal_is_0_and_v_solves_every_position_one_move_away_in_one_mo
             board = GOAL.apply(move)
         except PuzzleError:
             continue  # the blank is in a corner: two of the four moves leave the board
-        result = solve(board, GOAL, "idastar", "learned")
+        result = solve_board(board, GOAL, "idastar", "learned")
         assert result.status == "solved" and result.length == 1
         assert len(result.extra["bounds"]) == 1  # found in the first iteration: V(goal) = 0 fits under any bound
 
@@ -170,8 +170,8 @@ def test_ida_star_with_v_is_legal_never_shorter_and_v_is_md_where_the_table_is_e
     monkeypatch.setattr(catalogue, "_cache", {})
     for seed in range(4):
         board, _ = scramble(GOAL, 30, seed)
-        v = solve(board, GOAL, "idastar", "learned")
-        optimum = solve(board, GOAL, "idastar", "linear-conflict")
+        v = solve_board(board, GOAL, "idastar", "learned")
+        optimum = solve_board(board, GOAL, "idastar", "linear-conflict")
         assert v.status == "solved" and board.apply(v.moves).cells == GOAL.cells
         assert v.length >= optimum.length and not v.optimal
     empty = 0
@@ -252,12 +252,12 @@ def test_the_curve_job_checks_its_parameters():
 
 def test_positions_by_random_sliding_are_that_many_slides_from_the_goal_and_reproducible():
     from engine.domains.tiles.random import random_solvable
-    from engine.search.solve import solve
+    from engine.domains.tiles.solving import solve_board
     from engine.subjects.learned.evaluate import make_positions
 
     goal = goal_board(4, 4, "blank-first")
     walked = make_positions(goal, 4, 3, "walk:12")
     assert walked == make_positions(goal, 4, 3, "walk:12") != make_positions(goal, 4, 4, "walk:12")
     for board in walked:
-        assert solve(board, goal, "idastar", "manhattan").length <= 12
+        assert solve_board(board, goal, "idastar", "manhattan").length <= 12
     assert make_positions(goal, 3, 5) == [random_solvable(goal, 5 * 1_000_003 + i) for i in range(3)]

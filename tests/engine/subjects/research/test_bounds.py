@@ -26,11 +26,11 @@ def test_3x3_histogram_sums_to_181440_and_has_two_hardest():
     assert sum(result["histogram"]) == 181_440
     assert result["hardest_count"] == 2 and len(result["hardest"]) == 2
     # The hardest positions really are 31 moves from the blank-first goal.
-    from engine.search.solve import solve
+    from engine.domains.tiles.solving import solve_board
 
     goal = goal_board(3, 3, "blank-first")
     for cells in result["hardest"]:
-        assert solve(Board(3, 3, tuple(cells)), goal, "idastar", "linear-conflict").length == 31
+        assert solve_board(Board(3, 3, tuple(cells)), goal, "idastar", "linear-conflict").length == 31
 
 
 def test_full_bfs_refuses_large_boards():

@@ -1,0 +1,61 @@
+"""The searches a step-through request records: the problem it names (a registered domain's, through the kind's view,
+or the numbered graph drawn on the Graph page) and one trace per algorithm (``engine.search.trace``)."""
+
+from __future__ import annotations
+
+from app.step_view import NUMBERED_GRAPH, VIEW_NAMES, view_codec
+from engine.core.errors import PuzzleError
+from engine.core.params import integer
+from engine.domains.graph import numbered_graph
+from engine.search.domain import DomainKind, requested_kind
+from engine.search.trace import trace_search
+from engine.subjects.classic import graph
+
+
+def _numbered_graph(data: dict) -> bool:
+    """The numbered graph (the Graph page's) rather than the graph kind, which comes with its JSON."""
+    return data.get("problem") == NUMBERED_GRAPH and NUMBERED_GRAPH not in data
+
+
+def step_problem(data: dict):
+    """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
+    if _numbered_graph(data):
+        g = graph.graph_from_request(data)
+        start, goal = data.get("start", 0), data.get("goal", g.size - 1)
+        for name, node in (("start", start), ("goal", goal)):
+            if not isinstance(node, int) or not 0 <= node < g.size:
+                raise PuzzleError(f"the {name} must be a node from 0 to {g.size - 1}")
+        straight_line = data.get("heuristic", "straight-line") != "zero"
+        return numbered_graph(g.adjacency, start, goal, g.positions, straight_line, g.costs), g
+    return view_codec(requested_kind(data)).problem(data), None
+
+
+def view_name(data: dict) -> str:
+    """The view a step-through request is of (a graph given as data is "graph-data", apart from the numbered graph)."""
+    if _numbered_graph(data):
+        return NUMBERED_GRAPH
+    name = requested_kind(data).name
+    return VIEW_NAMES.get(name, name)
+
+
+def _with_heuristic(data: dict, problem, name: str):
+    """"astar:misplaced" runs A* with its own h, so two panels can compare heuristics on one position."""
+    heuristic = name.partition(":")[2]
+    if not heuristic:
+        return problem
+    kind: DomainKind | None = None if _numbered_graph(data) else requested_kind(data)
+    if kind is None or heuristic not in view_codec(kind).heuristics():
+        raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
+    codec = view_codec(kind)  # the same position (a scramble's, as it came out), another h
+    return codec.problem({**data, **codec.resolved(data, problem), "heuristic": heuristic})
+
+
+def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
+    """The problem a step-through request names, its graph (if it is one) and one recorded trace per algorithm."""
+    names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
+    if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
+        raise PuzzleError("algorithms must name one or two algorithms")
+    problem, g = step_problem(data)
+    limit = integer(data, "depth_limit", 1, 40, 12)
+    return problem, g, [trace_search(_with_heuristic(data, problem, name), name.partition(":")[0], depth_limit=limit)
+                        for name in names]

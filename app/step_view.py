@@ -1,0 +1,197 @@
+"""The step-through's view as a query string: ``view_from_query`` reads one (the only reader), ``query_for`` writes
+one (the only writer) and ``request_for`` turns it into the ``/api/step`` request that records its searches; the page
+keeps its address equal to ``query_for`` of what it shows, so any step has a link. Fields:
+
+* ``problem``: a registered domain's view (``domain_views``: the kind's name, ``graph-data`` for the graph kind; the
+  sliding tiles by default) or ``graph`` (the numbered graph drawn on the Graph page). A kind's own fields are its
+  view's (``DomainKind.view``: the tiles' are ``size``, ``tiles`` or ``scramble`` and ``seed``, ``goal``,
+  ``engine.domains.tiles.view``); a kind without one is given as JSON in ``data`` (without it the kind's first
+  example) and ``heuristic`` one of the kind's;
+* graph: ``graph``, the graph as JSON (``{"nodes": [{"name", "x", "y"}], "edges": [{"from", "to", "cost"}],
+  "start", "goal"}``); without it the seed's graph from node ``from`` to node ``to``; ``heuristic`` is
+  ``straight-line`` or ``zero``;
+* ``algorithms``: one or two algorithm names, comma-separated; ``astar:misplaced`` runs A* with its own heuristic
+  (a form may send them as ``first`` and ``second`` instead);
+* ``depth_limit``: depth-first search's limit; ``step``: the step shown; ``show_h``: 1 to draw h on the board.
+
+A kind's view codec has ``read(args) -> data``, ``write(data) -> fields``, ``form(data)`` (what its editor on the
+page shows), ``request(data) -> fields`` (of ``/api/step``), ``problem(request) -> problem``, ``resolved(data,
+problem) -> data`` (the data its link keeps), ``answer(problem) -> fields`` (beside the traces), ``heuristics()``
+(name → label) and ``default_heuristic``; ``JsonView`` is the one of a kind given as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from engine.core.errors import PuzzleError
+from engine.core.params import choice, flag, integer, json_value, text
+from engine.search.domain import DomainKind, domain_kinds
+from engine.search.record import ALGORITHMS
+from engine.subjects.classic import graph
+
+MAX_GRAPH_TEXT = 20_000  # a graph of graph.MAX_NODES nodes and their edges, as JSON, fits with room to spare
+MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
+#: views named apart from their kind: "graph" is the numbered graph drawn on the Graph page, so the registered graph
+#: kind (a graph typed as data) is shown as "graph-data"
+VIEW_NAMES = {"graph": "graph-data"}
+NUMBERED_GRAPH = "graph"
+NUMBERED_GRAPH_HEURISTICS = {"straight-line": "straight line", "zero": "none (h = 0)"}
+
+
+@dataclass(frozen=True)
+class View:
+    """What ``/step`` shows: the problem, the algorithms and the step (the module's docstring names the fields)."""
+    problem: str = "tiles"
+    algorithms: tuple[str, ...] = ("bfs", "astar")
+    heuristic: str = "manhattan"
+    depth_limit: int = 12
+    step: int = 0
+    show_h: bool = False
+    graph: dict | None = None  # None: the seed's graph, from node ``start`` to node ``end``
+    start: int = 0
+    end: int = 6
+    #: a registered domain's view data: its view's (the tiles': size, tiles or scramble and seed, goal) or its own
+    #: JSON (graph-data: a graph's, engine/domains/graph/model.py, or a built-in graph's name; grid: {"rows",
+    #: "start", "goal", "connect"}; pancake: a list); None: the view's default (a kind's first example)
+    data: object = None
+
+
+class JsonView:
+    """The view of a kind given as its JSON in ``data`` (its first example without it)."""
+
+    def __init__(self, kind: DomainKind):
+        self.kind = kind
+        self.default_heuristic = ""
+
+    def heuristics(self) -> dict[str, str]:
+        return {name: name for name in self.kind.heuristics}
+
+    def read(self, args) -> object:
+        data_text = text(args, "data", MAX_DATA_TEXT, "")
+        as_json = data_text.startswith(("{", "["))
+        return json_value(data_text, f"data (the {self.kind.name})") if as_json else (data_text or None)
+
+    def write(self, data: object) -> dict:
+        if data is None:
+            return {}
+        return {"data": data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))}
+
+    def form(self, data: object) -> dict:
+        return {}
+
+    def request(self, data: object) -> dict:
+        if data is None:  # the kind's first example (its heuristic too, unless the view names one)
+            return dict(self.kind.examples[0]) if self.kind.examples else {}
+        return {self.kind.name: data}
+
+    def problem(self, request: dict):
+        return self.kind.build(request)
+
+    def resolved(self, data: object, problem) -> object:
+        return data
+
+    def answer(self, problem) -> dict:
+        return {}
+
+
+def domain_views() -> dict[str, DomainKind]:
+    """The step-through's views of registered domains (view name → kind), read from the registry each time, so a
+    kind registered later (a test's pancake puzzle) is a view too."""
+    return {VIEW_NAMES.get(name, name): kind for name, kind in domain_kinds().items()}
+
+
+def view_codec(kind: DomainKind):
+    """A kind's view codec: its own, else ``JsonView``."""
+    return kind.view if kind.view is not None else JsonView(kind)
+
+
+def view_heuristics(view: str) -> dict[str, str]:
+    """The heuristics a view offers (name → label)."""
+    if view == NUMBERED_GRAPH:
+        return NUMBERED_GRAPH_HEURISTICS
+    return view_codec(domain_views()[view]).heuristics()
+
+
+def view_from_query(args) -> View:
+    """The view a query string names (``request.args``, or any mapping of field to text); missing fields take the
+    defaults the page opens with, bad ones raise ``PuzzleError`` naming the field."""
+    names = [name for name in text(args, "algorithms", 200, "").split(",") if name]
+    names = names or [name for name in (args.get("first"), args.get("second")) if name] or list(View.algorithms)
+    if len(names) > 2:
+        raise PuzzleError("algorithms must name one or two algorithms")
+    views = domain_views()
+    default = next((name for name, kind in views.items() if kind.default), NUMBERED_GRAPH)
+    problem = choice(args, "problem", (NUMBERED_GRAPH, *views), default)
+    offered = view_heuristics(problem)
+    for name in names:
+        algorithm, _, heuristic = name.partition(":")
+        if algorithm not in ALGORITHMS or (heuristic and heuristic not in offered):
+            raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
+    common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, 12),
+              "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
+    if problem == NUMBERED_GRAPH:
+        graph_text = text(args, "graph", MAX_GRAPH_TEXT, "")
+        drawn = json_value(graph_text, "graph") if graph_text else None
+        if drawn is not None and not isinstance(drawn, dict):
+            raise PuzzleError("graph must be a JSON object with nodes and edges")
+        return View(problem=problem, heuristic=choice(args, "heuristic", tuple(offered), "straight-line"),
+                    graph=drawn, start=integer(args, "from", 0, graph.MAX_NODES - 1, 0),
+                    end=integer(args, "to", 0, graph.MAX_NODES - 1, 6), **common)
+    codec = view_codec(views[problem])
+    return View(problem=problem, heuristic=choice(args, "heuristic", tuple(offered), codec.default_heuristic),
+                data=codec.read(args), **common)
+
+
+def query_for(view: View) -> str:
+    """The query string of a view, fields in a fixed order and defaults left out where the page's own are meant."""
+    fields: dict[str, object] = {"problem": view.problem}
+    if view.problem == NUMBERED_GRAPH:
+        if view.graph is None:
+            fields.update({"from": view.start, "to": view.end})
+        else:
+            fields["graph"] = json.dumps(view.graph, separators=(",", ":"))
+    else:
+        fields.update(view_codec(domain_views()[view.problem]).write(view.data))
+    fields["algorithms"] = ",".join(view.algorithms)
+    if view.heuristic:
+        fields["heuristic"] = view.heuristic
+    fields["depth_limit"] = view.depth_limit
+    if view.show_h:
+        fields["show_h"] = 1
+    fields["step"] = view.step
+    return urlencode(fields, safe=",:")
+
+
+def request_for(view: View) -> dict:
+    """The ``/api/step`` request that records a view's searches."""
+    body = {"problem": view.problem, "algorithms": list(view.algorithms), "depth_limit": view.depth_limit}
+    if view.heuristic:
+        body["heuristic"] = view.heuristic
+    if view.problem == NUMBERED_GRAPH:
+        body.update(graph_request(view.graph) if view.graph is not None else {"start": view.start, "goal": view.end})
+        return body
+    kind = domain_views()[view.problem]
+    return {**view_codec(kind).request(view.data), **body, "problem": kind.name}
+
+
+def graph_request(drawn: dict) -> dict:
+    """A graph as JSON (names, positions, costs) in the request form ``engine.subjects.classic.graph`` reads: nodes by
+    their place in the list."""
+    nodes, edges = drawn.get("nodes"), drawn.get("edges")
+    if not isinstance(nodes, list) or not isinstance(edges, list) or not all(isinstance(n, dict) for n in nodes) \
+            or not all(isinstance(e, dict) for e in edges):
+        raise PuzzleError("graph must have a list of nodes and a list of edges, each an object")
+    index = {str(node.get("name")): i for i, node in enumerate(nodes)}
+
+    def place(name: object, what: str) -> int:
+        if str(name) not in index:
+            raise PuzzleError(f"the graph's {what} {name!r} is not one of its nodes")
+        return index[str(name)]
+
+    return {"nodes": len(nodes), "positions": [[node.get("x", 50), node.get("y", 50)] for node in nodes],
+            "edges": [[place(e.get("from"), "edge end"), place(e.get("to"), "edge end")] for e in edges],
+            "costs": [e.get("cost", 1) for e in edges],
+            "start": place(drawn.get("start"), "start"), "goal": place(drawn.get("goal"), "goal")}
