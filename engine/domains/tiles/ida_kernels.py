@@ -12,7 +12,10 @@ own and inlines its hooks, so the counters stay in registers and there is no bra
 (``board_h``), the hook the compiled A* (``engine/domains/tiles/astar.py``) computes too: the reference its incremental
 kernel is held to. A ``KernelHeuristic`` pairs such kernels with the function that builds their inputs; a heuristic's
 registry record (``engine.domains.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so
-the driver has no branch per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in
+the driver has no branch per heuristic. Which moves a node may make is the kernel's child lists' business
+(``goal_arrays.ChildLists``, keyed by the blank's cell and the state of a move automaton, ``move_automaton``: never
+undo the last move, or the learned duplicate strings on 5×5 and larger), the same for every heuristic; the reference
+kernel applies the same automaton. Manhattan distance and linear conflict are here; the pattern databases' in
 ``pdb_kernel.py``; a subject's heuristic in its own package (seed 002's learned table:
 ``engine/subjects/learned/ida_kernel.py``).
 

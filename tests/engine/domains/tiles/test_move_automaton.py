@@ -22,6 +22,7 @@ from engine.domains.tiles.move_automaton import (
     parent_only,
 )
 from engine.domains.tiles.parallel_ida import ThreadPool, spread_idastar
+from engine.domains.tiles.pdb import kernel_inputs
 from engine.domains.tiles.ranking_kernels import board_rank
 from tests.support.ida import one_iteration
 
@@ -160,3 +161,16 @@ def test_the_spread_search_carries_the_machine_state_into_its_tasks(shape, moves
     assert spread.extra["pruning"] == "fsm" and any(spread.extra["tasks"])
     assert spread.length == serial.length and goal == board.apply(spread.moves)
     assert spread.extra["bounds"][:-1] == serial.extra["bounds"][:-1]
+
+
+def test_the_ordered_database_kernel_pruned_solves_korf_instances_at_their_published_lengths(db663, korf):
+    """Korf's instances 2 and 4 (55 and 56 moves; Korf 1985) with the 6-6-3 database: the ordered kernel, its
+    children sorted by h, pruned by the machine, reaches the published optimum and expands no more per bound."""
+    goal = goal_board(4, 4, "blank-first")
+    for number, optimum, cells in (korf[1], korf[3]):
+        board = Board(4, 4, cells)
+        loaded = kernel_inputs(db663)
+        parent = idastar(board, goal, "pdb-663", Watch(), loaded, pruning="parent")
+        pruned = idastar(board, goal, "pdb-663", Watch(), loaded, pruning="fsm")
+        assert pruned.length == parent.length == optimum and goal == board.apply(pruned.moves), number
+        assert_no_more_per_bound(pruned, parent)
