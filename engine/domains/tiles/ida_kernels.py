@@ -202,7 +202,7 @@ def _run(cells, st, stack, children, aux, bound, quota):
     """The body of every kernel ``ida_kernel`` makes (its docstring says what each argument holds)."""
     n = cells.shape[0]
     path, trial, order, md_stack, key_at, came_from = stack
-    child_count, child_cell, child_move, child_key, delta, neighbors, blank_distance, automaton = children
+    child_count, child, _, _, _, delta, neighbors, blank_distance, automaton = children
     states = automaton.shape[0]
     depth = st[DEPTH]
     blank = st[BLANK]
@@ -235,13 +235,13 @@ def _run(cells, st, stack, children, aux, bound, quota):
                 # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many. Each child is
                 # looked ahead at first, so that the heuristic can request all of their table entries at once.
                 for k in range(moves):
-                    target = child_cell[U(row + k)]
+                    target = child[U(row + k)] & 63
                     tile = cells[U(target)]
                     look_ahead(aux, cells, depth, blank, target, tile, base + delta[U((blank * n + target) * n + tile)],
                                bound, least)
                 kept = 0
                 for k in range(moves):
-                    target = child_cell[U(row + k)]
+                    target = child[U(row + k)] & 63
                     tile = cells[U(target)]
                     generated += 1
                     md = base + delta[U((blank * n + target) * n + tile)]
@@ -265,7 +265,7 @@ def _run(cells, st, stack, children, aux, bound, quota):
             position = trial[U(depth)] - 1  # trial is 1 + the position of the next kept child
             if position < order[U(depth), 8]:
                 i = order[U(depth), U(position)] + 1
-                target = child_cell[U(row + i - 1)]
+                target = child[U(row + i - 1)] & 63
                 tile = cells[U(target)]
                 md = base + delta[U((blank * n + target) * n + tile)]
                 next_trial = position + 2
@@ -273,7 +273,7 @@ def _run(cells, st, stack, children, aux, bound, quota):
         else:
             i = trial[U(depth)]
             while i < moves:
-                target = child_cell[U(row + i)]
+                target = child[U(row + i)] & 63
                 tile = cells[U(target)]
                 md = base + delta[U((blank * n + target) * n + tile)]
                 i += 1
@@ -304,11 +304,12 @@ def _run(cells, st, stack, children, aux, bound, quota):
         on_enter(aux, depth, blank, target, tile)
         cells[U(blank)] = tile
         cells[U(target)] = 0
-        move = child_move[U(row + i - 1)]
+        entry = child[U(row + i - 1)]
+        move = (entry >> 6) & 3
         path[U(depth)] = move
         depth += 1
         came_from[U(depth)] = blank
-        key_at[U(depth)] = child_key[U(row + i - 1)]
+        key_at[U(depth)] = entry >> 8
         blank = target
         md_stack[U(depth)] = md
         if md == 0:
