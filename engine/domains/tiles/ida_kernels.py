@@ -12,7 +12,10 @@ own and inlines its hooks, so the counters stay in registers and there is no bra
 (``board_h``), the hook the compiled A* (``engine/domains/tiles/astar.py``) computes too: the reference its incremental
 kernel is held to. A ``KernelHeuristic`` pairs such kernels with the function that builds their inputs; a heuristic's
 registry record (``engine.domains.tiles.heuristics.Heuristic.kernel``) names where its ``KernelHeuristic`` lives, so
-the driver has no branch per heuristic. Manhattan distance and linear conflict are here; the pattern databases' in
+the driver has no branch per heuristic. Which moves a node may make is the kernel's child lists' business
+(``goal_arrays.ChildLists``, keyed by the blank's cell and the state of a move automaton, ``move_automaton``: never
+undo the last move, or the learned duplicate strings on 5×5 and larger), the same for every heuristic; the reference
+kernel applies the same automaton. Manhattan distance and linear conflict are here; the pattern databases' in
 ``pdb_kernel.py``; a subject's heuristic in its own package (seed 002's learned table:
 ``engine/subjects/learned/ida_kernel.py``).
 
@@ -58,7 +61,8 @@ BLANK = 1        # the blank's cell there
 NEXT_BOUND = 2   # the least f above the bound seen so far: the next iteration's bound
 EXPANDED = 3     # nodes expanded so far
 GENERATED = 4    # nodes generated so far
-CAME = 5         # the move that led to the root (4: none), whose undoing the root's children leave out
+CAME = 5         # the move automaton's state at the root (``goal_arrays.ChildLists``; parent-only: the move that
+                 # led there, 4: none), which says what the root's children leave out
 STATE_FIELDS = 6
 NO_BOUND = 1 << 40  # NEXT_BOUND before any node was cut: nothing lies beyond this bound
 U = np.uint64  # an index known not to be negative (see ``ida_kernel``)
@@ -89,8 +93,9 @@ def new_stack(depths: int, md: int) -> SearchStack:
 
 
 def start_state(blank: int, came: int = 4) -> np.ndarray:
-    """The state array of a new iteration from the root, the blank on ``blank``; ``came``: the move (index in
-    ``MOVES``) by which a search inside a larger one reached its root (``parallel_ida``), 4 for a whole search."""
+    """The state array of a new iteration from the root, the blank on ``blank``; ``came``: the move automaton's
+    state there (``move_automaton.MoveAutomaton``): its ``start`` for a whole search, the state a larger search
+    reached the root in for a search inside it (``parallel_ida``). 4 is the parent-only automaton's start."""
     state = np.zeros(STATE_FIELDS, dtype=np.int64)
     state[BLANK] = blank
     state[NEXT_BOUND] = NO_BOUND
@@ -102,15 +107,18 @@ def start_state(blank: int, came: int = 4) -> np.ndarray:
 board_h = None
 
 
-def _reference_run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, bound, quota):
+def _reference_run(cells, st, path, trial, md_stack, neighbors, manhattan, automaton, states, aux, bound, quota):
     """Depth-first search below ``bound`` (one IDA* iteration), resumable, the board's h computed whole at each child.
 
-    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED). ``trial[d]`` is the next move to try at
-    depth d, ``path[d]`` the move taken. Returns FOUND (the path is ``path[:st[DEPTH]]``), ITERATION_DONE, or PAUSED
-    after ``quota`` expansions.
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED, CAME: the root's state in
+    ``automaton``). ``trial[d]`` is the next move to try at depth d, ``path[d]`` the move taken, ``states[d]`` the
+    state of the move automaton (``move_automaton.MoveAutomaton.next``) at d; a move it forbids is not made. Returns
+    FOUND (the path is ``path[:st[DEPTH]]``), ITERATION_DONE, or PAUSED after ``quota`` expansions.
     """
     depth = st[DEPTH]
     blank = st[BLANK]
+    if depth == 0:
+        states[0] = st[CAME]
     stop_at = st[EXPANDED] + quota
     while True:
         if trial[depth] == 4:
@@ -128,7 +136,7 @@ def _reference_run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, 
         d = trial[depth]
         trial[depth] += 1
         target = neighbors[blank, d]
-        if target < 0 or (depth > 0 and d == INVERSE_INDEX[path[depth - 1]]):
+        if target < 0 or automaton[states[depth], d] < 0:
             continue
         st[GENERATED] += 1
         tile = cells[target]
@@ -143,6 +151,7 @@ def _reference_run(cells, st, path, trial, md_stack, neighbors, manhattan, aux, 
             cells[blank] = 0
             continue
         path[depth] = d
+        states[depth + 1] = automaton[states[depth], d]
         depth += 1
         blank = target
         md_stack[depth] = md
@@ -180,7 +189,7 @@ def hook_name(function: Callable) -> str:
 def reference_kernel(board_h: Callable) -> Callable:
     """The plain IDA* iteration (``_reference_run``) of the heuristic whose h of a whole board is
     ``board_h(aux, cells, md)`` (``KernelHeuristic.board_h``): ``run(cells, st, path, trial, md_stack, neighbors,
-    manhattan, aux, bound, quota)``."""
+    manhattan, automaton, states, aux, bound, quota)``."""
     return specialised(_reference_run, {"board_h": board_h}, f"reference_kernel[{hook_name(board_h)}]")
 
 
@@ -193,7 +202,8 @@ def _run(cells, st, stack, children, aux, bound, quota):
     """The body of every kernel ``ida_kernel`` makes (its docstring says what each argument holds)."""
     n = cells.shape[0]
     path, trial, order, md_stack, key_at, came_from = stack
-    child_count, child_cell, child_move, delta, neighbors, blank_distance = children
+    child_count, child, _, _, _, delta, neighbors, blank_distance, automaton = children
+    states = automaton.shape[0]
     depth = st[DEPTH]
     blank = st[BLANK]
     least = st[NEXT_BOUND]
@@ -202,10 +212,13 @@ def _run(cells, st, stack, children, aux, bound, quota):
     stop_at = expanded + quota
     cell = blank
     for i in range(depth, 0, -1):
-        key_at[i] = cell * 5 + path[i - 1]
         cell = neighbors[cell, INVERSE_INDEX[path[i - 1]]]
         came_from[i] = cell
-    key_at[0] = cell * 5 + st[CAME]
+    state = st[CAME]
+    key_at[0] = cell * states + state
+    for i in range(1, depth + 1):
+        state = automaton[state, path[i - 1]]
+        key_at[i] = (came_from[i + 1] if i < depth else blank) * states + state
     # The hot loop indexes through U (unsigned): numba then skips its negative-index wraparound, a third of the
     # time per node (bench/vs_burns.py).
     while True:
@@ -222,16 +235,16 @@ def _run(cells, st, stack, children, aux, bound, quota):
                 # order[d, :4] their indices, order[d, 4:8] their keys, order[d, 8] how many. Each child is
                 # looked ahead at first, so that the heuristic can request all of their table entries at once.
                 for k in range(moves):
-                    target = child_cell[U(row + k)]
+                    target = child[U(row + k)] & 63
                     tile = cells[U(target)]
-                    look_ahead(aux, cells, depth, blank, target, tile, base + delta[U((row + k) * n + tile)], bound,
-                               least)
+                    look_ahead(aux, cells, depth, blank, target, tile, base + delta[U((blank * n + target) * n + tile)],
+                               bound, least)
                 kept = 0
                 for k in range(moves):
-                    target = child_cell[U(row + k)]
+                    target = child[U(row + k)] & 63
                     tile = cells[U(target)]
                     generated += 1
-                    md = base + delta[U((row + k) * n + tile)]
+                    md = base + delta[U((blank * n + target) * n + tile)]
                     h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
                     on_cut(aux, blank, target, tile)
                     if h > limit:
@@ -252,17 +265,17 @@ def _run(cells, st, stack, children, aux, bound, quota):
             position = trial[U(depth)] - 1  # trial is 1 + the position of the next kept child
             if position < order[U(depth), 8]:
                 i = order[U(depth), U(position)] + 1
-                target = child_cell[U(row + i - 1)]
+                target = child[U(row + i - 1)] & 63
                 tile = cells[U(target)]
-                md = base + delta[U((row + i - 1) * n + tile)]
+                md = base + delta[U((blank * n + target) * n + tile)]
                 next_trial = position + 2
                 chosen = True
         else:
             i = trial[U(depth)]
             while i < moves:
-                target = child_cell[U(row + i)]
+                target = child[U(row + i)] & 63
                 tile = cells[U(target)]
-                md = base + delta[U((row + i) * n + tile)]
+                md = base + delta[U((blank * n + target) * n + tile)]
                 i += 1
                 generated += 1
                 h = child_h(aux, cells, depth, blank, target, tile, md, bound, least)
@@ -291,11 +304,12 @@ def _run(cells, st, stack, children, aux, bound, quota):
         on_enter(aux, depth, blank, target, tile)
         cells[U(blank)] = tile
         cells[U(target)] = 0
-        move = child_move[U(row + i - 1)]
+        entry = child[U(row + i - 1)]
+        move = (entry >> 6) & 3
         path[U(depth)] = move
         depth += 1
         came_from[U(depth)] = blank
-        key_at[U(depth)] = target * 5 + move
+        key_at[U(depth)] = entry >> 8
         blank = target
         md_stack[U(depth)] = md
         if md == 0:
@@ -325,9 +339,12 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=No
       (``pdb_kernel``). The unordered kernel does not call it: even a call that does nothing, inlined, cost the
       Manhattan kernel about 5 % (bench/vs_burns.py).
 
-    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED); ``stack.trial[d]`` is the index of the
-    next child to try in the node's child list at depth d (its moves but the one back); ``stack.path[d]`` the move
-    taken.
+    ``st`` holds the scalars (DEPTH, BLANK, NEXT_BOUND, EXPANDED, GENERATED, CAME); ``stack.trial[d]`` is the index
+    of the next child to try in the node's child list at depth d; ``stack.path[d]`` the move taken. ``children``
+    (``goal_arrays.ChildLists``) lists a node's moves by its blank's cell and its move automaton's state (the root's:
+    ``st[CAME]``): the moves the automaton allows there (parent-only pruning: all but the one back; the learned
+    machine of ``move_automaton``: also those that would complete a known duplicate string). The kernel carries the
+    state along its path as part of each depth's key (``key_at``), which costs it one load per child.
 
     ``ordered``: a node generates all its children first and descends into those inside the bound in increasing h,
     ties by the lower Manhattan distance, then by the blank's distance from its goal cell (``order`` keeps them per

@@ -27,7 +27,7 @@ from engine.domains.tiles.board import (
     half_turn,
     half_turn_moves,
 )
-from engine.domains.tiles.goal_arrays import goal_tables
+from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.ida_kernels import (
@@ -41,6 +41,7 @@ from engine.domains.tiles.ida_kernels import (
     new_stack,
     start_state,
 )
+from engine.domains.tiles.move_automaton import automaton
 from engine.domains.tiles.ranking import lexicographic_radix
 from engine.domains.tiles.ranking_kernels import board_rank
 from engine.serving.store import artefact_name, load_or_build_kept
@@ -49,27 +50,32 @@ CHUNK = 2_000_000
 
 
 def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | None = None,
-            max_bound: int = 400) -> SolveResult:
+            max_bound: int = 400, pruning: str | None = None) -> SolveResult:
     """IDA* by the compiled kernel of the heuristic ``name``; ``loaded`` is what its ``kernel_inputs`` loaded (a
     pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError).
+
+    ``pruning``: the move automaton the search prunes by (``move_automaton.automaton``: "parent", "fsm", or None for
+    the board's default, the learned machine from 5×5 up); ``extra["pruning"]`` names it.
 
     ``loaded["half_turn"]``: the tables were built for the goal's half-turn (``board.half_turn``), so the search runs
     on the half-turned position and its moves are turned back: the same search, the same counts."""
     search_goal, loaded, turned = search_frame(goal, loaded)
     if turned:
-        result = idastar(half_turn(board), search_goal, name, watch, loaded, max_bound)
+        result = idastar(half_turn(board), search_goal, name, watch, loaded, max_bound, pruning)
         result.moves = half_turn_moves(result.moves)
         return result
     record = heuristic(name)
     compiled = record.compiled()
     tables = goal_tables(goal)
+    machine = automaton(pruning, goal.size)
+    children = pruned_children(goal, machine.name)
     cells = np.array(board.cells, dtype=np.int64)
     stack = max_bound + 2
     aux, h0 = compiled.inputs(board, goal, loaded or {}, stack)
     md = int(manhattan_sum(cells, tables.manhattan))
     if md == 0:
         return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, solver="idastar",
-                           heuristic=name)
+                           heuristic=name, extra={"pruning": machine.name})
     frames = new_stack(stack, md)
     expanded = generated = 0
     bound = h0
@@ -77,7 +83,7 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     slices = Slices()
     stopped = [None]  # why ``between`` stopped the search
     while bound <= max_bound:
-        st = start_state(board.blank)
+        st = start_state(board.blank, machine.start)
         frames.trial[0] = 0
         expanded += 1  # the root, expanded once per iteration
 
@@ -87,32 +93,35 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
             stopped[:] = [watch.stop_reason(total)]
             return stopped[0] is not None
 
-        code = iterate(compiled.run, cells, st, frames, tables.children, aux, bound, slices,
+        code = iterate(compiled.run, cells, st, frames, children, aux, bound, slices,
                        watch.budget.max_nodes - expanded, between)
         if code == PAUSED:
             total_expanded = expanded + int(st[EXPANDED])
             return SolveResult(stopped[0], nodes_expanded=total_expanded,
                                nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
                                seconds=watch.elapsed, solver="idastar", heuristic=name,
-                               message=watch.stop_message(stopped[0], total_expanded), extra={"bounds": iterations})
+                               message=watch.stop_message(stopped[0], total_expanded),
+                               extra={"bounds": iterations, "pruning": machine.name})
         expanded += int(st[EXPANDED])
         generated += int(st[GENERATED])
         iterations.append({"bound": bound, "expanded": expanded})
+        watch.report(None, {"nodes": expanded, "generated": generated, "bound": bound, "completed": True,
+                            "text": f"bound {bound} done: {expanded:,} nodes expanded"})
         if code == FOUND:
             depth = int(st[DEPTH])
             moves = "".join(MOVES[d] for d in frames.path[:depth])
             return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, depth, watch.elapsed,
-                               "idastar", name, extra={"bounds": iterations})
+                               "idastar", name, extra={"bounds": iterations, "pruning": machine.name})
         if st[NEXT_BOUND] >= NO_BOUND:
             break
         bound = int(st[NEXT_BOUND])
         if reason := watch.stop_reason(expanded):
             return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
                                solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
-                               extra={"bounds": iterations})
+                               extra={"bounds": iterations, "pruning": machine.name})
     return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
                        seconds=watch.elapsed, solver="idastar", heuristic=name,
-                       message=f"no solution within {max_bound} moves")
+                       message=f"no solution within {max_bound} moves", extra={"pruning": machine.name})
 
 
 def iterate(run, cells: np.ndarray, st: np.ndarray, frames, children, aux, bound: int, slices: Slices, cap: int,
@@ -138,12 +147,13 @@ def search_frame(goal: Board, loaded: dict) -> tuple[Board, dict, bool]:
     return goal, loaded or {}, False
 
 
-def subtree_iteration(board: Board, goal: Board, name: str, loaded: dict, came: int, bound: int, cap: int,
-                      stop: Callable[[], bool]) -> dict:
-    """One iteration of the compiled IDA* of the heuristic ``name`` from ``board``, a node of a larger search reached
-    by the move ``came`` (its index in ``MOVES``; its undoing is left out as the whole search leaves it out), below
-    ``bound`` counted from this node (the larger search's bound less the node's g). ``loaded`` as ``search_frame``
-    gives it; ``cap``: the nodes it may expand; ``stop()`` asked between slices.
+def subtree_iteration(board: Board, goal: Board, name: str, loaded: dict, pruning: str, state: int, bound: int,
+                      cap: int, stop: Callable[[], bool]) -> dict:
+    """One iteration of the compiled IDA* of the heuristic ``name`` from ``board``, a node of a larger search that
+    prunes by the move automaton ``pruning`` and reached this node in its ``state`` (so the moves left out here are
+    those the whole search leaves out), below ``bound`` counted from this node (the larger search's bound less the
+    node's g). ``loaded`` as ``search_frame`` gives it; ``cap``: the nodes it may expand; ``stop()`` asked between
+    slices.
 
     The node itself is not counted (its parent's search counted it when it entered it). Returns ``expanded``,
     ``generated``, ``least`` (the least f above the bound, from this node; ``NO_BOUND`` when nothing was cut),
@@ -153,8 +163,8 @@ def subtree_iteration(board: Board, goal: Board, name: str, loaded: dict, came: 
     cells = np.array(board.cells, dtype=np.int64)
     aux, _ = compiled.inputs(board, goal, loaded, bound + 2)
     frames = new_stack(bound + 2, int(manhattan_sum(cells, tables.manhattan)))
-    st = start_state(board.blank, came)
-    code = iterate(compiled.run, cells, st, frames, tables.children, aux, bound, Slices(), cap,
+    st = start_state(board.blank, state)
+    code = iterate(compiled.run, cells, st, frames, pruned_children(goal, pruning), aux, bound, Slices(), cap,
                    lambda done: done >= cap or stop())
     moves = "".join(MOVES[d] for d in frames.path[:int(st[DEPTH])]) if code == FOUND else None
     return {"expanded": int(st[EXPANDED]), "generated": int(st[GENERATED]), "least": int(st[NEXT_BOUND]),

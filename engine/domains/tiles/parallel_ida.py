@@ -1,15 +1,15 @@
 """IDA* spread over a Dask cluster's workers (or this machine's cores): each bound's iteration as a set of tasks.
 
 For each bound the search tree is grown here, level by level, in the serial kernel's move order and with its
-parent-move pruning (``goal_arrays.ChildLists``: no node's children include the move back), each child's h as the
-kernel computes it (``KernelHeuristic.inputs``), until a level holds ``FRONTIER_PER_WORKER`` nodes per worker or lies
-``MAX_SPLIT_DEPTH`` moves down (the split depth). Every node above the split depth is expanded here and counted as the
-serial search counts it; each node of the last level inside the bound becomes part of a task that runs the compiled
-kernel from it (``kernel_drivers.subtree_iteration``: the kernel started from that board, with the move that led there
-and the bound less its g). The nodes are dealt to ``TASKS_PER_WORKER`` tasks per worker in turn (neighbouring subtrees
-are alike in size, so dealing them out balances the tasks). The next bound is the least f above the bound over the
-levels grown here and every task. A goal found, a cancel or the budget sets a stop flag that every running task reads
-between its kernel's slices, and the tasks not started are cancelled.
+pruning (``goal_arrays.ChildLists``: the moves its move automaton allows, the automaton's state carried along), each
+child's h as the kernel computes it (``KernelHeuristic.inputs``), until a level holds ``FRONTIER_PER_WORKER`` nodes
+per worker or lies ``MAX_SPLIT_DEPTH`` moves down (the split depth). Every node above the split depth is expanded here
+and counted as the serial search counts it; each node of the last level inside the bound becomes part of a task that
+runs the compiled kernel from it (``kernel_drivers.subtree_iteration``: the kernel started from that board in the
+automaton's state the path reached it in, and the bound less its g). The nodes are dealt to ``TASKS_PER_WORKER`` tasks
+per worker in turn (neighbouring subtrees are alike in size, so dealing them out balances the tasks). The next bound is
+the least f above the bound over the levels grown here and every task. A goal found, a cancel or the budget sets a stop
+flag that every running task reads between its kernel's slices, and the tasks not started are cancelled.
 
 Every iteration that ends without a goal expands and generates exactly the nodes of the serial search's iteration
 (the order differs, the set does not); the last one stops where the first task to find a goal stops the others, so
@@ -40,9 +40,10 @@ from engine.core.errors import PuzzleError
 from engine.core.result import SolveResult, Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import MOVES, Board, half_turn, half_turn_moves
-from engine.domains.tiles.goal_arrays import goal_tables
+from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
+from engine.domains.tiles.move_automaton import automaton
 
 #: The split depth is the first level of the tree with at least this many nodes per worker inside the bound.
 FRONTIER_PER_WORKER = 64
@@ -59,11 +60,11 @@ REPORT_EVERY = 0.25
 
 @dataclass(frozen=True)
 class Node:
-    """A node of the tree grown here: its board, the moves from the root (its g is their number), the index in
-    ``MOVES`` of the last one (4 at the root)."""
+    """A node of the tree grown here: its board, the moves from the root (its g is their number), the search's move
+    automaton's state after them (``move_automaton.MoveAutomaton``)."""
     board: Board
     moves: str
-    came: int
+    state: int
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class Spec:
     """What a task needs to rebuild the search's heuristic in its own process (the tables are never sent)."""
     goal: Board  # the goal as the solve was asked (the task finds the tables' frame itself: ``search_frame``)
     heuristic: str  # the heuristic the search uses (after any fallback)
+    pruning: str  # the move automaton the search prunes by (``move_automaton.PRUNINGS``)
     options: tuple  # the solve's options, as items
     data_dir: str | None  # the store the tables are read from
 
@@ -123,7 +125,7 @@ def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
             out["stopped"] = True
             break
         g = len(node.moves)
-        part = subtree_iteration(node.board, goal, spec.heuristic, loaded, node.came, bound - g,
+        part = subtree_iteration(node.board, goal, spec.heuristic, loaded, spec.pruning, node.state, bound - g,
                                  cap - out["expanded"], stopped)
         out["expanded"] += part["expanded"]
         out["generated"] += part["generated"]
@@ -246,12 +248,12 @@ def lane_workers(client, lane: str) -> list[str]:
 class _Levels:
     """The tree above the split depth, grown here for a bound; each board's h kept across bounds."""
 
-    def __init__(self, root: Board, goal: Board, name: str, loaded: dict):
+    def __init__(self, root: Board, goal: Board, name: str, loaded: dict, pruning: str):
         self.goal, self.loaded = goal, loaded
         self.compiled = heuristic(name).compiled()
         self.ordered = is_ordered(self.compiled)
-        tables = goal_tables(goal)
-        self.children, self.manhattan = tables.children, tables.manhattan
+        self.automaton = automaton(pruning, goal.size)
+        self.children, self.manhattan = pruned_children(goal, pruning), goal_tables(goal).manhattan
         self.root = root
         self._h: dict[tuple, int] = {}
 
@@ -272,13 +274,13 @@ class _Levels:
         the levels expanded (the root included, as the serial search counts it), the least f cut off, that level
         (the tasks' roots), or the moves to a goal met on the way."""
         expanded, generated, least = 1, 0, NO_BOUND
-        level = [Node(self.root, "", 4)]
-        count, move = self.children.count, self.children.move
+        level = [Node(self.root, "", self.automaton.start)]
+        count, move, states = self.children.count, self.children.move, self.automaton.states
         depth = 0
         while level and len(level) < wanted and depth < MAX_SPLIT_DEPTH:
             below = []
             for node in level:
-                key = node.board.blank * 5 + node.came
+                key = node.board.blank * states + node.state
                 inside = []
                 for i in range(int(count[key])):
                     d = int(move[key * 4 + i])
@@ -295,7 +297,7 @@ class _Levels:
                         return {"expanded": expanded, "generated": generated, "least": least,
                                 "moves": node.moves + MOVES[d], "level": []}
                     expanded += 1
-                    below.append(Node(child, node.moves + MOVES[d], d))
+                    below.append(Node(child, node.moves + MOVES[d], int(self.automaton.next[node.state, d])))
             level = below
             depth += 1
         return {"expanded": expanded, "generated": generated, "least": least, "moves": None,
@@ -303,9 +305,10 @@ class _Levels:
 
 
 def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, options: dict | None = None,
-                   max_bound: int = 400, loaded: dict | None = None) -> SolveResult:
+                   max_bound: int = 400, loaded: dict | None = None, pruning: str | None = None) -> SolveResult:
     """IDA* with the heuristic ``name`` (already resolved: what ``Heuristic.inputs`` answered) from ``board`` to
-    ``goal``, each bound's iteration as tasks on ``pool``; the result as ``kernel_drivers.idastar``'s, with
+    ``goal``, each bound's iteration as tasks on ``pool``, pruned by the move automaton ``pruning`` (as
+    ``kernel_drivers.idastar``'s); the result as ``kernel_drivers.idastar``'s, with
     ``extra["bounds"]`` the nodes expanded after each bound, ``extra["tasks"]`` the tasks per bound (0: the bound's
     tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end."""
     from engine.domains.tiles.kernel_drivers import search_frame
@@ -317,15 +320,16 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
     search_goal, search_loaded, turned = search_frame(goal, loaded)
     root = half_turn(board) if turned else board
     record = heuristic(name)
-    spec = Spec(goal, name, tuple(sorted(options.items())), str(store.data_dir()))
-    levels = _Levels(root, search_goal, name, search_loaded)
+    pruning = automaton(pruning, goal.size).name
+    spec = Spec(goal, name, pruning, tuple(sorted(options.items())), str(store.data_dir()))
+    levels = _Levels(root, search_goal, name, search_loaded, pruning)
 
     def result(status: Status, moves: str = "", message: str = "", **counts) -> SolveResult:
         moves = half_turn_moves(moves) if turned else moves
         return SolveResult(status, moves, record.admissible and status == Status.SOLVED, seconds=watch.elapsed,
                            solver="idastar-spread", heuristic=name, message=message,
                            extra={"bounds": iterations, "tasks": tasks_per_bound, "stopped_tasks": cut_short,
-                                  "workers": pool.workers}, **counts)
+                                  "workers": pool.workers, "pruning": pruning}, **counts)
 
     iterations: list[dict] = []
     tasks_per_bound: list[int] = []
@@ -384,6 +388,8 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
             iterations.pop()
             return result(stopped, message=watch.stop_message(stopped, expanded), nodes_expanded=expanded,
                           nodes_generated=generated)
+        watch.report(None, {"nodes": expanded, "generated": generated, "bound": bound, "completed": True,
+                            "text": f"bound {bound} done: {expanded:,} nodes expanded"})
         if least >= NO_BOUND:
             break
         bound = int(least)

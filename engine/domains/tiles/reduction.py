@@ -185,8 +185,9 @@ class _Stopped(Exception):
 def fast_solve(board: Board, goal: Board, watch: Watch, group: int = GROUP, shortcut: bool = True) -> SolveResult:
     lower = manhattan_distance(board, goal)
     # A position close to home is answered optimally by a short IDA* (a few milliseconds); the reduction would
-    # take it apart line by line.
-    quick = idastar(board, goal, "manhattan", Watch(Budget(QUICK_NODES, 0.05)))
+    # take it apart line by line. Parent-only pruning: a probe of at most 50 ms does not wait for the learned move
+    # automaton's first load (seconds, once per store), which prunes little this close to home.
+    quick = idastar(board, goal, "manhattan", Watch(Budget(QUICK_NODES, 0.05)), pruning="parent")
     if shortcut and quick.status == Status.SOLVED:
         return SolveResult(Status.SOLVED, quick.moves, True, quick.nodes_expanded, quick.nodes_generated, 0,
                            watch.elapsed, "fast", "",
