@@ -32,11 +32,15 @@ asks for g++-11 and ``-O2 -std=c++17``; ``include/Memory.h`` is included but mis
     # fetch https://github.com/domsleee/15puzzle (commit 5345005) into /work/domsleee
     apt-get install -y libtbb-dev                 # -ltbb (for <execution>)
     cd /work/domsleee && touch include/Memory.h && mkdir -p obj bin && make -j2 CXX=g++
-    ./bin/puzzle -d databases/6666-reg -b boards/24-reg    # builds the four tables and the FSM words once
-    ./bin/puzzle -d databases/663-reg -b boards/15-reg     # the same for 4x4 (only for --korf)
+    ./bin/puzzle -d databases/6666-reg -b boards/24-reg    # builds the tables, the FSM words, walking distance
+    ./bin/puzzle -d databases/663-reg -b boards/15-reg     # the same for 4x4 (only for --korf; stop it once the
+                                                           # tables are written: it goes on to solve nine boards)
 
-Tables and the forbidden words go to ``databases/`` under the solver's folder (6666-reg-0..3.dat, 127,512,000 bytes
-each; fsm-idfs-5x5-14); the solver is run from there. Their load and FSM time is not counted: their CPU time is taken
+What the first command writes to ``databases/`` under the solver's folder (the solver is run from there; times of
+28 November 2026 on the project machine, load 15-20): the forbidden words to depth 14 (fsm-idfs-5x5-14, 41 s), the
+four tables (6666-reg-0..3.dat, 127,512,000 bytes each, 44 min) and the 5x5 walking-distance table (5-wd.dat,
+6.96 GB, 11 min): 56 min 46 s wall, 1,199 s user + 63 s system CPU, peak resident 20.4 GB. Each run of theirs then
+reads the 7 GB file again (about 8 GB resident). Their load and FSM time is not counted: their CPU time is taken
 from /proc between the first bound's line and the line of the bound after ``--bound`` (read as it is printed, so
 their rate can be slightly low by the time it takes to read a line).
 
@@ -145,9 +149,10 @@ def run_ours(board: Board, goal: Board, heuristic: str, last_bound: int | None) 
 def first_bound(board: Board, goal: Board) -> int:
     """Our root's h: the first bound (a search cancelled at its first report)."""
     seen, cancel = [], threading.Event()
-    solve(board, goal, "idastar", "pdb-6666", Budget(max_nodes=10**14, max_seconds=10**6),
-          lambda _f, info: (seen.append(info["bound"]), cancel.set()) if "bound" in info else None, cancel)
-    return seen[0]
+    result = solve(board, goal, "idastar", "pdb-6666", Budget(max_nodes=10**14, max_seconds=10**6),
+                   lambda _f, info: (seen.append(info["bound"]), cancel.set()) if "bound" in info else None, cancel)
+    # a slice can end several small bounds before the first report
+    return result.extra["bounds"][0]["bound"] if result.extra.get("bounds") else seen[0]
 
 
 def per_bound_rows(ours: dict, theirs: dict, last_bound: int | None) -> list[list[object]]:
