@@ -44,7 +44,7 @@ reads the 7 GB file again (about 8 GB resident). Their load and FSM time is not 
 from /proc between the first bound's line and the line of the bound after ``--bound`` (read as it is printed, so
 their rate can be slightly low by the time it takes to read a line).
 
-Usage: python bench/vs_domsleee.py /work/domsleee [--instances 1 2] [--bounds 3 | --bound B] [--runs 3] [--korf N]
+Usage: python bench/vs_domsleee.py /work/domsleee [--instances 1 2] [--bounds 6 | --bound B] [--runs 3] [--korf N]
 """
 
 from __future__ import annotations
@@ -246,7 +246,7 @@ def main() -> None:
     parser.add_argument("folder", help="domsleee/15puzzle built with its tables (see the module docstring)")
     parser.add_argument("--instances", type=int, nargs="*", default=[1, 2],
                         help="Korf & Taylor numbers (default 1 2; none: only --korf)")
-    parser.add_argument("--bounds", type=int, default=3, help="bounds to complete from our root's h (default 3)")
+    parser.add_argument("--bounds", type=int, default=6, help="bounds to complete from our root's h (default 6)")
     parser.add_argument("--bound", type=int, help="complete every bound up to this one instead")
     parser.add_argument("--runs", type=int, default=3, help="runs of each solver per instance (default 3)")
     parser.add_argument("--korf", type=int, default=0, help="also Korf's first N 15-puzzles with 6-6-3 (default 0)")
