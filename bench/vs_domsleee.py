@@ -65,7 +65,7 @@ from engine.core.registry import warm_up
 from engine.core.result import Budget
 from engine.domains.tiles import pdb
 from engine.domains.tiles.board import Board, goal_board
-from engine.search.solve import solve
+from engine.domains.tiles.solving import solve_board
 from tests.support.korf import korf_instances, korf_taylor_instances
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -137,7 +137,8 @@ def run_ours(board: Board, goal: Board, heuristic: str, last_bound: int | None) 
             cancel.set()
 
     cpu, wall = time.process_time(), time.perf_counter()
-    result = solve(board, goal, "idastar", heuristic, Budget(max_nodes=10**14, max_seconds=10**6), progress, cancel)
+    result = solve_board(board, goal, "idastar", heuristic, Budget(max_nodes=10**14, max_seconds=10**6), progress,
+                         cancel)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     per_bound = {b["bound"]: b["expanded"] for b in result.extra["bounds"]}
     if result.status == "solved":
@@ -149,7 +150,7 @@ def run_ours(board: Board, goal: Board, heuristic: str, last_bound: int | None) 
 def first_bound(board: Board, goal: Board) -> int:
     """Our root's h: the first bound (a search cancelled at its first report)."""
     seen, cancel = [], threading.Event()
-    result = solve(board, goal, "idastar", "pdb-6666", Budget(max_nodes=10**14, max_seconds=10**6),
+    result = solve_board(board, goal, "idastar", "pdb-6666", Budget(max_nodes=10**14, max_seconds=10**6),
                    lambda _f, info: (seen.append(info["bound"]), cancel.set()) if "bound" in info else None, cancel)
     # a slice can end several small bounds before the first report
     return result.extra["bounds"][0]["bound"] if result.extra.get("bounds") else seen[0]
@@ -259,7 +260,7 @@ def main() -> None:
         if (grouping == "pdb-6666" and args.instances) or (grouping == "pdb-663" and args.korf):
             goal = goal_board(*shape, "blank-first")
             int(pdb.load(grouping, goal).tables.sum())  # disk to page cache
-            solve(goal.move(goal.legal_moves()[0]), goal, "idastar", grouping)  # the kernel's first call
+            solve_board(goal.move(goal.legal_moves()[0]), goal, "idastar", grouping)  # the kernel's first call
     print(f"kernels loaded in {warm:.1f} s, tables read in {time.perf_counter() - start:.1f} s (not counted)\n")
     summary = twenty_four(folder, args.instances, args.bounds, args.bound, args.runs)
     if args.korf:
