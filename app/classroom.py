@@ -32,10 +32,9 @@ from app.practice import practice_context, practice_numbers, practice_question
 from app.records import secret_hash
 from app.solve_api import json_body
 from app.subjects import Subject
-from app.submit import anonymous_address, owner
+from app.submit import client
 from engine.core.errors import PuzzleError
 from engine.search import questions
-from engine.serving.cluster import anonymous_owner
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
 SUBJECTS = [
@@ -58,13 +57,6 @@ def refused(error):
 
 def address() -> str:
     return request.remote_addr or "unknown"
-
-
-def client() -> str:
-    """Who starts a class, as the job limits count clients: the browser's owner cookie, or, for a request without
-    one, its address (every cookieless request from one address is one client)."""
-    cookieless = anonymous_address()
-    return anonymous_owner(cookieless) if cookieless else owner()
 
 
 def lecturer_of(lesson: Class) -> None:

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
-from contextlib import contextmanager
 from urllib.parse import parse_qsl
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
@@ -33,9 +31,10 @@ from app.records import ID_LENGTH, Records, app_extension, canonical, record_id,
 from app.step_search import step_traces
 from app.step_view import request_for, view_from_query
 from app.subjects import Subject
-from app.submit import client
+from app.submit import WebWork, client
 from engine.core.errors import PuzzleError
 from engine.core.params import integer, json_value
+from engine.serving.cluster import QuotaExceeded
 
 bp = Blueprint("own_lessons", __name__)
 SUBJECTS = [Subject("own_lessons.write", "Write a lesson", "Write your own lesson",
@@ -94,28 +93,8 @@ def lessons() -> LessonStore:
     return app_extension("own_lessons", lambda: LessonStore(records()))
 
 
-class CheckBusy(Exception):
-    """Too many checks at once, or this client's own still running: 429 with what to do."""
-
-
-_running: dict[str, int] = {}
-_running_lock = threading.Lock()
-
-
-@contextmanager
-def check_slot(client: str):
-    with _running_lock:
-        if _running.get(client):
-            raise CheckBusy("a check of your lesson is still running: wait for it to finish, then press Check again")
-        if sum(_running.values()) >= MAX_CHECKS:
-            raise CheckBusy(f"{MAX_CHECKS} lessons are being checked right now: press Check again in "
-                            f"{RETRY_SECONDS} seconds (your lesson is kept as you sent it)")
-        _running[client] = 1
-    try:
-        yield
-    finally:
-        with _running_lock:
-            _running.pop(client, None)
+#: checks under way: one per client, ``MAX_CHECKS`` in the process; past either a 429 that says to press Check again
+CHECKS = WebWork("lesson check", 1, MAX_CHECKS)
 
 
 def slide_view(slide: dict):
@@ -185,10 +164,11 @@ def stored_or_404(lesson_id: str) -> dict:
 def checked_answer(lesson_id: str, lesson: dict):
     store = lessons()
     try:
-        with check_slot(client()):
+        with CHECKS.slot(client()):
             check_slides(store, lesson["slides"])
-    except CheckBusy as error:
-        return refused(429, str(error))
+    except QuotaExceeded as error:
+        return refused(429, f"{error} (press Check again in {RETRY_SECONDS} seconds; your lesson is kept as you sent "
+                       "it)")
     if wants_data():
         return jsonify(report(lesson_id, lesson, store.verdicts(lesson["slides"])))
     return redirect(url_for("own_lessons.overview", lesson_id=lesson_id), 303)

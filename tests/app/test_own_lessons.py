@@ -9,6 +9,7 @@ from app import own_lessons
 from app.lessons import stated_numbers
 from app.step_view import View, query_for
 from engine.domains.graph import example
+from engine.serving.cluster import QuotaExceeded
 
 
 def romania_link(step: int, data: object = "romania", algorithms=("astar",)) -> str:
@@ -92,12 +93,12 @@ def test_a_check_is_bounded_and_carries_on_where_it_stopped(client, monkeypatch)
 
 
 def test_checks_past_the_limit_are_answered_429_with_what_to_do(client):
-    with own_lessons.check_slot("another lecturer"), own_lessons.check_slot("a third"):
+    with own_lessons.CHECKS.slot("another lecturer"), own_lessons.CHECKS.slot("a third"):
         busy = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
     assert busy.status_code == 429 and busy.headers["Retry-After"] == str(own_lessons.RETRY_SECONDS)
     assert "press Check again" in busy.get_data(as_text=True)
-    with own_lessons.check_slot("me"), pytest.raises(own_lessons.CheckBusy, match="still running"):
-        with own_lessons.check_slot("me"):
+    with own_lessons.CHECKS.slot("me"), pytest.raises(QuotaExceeded, match="still being worked out"):
+        with own_lessons.CHECKS.slot("me"):
             pass
 
 

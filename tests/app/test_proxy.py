@@ -149,7 +149,7 @@ def test_through_the_proxy_16_lecturers_checking_lessons_get_two_checks_at_once_
         first.start()
         assert under_way.acquire(timeout=120)
         check({"X-Forwarded-For": "10.2.0.1"})
-        assert answers[0][0] == 429 and "still running" in answers[0][2]["error"]
+        assert answers[0][0] == 429 and "still being worked out" in answers[0][2]["error"]
         release.set()
         first.join(120)
         assert answers[1][0] == 200
