@@ -40,7 +40,7 @@ from engine.core.result import Budget
 from engine.domains.tiles import batch, pdb
 from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.domains.tiles.parallel_ida import DaskPool, lane_workers
+from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers
 from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 from tests.support.korf import korf_instances
@@ -241,6 +241,37 @@ def main_spread(args, heuristics: list[str]) -> None:
     print(f"\n{load()} at the end")
 
 
+def main_threads(args, heuristics: list[str], goal: Board) -> None:
+    """The batch on thread pools of each size in ``--threads``, taken in turn within each run (a load that changes
+    meanwhile weighs on each alike): wall medians, the speed-up over the first size, answers identical."""
+    boards = [Board(4, 4, cells) if goal.blank == 0 else half_turn(Board(4, 4, cells))
+              for _, _, cells in korf_instances()[:args.first]]
+    for heuristic in heuristics:
+        warm_worker(heuristic)
+        walls: dict[int, list[float]] = {n: [] for n in args.threads}
+        answers: dict[int, list] = {}
+        for run in range(args.runs):
+            for n in args.threads:
+                pool = ThreadPool(n)
+                try:
+                    out = solve_boards(boards, goal, "idastar", heuristic, Budget(10**12, 3600), pool)
+                finally:
+                    pool.close()
+                walls[n].append(out["seconds"])
+                answers.setdefault(n, [answer_key(a) for a in out["results"]])
+                assert answers[n] == [answer_key(a) for a in out["results"]], "answers differ between runs"
+            print(f"  run {run + 1}: " + ", ".join(f"{n} thread(s) {walls[n][-1]:.3f} s" for n in args.threads)
+                  + f"; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        first = statistics.median(walls[args.threads[0]])
+        rows = [[n, f"{statistics.median(walls[n]):.3f}", " ".join(f"{w:.3f}" for w in walls[n]),
+                 f"{first / statistics.median(walls[n]):.2f}",
+                 "yes" if answers[n] == answers[args.threads[0]] else "NO"] for n in args.threads]
+        print(f"\nIDA* + {heuristic}, {len(boards)} instances as one batch on this process's threads, median of "
+              f"{args.runs} runs:")
+        print(table(["threads", "wall s (median)", "each run", "speed-up", "answers identical (length, moves, nodes)"],
+                    rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--first", type=int, default=100)
@@ -250,6 +281,9 @@ def main() -> None:
                         help="blank-last: each instance half-turned, solved through the blank-first database")
     parser.add_argument("--workers", type=int, nargs="+",
                         help="spread the instances over Dask clusters of these many workers, one instance per task")
+    parser.add_argument("--threads", type=int, nargs="+",
+                        help="the same batch on this process's threads instead (what `python -m engine solve-batch` "
+                             "runs without PUZZLE_SCHEDULER): no Dask task, no scheduler, one copy of the tables")
     parser.add_argument("--one-per-task", action="store_true",
                         help="with --workers: every chunk one board (what a task per instance costs, to compare)")
     args = parser.parse_args()
@@ -261,6 +295,9 @@ def main() -> None:
             ensure_built(heuristic, args.goal)
     if args.workers:
         main_spread(args, heuristics)
+        return
+    if args.threads:
+        main_threads(args, heuristics, goal)
         return
     warm = warm_up()
     print(f"kernels loaded/compiled in {warm:.1f} s (not counted below)")
