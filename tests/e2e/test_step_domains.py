@@ -174,3 +174,18 @@ def test_a_domain_without_a_page_module_steps_to_its_goal_with_the_generic_pictu
     expect(picture.locator(".generic-moves")).to_have_text("moves: 3 2")
     expect(page.locator(".step-panel .caption").first).to_contain_text("Done: 2 moves")
     expect(page.locator("#compare-solvers")).to_be_visible()
+
+
+def test_a_tile_race_opened_at_its_own_address_plays_its_boards_to_the_goal(page, live_server):
+    # one move from each side of the goal's centre: the blank goes up, right, down, down (worked by hand)
+    page.goto(f"{live_server}/step/compare?" + urlencode({
+        "problem": "tiles", "size": "3x3", "tiles": "1,5,2,4,0,3,7,8,6", "goal": "blank-last",
+        "algorithms": "bfs,astar", "heuristic": "manhattan"}))
+    expect(page.locator(".compare-table tbody tr").first).to_contain_text("4")
+    boards = page.locator(".compare-item .board")
+    expect(boards.first.locator(".tile").first).to_be_visible()
+    page.locator('.compare-results [data-act="speed"]').fill("30")
+    expect(page.locator(".compare-results")).to_have_attribute("data-done", "1", timeout=15_000)
+    assert boards.count() >= 2
+    for board in boards.all():
+        assert board.get_attribute("data-tiles") == "1,2,3,4,5,6,7,8,0"

@@ -286,7 +286,8 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       if (el.dataset.interactive && !el.dataset.bound) { el.dataset.bound = "1"; bindPlay(view); }
     });
     root.querySelectorAll('[data-player="board"]').forEach((res) => {
-      if (res.dataset.bound || res.dataset.status !== "solved") return;
+      // a solve's own page (jobs/answer.html) has no board of the Play page to animate
+      if (res.dataset.bound || res.dataset.status !== "solved" || !document.getElementById("board")) return;
       res.dataset.bound = "1";
       const main = viewOf(document.getElementById("board"));
       if (main.player) main.player.pause();

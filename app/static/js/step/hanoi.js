@@ -49,10 +49,12 @@ export const hanoi = {
     { display: "block", background: "var(--panel)" });
     if (!(options && options.large)) svg.style.setProperty("width", "14rem");  // enlarged, app.css sizes it
     const wood = { fill: "var(--muted)" };
-    svg.appendChild(styled(svgEl("rect", { x: 8, y: BASE, width: WIDTH - 16, height: 6, rx: 2 }), wood));
+    // the widest disc reaches 3 units from the picture's sides: the base runs under it
+    svg.appendChild(styled(svgEl("rect", { x: 2, y: BASE, width: WIDTH - 4, height: 6, rx: 2 }), wood));
     PEG_X.forEach((x, peg) => {
       svg.appendChild(styled(svgEl("rect", { x: x - 2.5, y: 24, width: 5, height: BASE - 24 }), wood));
-      const name = styled(svgEl("text", { x, y: 16, "text-anchor": "middle" }), { fill: "var(--ink)", "font-size": "13px" });
+      // 19 units of a 300-wide picture drawn 14rem wide: a 14 px letter, readable on a projector
+      const name = styled(svgEl("text", { x, y: 19, "text-anchor": "middle" }), { fill: "var(--ink)", "font-size": "19px" });
       name.textContent = "ABC"[peg];
       svg.appendChild(name);
     });
