@@ -155,7 +155,7 @@ def compare_page(args):
     params.update(solvers=chosen or offered[:kind_jobs(params).max_compare],
                   depth_limit=view.depth_limit, **PAGE_COMPARE_BUDGET)
     answer = compare_request(params)
-    title = f"Solvers compared on this {kind.name}"
+    title = f"Solvers compared: {kind.title[0].lower()}{kind.title[1:]}"
     if answer.result is not None:
         return page_unless_htmx(result_fragment("compare", answer.result), title)
     return page_unless_htmx(progress_fragment(answer.job_id, title), title, url_for("jobs.show", job_id=answer.job_id))

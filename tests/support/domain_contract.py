@@ -214,7 +214,7 @@ def check_view_routes(client, kind: DomainKind, examples: list[dict], best: list
         assert math.isclose(result["cost"], best[index])
     race = client.get("/step/compare", query_string={"problem": view, "solvers": "ucs,astar"})
     assert race.status_code == 200, race.get_data(as_text=True)
-    assert f"Solvers compared on this {kind.name}" in race.get_data(as_text=True)
+    assert f"Solvers compared: {kind.title[0].lower()}{kind.title[1:]}" in race.get_data(as_text=True)
     check_class_and_lesson(client, view, best[0])
 
 
