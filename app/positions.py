@@ -11,6 +11,7 @@ from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.player import position_at_distance, strongest_solver
 from engine.domains.tiles.random import MAX_SCRAMBLE, random_solvable, scramble
 from engine.domains.tiles.solving import solvers
+from engine.search.domain_solve import generic_label
 
 PRESETS = [("3x3", "8-puzzle (3×3)"), ("4x4", "15-puzzle (4×4)"), ("5x5", "24-puzzle (5×5)"),
            ("6x6", "35-puzzle (6×6)")] + [(f"2x{n}", f"2×{n}") for n in range(2, 13)]
@@ -88,7 +89,7 @@ def solver_label(solver: str, heuristic: str | None = "") -> str:
     are: the 6×6 database, which only ``near-optimal`` reads, is no search heuristic)."""
     known = heuristics()
     info = solvers().get(solver)
-    label = info.label if info else solver
+    label = info.label if info else generic_label(solver)
     if heuristic in known:
         label += f" + {heuristic}" + ("" if known[heuristic].admissible else " (not admissible)")
     elif heuristic:

@@ -59,6 +59,13 @@ def has_compiled(problem: Domain) -> bool:
     return problem.has_compiled()
 
 
+def generic_label(solver: str) -> str:
+    """A generic solver's name for people ("Depth-first search", "A* (compiled)"); a name it does not know as given."""
+    if solver in COMPILED:
+        return COMPILED[solver].label
+    return ALGORITHMS[solver].title if solver in ALGORITHMS else solver
+
+
 def generic_solvers(problem: Domain) -> dict[str, str]:
     """The generic solvers offered for ``problem`` (name → label): every readable search, and the compiled ones when
     its domain has hooks."""

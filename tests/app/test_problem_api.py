@@ -172,6 +172,11 @@ def test_the_step_views_grid_gets_every_solver_and_a_board_races_as_any_kind(cli
     race = client.get("/step/compare", query_string={"problem": "tiles", "tiles": "1,2,3,0,4,6,7,5,8",
                                                       "solvers": "ucs,astar"})
     assert race.status_code == 200 and race.get_data(as_text=True).count('data-moves="RDR"') == 2
+    # a generic search in a board's race is named as the step-through names it, not by its registry name
+    lanes = client.get("/step/compare", query_string={"problem": "tiles", "tiles": "1,2,3,0,4,6,7,5,8",
+                                                       "solvers": "dfs,ucs"}).get_data(as_text=True)
+    assert "<strong>Depth-first search" in lanes and "<strong>Uniform-cost search" in lanes
+    assert "<strong>dfs" not in lanes and "<strong>ucs" not in lanes
 
 
 #: the 8-puzzle three blank moves (R, D, R) from the blank-last goal: each move brings one tile home (hand-checked)
