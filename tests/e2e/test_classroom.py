@@ -173,3 +173,22 @@ def test_a_students_phone_shows_the_frontier_and_the_tree_clear_of_the_class_bar
         lecturing.close()
         phone.close()
     assert not errors, errors
+
+
+def test_starting_a_class_below_the_editor_brings_the_stage_up_above_the_lecturers_strip(browser, live_server):
+    """A lecturer who typed a graph starts the class from the controls under the editor: what the room watches then
+    is the stepper and its searches: on screen, their top clear of the strip at the foot (853×480, the QR code open
+    for the room)."""
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar")
+        page.get_by_role("button", name="Start a class").click()
+        expect(page.locator(".class-dock .class-qr")).to_be_visible()
+
+        def stage_up() -> bool:
+            stepper, panels = page.locator("#step-stepper").bounding_box(), page.locator("#step-panels").bounding_box()
+            return -1 <= stepper["y"] and panels["y"] + 40 < page.locator(".class-dock").bounding_box()["y"]
+        wait_until(stage_up, what="the step controls on screen and the searches' top above the lecturer's strip")
+    finally:
+        context.close()

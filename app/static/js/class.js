@@ -136,6 +136,9 @@ class Dock {
     document.addEventListener("stepview:change", (e) => this.send(e.detail.url));
     this.send(view.currentViewUrl());
     this.poll();
+    // the class may start under the editor; what the room watches is the stepper and its searches: bring them up
+    // above the strip
+    document.getElementById("step-stepper")?.scrollIntoView({ block: "start" });
   }
 
   showJoin(open) {
