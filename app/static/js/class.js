@@ -137,8 +137,12 @@ class Dock {
     this.send(view.currentViewUrl());
     this.poll();
     // the class may start under the editor; what the room watches is the stepper and its searches: bring them up
-    // above the strip
-    document.getElementById("step-stepper")?.scrollIntoView({ block: "start" });
+    // above the strip, now and once the page has drawn what it shows (a search still loading moves them)
+    const stepper = document.getElementById("step-stepper");
+    if (stepper) {
+      stepper.scrollIntoView({ block: "start" });
+      document.addEventListener("stepview:change", () => stepper.scrollIntoView({ block: "start" }), { once: true });
+    }
   }
 
   showJoin(open) {
