@@ -73,9 +73,9 @@ def _chunk_stop(stop):
     ``STOP_POLL`` seconds."""
     import threading
 
-    from engine.domains.tiles.parallel_ida import _stop_check
+    from engine.domains.tiles.parallel_ida import stop_check
 
-    check = _stop_check(stop, STOP_POLL)
+    check = stop_check(stop, STOP_POLL)
     if isinstance(stop, threading.Event):
         return check
     began = time.monotonic()

@@ -93,7 +93,7 @@ def _frame(spec: Spec) -> tuple[Board, dict]:
     return goal, loaded
 
 
-def _stop_check(stop, every: float = STOP_POLL) -> Callable[[], bool]:
+def stop_check(stop, every: float = STOP_POLL) -> Callable[[], bool]:
     """A function telling whether the search was stopped: ``stop`` is a ``threading.Event`` in this process or the
     name of a Dask ``Event``, read at most every ``every`` seconds."""
     if isinstance(stop, threading.Event):
@@ -118,7 +118,7 @@ def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
     from engine.domains.tiles.kernel_drivers import subtree_iteration
 
     goal, loaded = _frame(spec)
-    stopped = _stop_check(stop)
+    stopped = stop_check(stop)
     out = {"expanded": 0, "generated": 0, "least": NO_BOUND, "moves": None, "stopped": False}
     for node in nodes:
         if stopped() or out["expanded"] >= cap:
