@@ -40,9 +40,10 @@ from engine.core.result import Budget
 from engine.domains.tiles import batch, pdb
 from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers
+from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
 from engine.domains.tiles.solving import solve_board
 from engine.serving import store
+from engine.serving.lanes import lane_workers
 from tests.support.korf import korf_instances
 
 #: The goal the databases are built for (the blank-last goal reads them through the half-turn).

@@ -60,6 +60,30 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
     return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING, name="puzzle-playground")
 
 
+def cluster_workers(client, patience: float = 0.0) -> dict[str, dict]:
+    """Every worker the scheduler knows, by address, asked of the scheduler now.
+
+    ``Client.scheduler_info`` falls back to the client's cached identity when its call fails, and the cache that the
+    client refreshes by itself carries no workers: a search asking it on a busy machine was told the cluster was
+    empty. This asks the scheduler and, if the answer is empty, asks again for ``patience`` seconds: a job asking
+    from a worker knows one exists."""
+    deadline = time.monotonic() + patience
+    while True:
+        workers = dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
+        if workers or time.monotonic() > deadline:
+            return workers
+        time.sleep(0.2)
+
+
+def lane_workers(client, lane: str) -> list[str]:
+    """The addresses of the workers serving ``lane``; every worker that serves no lane when none advertises it."""
+    workers = cluster_workers(client, patience=10.0)
+    serving = [address for address, info in workers.items() if lane in (info.get("resources") or {})]
+    if serving:
+        return serving
+    return [address for address, info in workers.items() if not set(LANES) & set(info.get("resources") or {})]
+
+
 class LaneCensus:
     """Which lanes the cluster's workers serve and with how many threads, asked of the scheduler at most every
     ``EVERY`` seconds. A cluster whose workers advertise no lane (a bare ``dask worker``) runs every job anywhere."""
@@ -83,7 +107,7 @@ class LaneCensus:
         now = time.monotonic()
         if now - self._checked < self.EVERY:
             return
-        workers = client.scheduler_info(n_workers=-1).get("workers", {}).values()
+        workers = cluster_workers(client).values()
         threads = dict.fromkeys(LANES, 0)
         bare = 0
         for worker in workers:

@@ -420,14 +420,17 @@ def test_the_per_address_limit_comes_from_the_environment(monkeypatch):
     assert Limits.from_environment().per_address == Limits().per_address == 16
 
 
+def cluster(*workers):
+    """A client whose scheduler knows ``workers``."""
+    identity = SimpleNamespace(identity=lambda n_workers: {"workers": dict(enumerate(workers))})
+    return SimpleNamespace(sync=lambda call, **arguments: call(**arguments), scheduler=identity)
+
+
 def test_a_cluster_with_no_worker_yet_takes_no_job_and_a_late_lane_keeps_its_jobs():
     """Workers register one by one: before any has, a job handed over would carry no lane and go to the first worker
     that comes (a long job on the interactive one); while only the interactive lane is there, the long lane has no
     slot, and a bare worker (no lanes at all) takes anything."""
     from engine.serving.lanes import LaneCensus
-
-    def cluster(*workers):
-        return SimpleNamespace(scheduler_info=lambda n_workers: {"workers": dict(enumerate(workers))})
 
     assert LaneCensus().slots(cluster()) == {"interactive": 0, "long": 0}
     interactive = {"resources": {"interactive": 2}, "nthreads": 2}
@@ -441,9 +444,6 @@ def test_a_lane_runs_as_many_jobs_as_its_workers_have_units_and_threads_whicheve
     """Each job takes one unit of its lane's resource: a worker of two threads advertising one unit runs one job at a
     time, so the runner must count one slot there, else the job it hands over waits inside Dask behind another's."""
     from engine.serving.lanes import LaneCensus
-
-    def cluster(*workers):
-        return SimpleNamespace(scheduler_info=lambda n_workers: {"workers": dict(enumerate(workers))})
 
     workers = cluster({"resources": {"interactive": 1}, "nthreads": 2}, {"resources": {"long": 4}, "nthreads": 1},
                       {"resources": {"long": 1}, "nthreads": 1})

@@ -44,6 +44,7 @@ from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
 from engine.domains.tiles.move_automaton import automaton
+from engine.serving.lanes import cluster_workers, lane_workers
 
 #: The split depth is the first level of the tree with at least this many nodes per worker inside the bound.
 FRONTIER_PER_WORKER = 64
@@ -181,7 +182,7 @@ class DaskPool:
             raise PuzzleError("no worker of the cluster serves the long lane, so the search has nowhere to spread: "
                               "start one (dask worker <scheduler> --resources long=1 --preload engine.serving.worker)")
         self.client, self.addresses = client, addresses
-        known = client.scheduler_info(n_workers=-1)["workers"]
+        known = cluster_workers(client)
         self.threads = {address: max(1, known[address].get("nthreads", 1)) for address in addresses}
         self.workers = sum(self.threads.values())
         self._stops: list = []
@@ -230,17 +231,6 @@ class DaskPool:
                 event.clear()  # an event is forgotten by the scheduler once cleared and unreferenced
             except Exception:
                 pass
-
-
-def lane_workers(client, lane: str) -> list[str]:
-    """The addresses of the workers serving ``lane``; every worker when none advertises a lane."""
-    from engine.serving.jobs import LANES
-
-    workers = client.scheduler_info(n_workers=-1)["workers"]
-    serving = [address for address, info in workers.items() if lane in info.get("resources", {})]
-    if serving:
-        return serving
-    return [address for address, info in workers.items() if not set(LANES) & set(info.get("resources", {}))]
 
 
 # ---- the search ---------------------------------------------------------------------------------------------------

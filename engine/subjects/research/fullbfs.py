@@ -58,6 +58,7 @@ from engine.core.status import Status
 from engine.domains.tiles.ranking import lexicographic_radix
 from engine.serving import store
 from engine.serving.background import run_tasks
+from engine.serving.lanes import lane_workers
 
 MAX_CELLS = 14
 HARDEST_SAMPLE = 50
@@ -288,13 +289,6 @@ def _on_worker(function, arguments: tuple, stop_event: str):
     return function(*arguments, stop=event.is_set)
 
 
-def long_lane_workers(client) -> list[str] | None:
-    """The addresses of the workers that take long jobs, or None on a cluster without lanes (any worker)."""
-    workers = client.scheduler_info().get("workers", {})
-    found = [address for address, info in workers.items() if "long" in (info.get("resources") or {})]
-    return found or None
-
-
 class DaskWaves:
     """Each wave as one Dask task per partition on the long-lane workers. The search's own task (a job) secedes
     while it waits, so its worker takes partition tasks too; tasks are pinned to the long lane by address, since a
@@ -309,7 +303,7 @@ class DaskWaves:
         from distributed import Event
 
         run = uuid.uuid4().hex[:8]
-        workers = long_lane_workers(self.client)  # asked each wave: a worker that died comes back at a new address
+        workers = lane_workers(self.client, "long")  # asked each wave: a worker that died comes back at a new address
         futures = {self.client.submit(_on_worker, function, a, self.stop_event, workers=workers, pure=False,
                                       key=f"{function.__name__}-{a[3]}-{a[4]}-{run}"): i
                    for i, a in enumerate(arguments)}

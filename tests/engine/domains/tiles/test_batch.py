@@ -13,9 +13,10 @@ from engine.core.status import Status
 from engine.domains.tiles.batch import chunk_sizes, solve_boards
 from engine.domains.tiles.board import Board, goal_board
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers
+from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solving import solve_board
+from engine.serving.lanes import lane_workers
 
 FIRST = goal_board(4, 4, "blank-first")
 

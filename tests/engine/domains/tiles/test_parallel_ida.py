@@ -11,9 +11,10 @@ from distributed import Client, get_task_stream
 from engine.core.result import Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, lane_workers, spread_idastar
+from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, spread_idastar
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solving import solve_board
+from engine.serving.lanes import lane_workers
 
 
 @pytest.fixture(scope="module")
