@@ -23,6 +23,7 @@ from app.step_search import step_traces, view_name
 from app.step_view import (
     NUMBERED_GRAPH,
     View,
+    default_view,
     domain_views,
     graph_request,
     query_for,
@@ -90,10 +91,12 @@ def render_step_page(view: View, config: dict | None, presenting: bool = False):
     # a kind without an editor of its own is typed as JSON, its first example shown as a hint
     example_text = {name: json.dumps(kind.examples[0].get(kind.name)) if kind.examples else "" for name, kind in
                     views.items()}
-    # what each kind's own editor shows (the tiles': board, scramble or tiles, goal, and the heuristics offered)
-    forms = {name: view_codec(kind).form(view.data if view.problem == name else None) for name, kind in views.items()}
-    heuristics = {name: view_codec(kind).heuristics() for name, kind in views.items()}
-    return render_template("step/index.html", algorithms=algorithms, forms=forms, view_heuristics=heuristics,
+    # each kind's editor its view names (else its JSON is typed), what it shows and the heuristics it offers
+    codecs = {name: view_codec(kind) for name, kind in views.items()}
+    forms = {name: codec.form(view.data if view.problem == name else None) for name, codec in codecs.items()}
+    return render_template("step/index.html", algorithms=algorithms, forms=forms, default_view=default_view(),
+                           kind_editors={name: codec.editor for name, codec in codecs.items()},
+                           view_heuristics={name: codec.heuristics() for name, codec in codecs.items()},
                            domain_views=views, example_text=example_text, max_nodes=graph.MAX_NODES, view=view,
                            graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
                            data_text=view.data if isinstance(view.data, str) else

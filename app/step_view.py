@@ -17,7 +17,10 @@ keeps its address equal to ``query_for`` of what it shows, so any step has a lin
 A kind's view codec has ``read(args) -> data``, ``write(data) -> fields``, ``form(data)`` (what its editor on the
 page shows), ``request(data) -> fields`` (of ``/api/step``), ``problem(request) -> problem``, ``resolved(data,
 problem) -> data`` (the data its link keeps), ``answer(problem) -> fields`` (beside the traces), ``heuristics()``
-(name → label) and ``default_heuristic``; ``JsonView`` is the one of a kind given as JSON.
+(name → label), ``default_heuristic`` and ``editor``: the template of its editor in the page's form (in
+``app/templates/``, given ``name``, ``kind``, ``view`` and the form's ``forms[name]`` and ``view_heuristics[name]``;
+its fields are the view's query, so the form works without JavaScript; the kind's page module binds it), or None:
+the problem typed as JSON in ``data``; ``JsonView`` is the one of a kind given as JSON.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from urllib.parse import urlencode
 
 from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, json_value, text
-from engine.search.domain import DomainKind, domain_kinds
+from engine.search.domain import DomainKind, default_kind, domain_kinds
 from engine.search.record import ALGORITHMS
 from engine.subjects.classic import graph
 
@@ -43,10 +46,11 @@ NUMBERED_GRAPH_HEURISTICS = {"straight-line": "straight line", "zero": "none (h 
 
 @dataclass(frozen=True)
 class View:
-    """What ``/step`` shows: the problem, the algorithms and the step (the module's docstring names the fields)."""
-    problem: str = "tiles"
+    """What ``/step`` shows: the problem, the algorithms and the step (the module's docstring names the fields).
+    Without a problem, the default view (``default_view``); without a heuristic, the problem's view's default."""
+    problem: str = ""
     algorithms: tuple[str, ...] = ("bfs", "astar")
-    heuristic: str = "manhattan"
+    heuristic: str | None = None
     depth_limit: int = 12
     step: int = 0
     show_h: bool = False
@@ -58,9 +62,19 @@ class View:
     #: "start", "goal", "connect"}; pancake: a list); None: the view's default (a kind's first example)
     data: object = None
 
+    def __post_init__(self):
+        if not self.problem:
+            object.__setattr__(self, "problem", default_view())
+        if self.heuristic is None:  # a kind's view has its default; the numbered graph opens with its first
+            heuristic = next(iter(NUMBERED_GRAPH_HEURISTICS)) if self.problem == NUMBERED_GRAPH else \
+                view_codec(domain_views()[self.problem]).default_heuristic
+            object.__setattr__(self, "heuristic", heuristic)
+
 
 class JsonView:
     """The view of a kind given as its JSON in ``data`` (its first example without it)."""
+
+    editor = None
 
     def __init__(self, kind: DomainKind):
         self.kind = kind
@@ -103,6 +117,13 @@ def domain_views() -> dict[str, DomainKind]:
     return {VIEW_NAMES.get(name, name): kind for name, kind in domain_kinds().items()}
 
 
+def default_view() -> str:
+    """The view ``/step`` opens with: the default kind's (``engine.search.domain.default_kind``), else the numbered
+    graph."""
+    kind = default_kind()
+    return VIEW_NAMES.get(kind.name, kind.name) if kind is not None else NUMBERED_GRAPH
+
+
 def view_codec(kind: DomainKind):
     """A kind's view codec: its own, else ``JsonView``."""
     return kind.view if kind.view is not None else JsonView(kind)
@@ -123,8 +144,7 @@ def view_from_query(args) -> View:
     if len(names) > 2:
         raise PuzzleError("algorithms must name one or two algorithms")
     views = domain_views()
-    default = next((name for name, kind in views.items() if kind.default), NUMBERED_GRAPH)
-    problem = choice(args, "problem", (NUMBERED_GRAPH, *views), default)
+    problem = choice(args, "problem", (NUMBERED_GRAPH, *views), default_view())
     offered = view_heuristics(problem)
     for name in names:
         algorithm, _, heuristic = name.partition(":")

@@ -262,11 +262,16 @@ def domain_kind(name: object) -> DomainKind:
     return DOMAINS.named(name)
 
 
+def default_kind() -> DomainKind | None:
+    """The kind that says it is the default (``DomainKind.default``): a request naming no ``problem`` is of it."""
+    return next((kind for kind in domain_kinds().values() if kind.default), None)
+
+
 def requested_kind(data: dict) -> DomainKind:
-    """The kind a request or job names by ``problem``; without one, the default kind (``DomainKind.default``)."""
+    """The kind a request or job names by ``problem``; without one, the default kind (``default_kind``)."""
     name = data.get("problem")
     if name is None:
-        default = next((kind for kind in domain_kinds().values() if kind.default), None)
+        default = default_kind()
         if default is not None:
             return default
     kinds = domain_kinds()

@@ -1,6 +1,9 @@
 """A view of /step is its query: one reader and one writer (app/step_view.py), a link that reopens the same searches."""
 
 import json
+import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +11,12 @@ from app.lessons import LESSONS, neighbours
 from app.step_view import View, query_for, view_from_query
 from engine.domains.tiles import Board
 from engine.domains.tiles.problem import SlidingTileProblem
-from engine.search import breadth_first_search
+from engine.search import breadth_first_search, domain
+from engine.search.domain import domain_kinds
+from tests.engine.search.pancake import KIND as PANCAKE
+from tests.support.pages import submitted_fields
+
+APP = Path(__file__).resolve().parents[2] / "app"
 
 LINK = ("problem=tiles&size=3x3&tiles=1,2,3,4,0,6,7,5,8&goal=blank-last&algorithms=bfs,astar:misplaced"
         "&heuristic=manhattan&depth_limit=12&show_h=1&step=7")
@@ -73,3 +81,40 @@ def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
     assert "Not on the board at step 19: 11." in page
     bad = client.post("/lessons/check", data={"lesson": '{"slides": [{"title": "x", "text": "y", "link": "/play"}]}'})
     assert bad.status_code == 400 and "/step link" in bad.get_data(as_text=True)
+
+
+def test_the_form_submitted_without_javascript_opens_the_tile_view_it_names(client):
+    """/step's form as a browser without JavaScript sends it: the shown editor (the tiles', the default view's, drawn
+    by the template the tile view names) gives the query, and the page it opens is that board's view. 1 2 3 4/5 _ 6 7
+    is two blank moves right from the 2×4 blank-last goal (hand-checked): breadth-first search finds RR."""
+    fields = submitted_fields(client.get("/step").get_data(as_text=True), "step-form")
+    names = [name for name, _ in fields]
+    assert dict(fields)["problem"] == "tiles" and len(names) == len(set(names))  # one editor's fields, each once
+    assert {"size", "scramble", "seed", "tiles", "goal", "heuristic"} <= set(names)
+    sent = {**dict(fields), "size": "2x4", "tiles": "1 2 3 4/5 0 6 7", "first": "bfs", "second": ""}
+    page = client.get("/step", query_string=sent)
+    assert page.status_code == 200
+    shown = dict(submitted_fields(page.get_data(as_text=True), "step-form"))
+    assert [shown[name] for name in ("problem", "size", "tiles", "first")] == ["tiles", "2x4", "1 2 3 4 5 0 6 7", "bfs"]
+    answer = client.get("/api/step", query_string=shown).get_json()
+    assert (answer["problem"], answer["rows"], answer["cols"]) == ("tiles", 2, 4)
+    assert answer["start"] == [1, 2, 3, 4, 5, 0, 6, 7] and answer["traces"][0]["result"]["moves"] == "RR"
+
+
+def test_the_view_opened_without_a_problem_is_the_kind_the_registry_calls_the_default(client, monkeypatch):
+    """The default view is read from the registry (``DomainKind.default``), not written in the app: with the pancake
+    puzzle registered as the default and the tiles not, ``/step`` and ``/api/step`` open the pancakes."""
+    assert View().problem == "tiles" and View().heuristic == "manhattan"  # the tile kind says it is the default
+    kinds = {name: replace(kind, default=False) for name, kind in domain_kinds().items()}
+    monkeypatch.setattr(domain.DOMAINS, "_entries", {**kinds, "pancake": replace(PANCAKE, default=True)})
+    assert (View().problem, View().heuristic) == ("pancake", "")  # a kind typed as JSON: its example's h
+    page = client.get("/step").get_data(as_text=True)
+    assert '<option value="pancake" selected>' in page and 'data-default="pancake"' in page
+    assert client.get("/api/step?algorithms=bfs").get_json()["problem"] == "pancake"
+
+
+def test_the_shared_step_page_and_its_modules_write_no_tile_branch():
+    """The tiles are a kind like the others: their editor is their view's template, their default the registry's."""
+    branch = re.compile(r"""["']tiles["']|\b(?:domain_views|forms|view_heuristics)\.tiles\b""")
+    for path in (APP / "templates" / "step" / "index.html", *APP.glob("step*.py")):
+        assert not branch.search(path.read_text()), path

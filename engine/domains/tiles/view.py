@@ -32,6 +32,8 @@ class TileView:
 
     boards = STEP_BOARDS
     default_heuristic = "manhattan"
+    #: the board's editor in /step's form (app/templates/; app/static/js/step/tiles.js binds it)
+    editor = "step/tiles_editor.html"
 
     def heuristics(self) -> dict[str, str]:
         return heuristic_labels()

@@ -13,7 +13,9 @@
 //   summary(fields)   one line naming the problem, shown while the form is folded away (fields: form.elements);
 //   optionsLabel, optionsTitle   the "show h on the board" switch's words, or null when the picture draws no h;
 //   picture(problem, chain, options)   an element drawing the last node of chain (options: {showH, large, summary});
-//   bindForm(form, rerun)   optional: binds the view's own editor in the form; returns {loaded(data, rearranged)}.
+//   bindForm(form, rerun)   optional: binds the view's own editor in the form (the fieldset data-for=<view>; a kind's
+//                 view names its template, app/step_view.py's "editor", so the form works without JavaScript too);
+//                 rerun(how) loads the searches again; returns {loaded(data, rearranged)}, called with each answer.
 import { html } from "../common.js";
 
 const text = (value) => (typeof value === "string" ? value : JSON.stringify(value));

@@ -160,6 +160,7 @@ function searchView(root) {
     const domain = DOMAINS[data.problem] || genericDomain(data.problem, data.problem);
     const problem = domain.problem(data);
     showH.closest("label").hidden = !domain.optionsLabel;
+    showH.closest("label").title = domain.optionsTitle || "";
     views = data.traces.map((trace) => new SearchPanel(panels, trace, problem, domain, options));
     panels.classList.toggle("two", views.length === 2);
     stepper.load(Math.max(...data.traces.map((t) => t.steps.length)), (k) => views.forEach((v) => v.goTo(k)));
@@ -233,7 +234,7 @@ function searchView(root) {
   // Put a view's query into the form: the problem first (it decides which fields are in use), then every field.
   function fillForm(query) {
     const f = form.elements;
-    f.problem.value = query.get("problem") || "tiles";
+    f.problem.value = query.get("problem") || f.problem.dataset.default;  // none named: the default kind's view
     showControls();
     const [first, second] = (query.get("algorithms") || "").split(",");
     [...f].forEach((el) => {

@@ -1,5 +1,8 @@
 // The sliding-tile domain's part of the step-through: a state is a board (its cells), a tree node is named by the
-// move that made it (the blank's direction), and the board can carry each tile's h (the "show h" switch).
+// move that made it (the blank's direction), and the board can carry each tile's h (the "show h" switch). Its editor
+// in the form is the tile view's template (engine/domains/tiles/view.py names app/templates/step/tiles_editor.html:
+// board, scramble or tiles, goal, h), whose fields are the view's query; this module binds "New scramble" and writes
+// the folded form's summary from those fields.
 import { html } from "../common.js";
 import { breakdown, decorate } from "../heuristics.js";
 
@@ -16,7 +19,7 @@ export const tiles = {
   },
   // "New scramble": a new random seed for the same number of moves.
   bindForm(form, rerun) {
-    const button = document.getElementById("new-scramble");
+    const button = form.querySelector('[data-for="tiles"] [data-new-scramble]');
     if (!button) return {};
     button.addEventListener("click", () => {
       form.elements.seed.value = Math.floor(Math.random() * 1e6);
