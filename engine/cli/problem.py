@@ -1,15 +1,18 @@
-"""``solve-problem``: one or several solvers on a problem of any domain (a graph given as data, a grid map, a square
-sliding-tile board), through the same solve and compare jobs as ``POST /api/solve`` and ``/api/compare``.
+"""``solve-problem``: one or several solvers on a problem of any domain (a graph given as data, a grid map, a
+sliding-tile board of any shape), through the same solve and compare jobs as ``POST /api/solve`` and ``/api/compare``.
 
     python -m engine solve-problem --problem graph --file romania.json --solver astar
     python -m engine solve-problem --problem graph --data romania --solver astar --solver ucs --solver greedy --json
     python -m engine solve-problem --problem grid --file maze.json --solver idastar-compiled
     python -m engine solve-problem --problem tiles --data '[1,2,3,0,4,6,7,5,8]' --solver astar --solver ucs
+    python -m engine solve-problem --problem tiles --data '[[1,2,3,4],[5,0,6,7]]' --solver astar
+    python -m engine solve-problem --problem tiles --data '{"tiles":"1 5 2 3/4 0 6 7/8 9 10 11","goal":"blank-first"}'
 
 The file (or ``--data``) holds what ``POST /api/solve`` takes under the problem's name: a graph's JSON or the name of
-a built-in one, a grid's ``{"rows", "start", "goal", "connect"}``, a square board's cells. One solver prints the
-API's answer; several print the compare job's, side by side. The exit status is 0 when every solver found a path, 1
-otherwise, 2 on bad input.
+a built-in one, a grid's ``{"rows", "start", "goal", "connect"}``, a board's rows (any m×n) or a square board's
+cells, or ``{"size", "tiles", "goal"}`` (``engine.domains.tiles.kind``). One solver prints the API's answer; several
+print the compare job's, side by side. The exit status is 0 when every solver found a path, 1 otherwise, 2 on bad
+input.
 """
 
 from __future__ import annotations
@@ -78,8 +81,10 @@ def add_commands(sub) -> None:
     p = sub.add_parser("solve-problem", help="solve a graph, a grid map or another domain's problem (several "
                                              "solvers side by side)")
     p.add_argument("--problem", required=True, help="the domain: graph, grid, tiles, ...")
-    p.add_argument("--file", help="the problem's JSON (a graph as data, a grid's rows, start and goal)")
-    p.add_argument("--data", help="the problem's JSON inline, or a built-in graph's name (romania)")
+    p.add_argument("--file", help="the problem's JSON (a graph as data, a grid's rows, start and goal, a board's "
+                                  "rows)")
+    p.add_argument("--data", help="the problem's JSON inline, or a built-in graph's name (romania); a board: its rows "
+                                  "[[1,2,3,4],[5,0,6,7]], or {\"size\", \"tiles\", \"goal\"}")
     p.add_argument("--solver", action="append", help="bfs, dfs, ids, ucs, greedy, astar, idastar, bidirectional, "
                    "astar-compiled, idastar-compiled; 'astar:zero' with a heuristic of its own; repeat to compare")
     p.add_argument("--heuristic", help="one the domain offers (a graph: given, straight-line, zero)")

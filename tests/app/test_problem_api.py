@@ -3,9 +3,12 @@
 and uniform-cost search 418 km through Sibiu, Rimnicu Vilcea and Pitesti; greedy best-first 450 km through Sibiu and
 Fagaras; breadth-first search the fewest roads, three), Moving AI's listed optimal costs, hand-checked decimal costs,
 the CLI's JSON equal to the API's, jobs that finish and jobs that are cancelled, and 400s for bad input; and a
-sliding-tile board solved by the same ``solve`` and the same job kinds as a graph (engine, API and CLI)."""
+sliding-tile board solved by the same ``solve`` and the same job kinds as a graph (engine, API and CLI), of any
+shape through the CLI against a breadth-first search."""
 
 import json
+import random
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -245,3 +248,56 @@ def test_a_square_board_needs_no_size_and_a_board_may_be_raced_by_generic_and_ow
     assert answer.status_code == 200, answer.get_json()
     assert [(r["solver"], r["moves"]) for r in answer.get_json()["results"]] == [
         ("bfs", "RDR"), ("bidirectional", "RDR"), ("astar", "RDR")]
+
+
+def breadth_first_distances(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    """Every position's fewest blank moves to ``goal``: a breadth-first search from it, written here apart from the
+    engine's."""
+    distance, queue = {goal: 0}, deque([goal])
+    while queue:
+        state = queue.popleft()
+        blank = state.index(0)
+        row, col = divmod(blank, cols)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if 0 <= r < rows and 0 <= c < cols:
+                cells = list(state)
+                cells[blank], cells[r * cols + c] = cells[r * cols + c], 0
+                if tuple(cells) not in distance:
+                    distance[tuple(cells)] = distance[state] + 1
+                    queue.append(tuple(cells))
+    return distance
+
+
+def test_the_cli_solves_boards_of_any_shape_in_the_fewest_moves_breadth_first_search_finds(capsys):
+    """``solve-problem --problem tiles`` takes an m×n board as its rows, or as an object with its size and goal: the
+    2×4 position farthest from the goal (36 moves, seed 000's Table 1 diameter, found by the breadth-first search
+    above) and two drawn at random (seeded) are solved by A* in BFS's number of moves; 1 5 2 3/4 _ 6 7/8 9 10 11 is two
+    moves, up and left, from the 3×4 blank-first goal (hand-checked)."""
+    from engine.cli import main
+
+    distance = breadth_first_distances(2, 4, (1, 2, 3, 4, 5, 6, 7, 0))
+    farthest = max(distance, key=distance.get)
+    assert distance[farthest] == 36 and len(distance) == 8 * 7 * 6 * 5 * 4 * 3  # 8!/2 positions reach the goal
+    drawn = random.Random(44).sample(sorted(distance), 2)
+    boards = [[list(farthest[:4]), list(farthest[4:])]] + [{"size": "2x4", "tiles": list(cells)} for cells in drawn]
+    for board, cells in zip(boards, [farthest, *drawn], strict=True):
+        assert main(["solve-problem", "--problem", "tiles", "--data", json.dumps(board), "--solver", "astar",
+                     "--json"]) == 0
+        answer = json.loads(capsys.readouterr().out)
+        assert answer["size"] == "2x4" and answer["tiles"] == list(cells) and answer["optimal"] is True
+        assert answer["length"] == len(answer["moves"]) == distance[cells]
+    assert main(["solve-problem", "--problem", "tiles", "--data", json.dumps(
+        {"tiles": "1 5 2 3/4 0 6 7/8 9 10 11", "goal": "blank-first"}), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["size"], answer["moves"], answer["path"][-1]) == ("3x4", "UL", list(range(12)))
+
+
+@pytest.mark.parametrize("board, message", [
+    ([1, 2, 3, 4, 5, 0, 6, 7], "not a square board"), ([[1, 2, 3], [4, 0]], "rows are of different lengths"),
+    ([[1, 2], 3, 0], "not a mix"), ({"tiles": [[1, 2], [3, 0]], "solver": "bfs"}, "not 'solver'"),
+    ({"size": "2x4", "tiles": [1, 2, 3, 4, 5, 6, 0]}, "the blank"), ([[2, 1, 3], [4, 5, 0]], "unsolvable")])
+def test_the_cli_refuses_a_malformed_board_with_a_sentence(capsys, board, message):
+    from engine.cli import main
+
+    assert main(["solve-problem", "--problem", "tiles", "--data", json.dumps(board)]) == 2
+    assert message in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from math import isqrt
 
 from engine.core.errors import PuzzleError
 from engine.core.params import json_value
@@ -213,6 +214,29 @@ def parse_goal(spec: object, rows: int, cols: int) -> Board:
 def parse_board(size: str, tiles: object) -> Board:
     rows, cols = parse_size(size)
     return Board(rows, cols, parse_tiles(tiles, rows, cols))
+
+
+def board_shape(tiles: object) -> str:
+    """The size (``"2x4"``) of a board given by its cells alone: its rows (a list of lists, or a text with ``/``
+    between rows, ``"1 2 3 4/5 6 7 0"``) or a square board's cells (a list, or a text of numbers)."""
+    if isinstance(tiles, str) and "/" in tiles:
+        rows: list = [[t for t in re.split(r"[\s,;]+", row) if t] for row in tiles.strip().split("/")]
+    elif isinstance(tiles, list) and tiles and all(isinstance(row, list) for row in tiles):
+        rows = tiles
+    elif isinstance(tiles, list) and any(isinstance(row, list) for row in tiles):
+        raise PuzzleError("tiles must be the board's rows (each a list of numbers) or its cells, not a mix of both")
+    else:
+        count = len(tiles) if isinstance(tiles, list) else len([t for t in re.split(r"[\s,;]+", tiles.strip()) if t]) \
+            if isinstance(tiles, str) else 0
+        side = isqrt(count)
+        if count < 4 or side * side != count:
+            raise PuzzleError(f"missing field 'size': {count} cells are not a square board, so give its size (for "
+                              "example \"2x4\") or its rows ([[1,2,3,4],[5,6,7,0]] or \"1 2 3 4/5 6 7 0\")")
+        return f"{side}x{side}"
+    if len({len(row) for row in rows}) != 1:
+        raise PuzzleError(f"the board's rows are of different lengths ({', '.join(str(len(row)) for row in rows)}): "
+                          "every row of a board has as many cells")
+    return f"{len(rows)}x{len(rows[0])}"
 
 
 def position_from(params: dict, tiles_key: str = "tiles") -> tuple[Board, Board]:

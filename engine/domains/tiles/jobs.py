@@ -9,12 +9,11 @@ A request's budget is bounded (``engine.core.params.budget_from``); the lane is 
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
-from math import isqrt
 
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, text
 from engine.core.result import Budget, Watch
-from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles, position_from
+from engine.domains.tiles.board import Board, board_shape, parse_goal, parse_size, parse_tiles, position_from
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.solvability import require_solvable
@@ -28,18 +27,22 @@ from engine.serving.jobs import LONG, MAX_PROBLEM_BYTES, JobView, Placement, job
 MAX_COMPARE = 4
 #: Positions one batch solves at most.
 MAX_BATCH = 1000
+#: A board's own fields in a request (the rest are the solver's and the budget's)
+BOARD_FIELDS = ("size", "tiles", "goal")
 
 
 def board_position(params: dict) -> tuple[Board, Board]:
-    """(position, goal) from a request's ``size``, ``tiles`` and ``goal``; a square board's size may be left out."""
+    """(position, goal) from a request's ``size``, ``tiles`` and ``goal``. Without ``size`` the board's shape comes
+    from its ``tiles`` (``board_shape``: its rows, or a square's cells); ``tiles`` may be an object holding these
+    fields too, as ``solve-problem --problem tiles --data`` gives the kind's JSON under its name."""
+    if isinstance(params, dict) and isinstance(params.get("tiles"), dict):
+        given = params["tiles"]
+        unknown = sorted(set(given) - set(BOARD_FIELDS))
+        if unknown:
+            raise PuzzleError(f"a board given as an object holds {', '.join(BOARD_FIELDS)}; not {unknown[0][:40]!r}")
+        params = {**{key: value for key, value in params.items() if key not in BOARD_FIELDS}, **given}
     if isinstance(params, dict) and params.get("size") is None and params.get("tiles") not in (None, ""):
-        cells = params["tiles"]
-        count = len(cells) if isinstance(cells, list) else len(cells.split(",")) if isinstance(cells, str) else 0
-        side = isqrt(count)
-        if count < 4 or side * side != count:
-            raise PuzzleError("missing field 'size' (for example \"3x3\"), with 'tiles' the position's cells, for "
-                              "example [8,6,7,2,5,4,3,0,1]")
-        params = {**params, "size": f"{side}x{side}"}
+        params = {**params, "size": board_shape(params["tiles"])}
     return position_from(params)
 
 

@@ -3,9 +3,10 @@
 (``engine.domains.tiles.jobs``). It is the default kind: a request that names no ``problem`` is a board's, as every
 request was before the other domains came.
 
-Its JSON is the request's own fields: ``tiles`` (the start's cells, a list or ``"8,1,3,4,0,2,7,6,5"``), ``size``
-(``"3x3"``; a square board's may be left out), ``goal`` (``blank-last``, the default, ``blank-first`` or the cells)
-and ``heuristic`` (a registered one's name; without it each solver's own default).
+Its JSON is the request's own fields: ``tiles`` (the start's cells, a list or ``"8,1,3,4,0,2,7,6,5"``, or its rows,
+``[[1,2,3,4],[5,6,7,0]]`` or ``"1 2 3 4/5 6 7 0"``), ``size`` (``"2x4"``; left out, the rows' shape or a square's),
+``goal`` (``blank-last``, the default, ``blank-first`` or the cells) and ``heuristic`` (a registered one's name;
+without it each solver's own default); ``tiles`` may also be an object of ``size``, ``tiles`` and ``goal``.
 """
 
 from __future__ import annotations

@@ -3,15 +3,16 @@ step-through builds and shows it.
 
 Query fields: ``size`` (``3x3``, ``2x4``, …), ``tiles`` (the start, ``8,1,3,4,0,2,7,6,5``; without it a no-revisit
 scramble of ``scramble`` moves with random seed ``seed``, which ``resolved`` writes as the tiles it gives), ``goal``
-(``blank-last`` or ``blank-first``), ``heuristic`` (a registered heuristic made for every board); ``data`` (a square
-board's cells as JSON, as any kind's view takes its JSON) stands for ``tiles``. The view's data is a dict of these.
+(``blank-last`` or ``blank-first``), ``heuristic`` (a registered heuristic made for every board); ``data`` (the
+board's rows, or a square board's cells, as JSON, as any kind's view takes its JSON) stands for ``tiles``. The view's
+data is a dict of these.
 """
 
 from __future__ import annotations
 
 from engine.core.errors import PuzzleError
 from engine.core.params import choice, integer, json_value, text
-from engine.domains.tiles.board import Board, parse_goal, parse_size, parse_tiles
+from engine.domains.tiles.board import Board, board_shape, parse_goal, parse_size, parse_tiles
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
@@ -46,8 +47,8 @@ class TileView:
         if not cells and args.get("data"):
             cells = json_value(text(args, "data", 400, ""), "data (the tiles)")
             if isinstance(cells, list) and args.get("size") is None:
-                side = int(len(cells) ** 0.5)
-                size, rows, cols = f"{side}x{side}", side, side
+                size = board_shape(cells)
+                rows, cols = parse_size(size)
         data = {"size": size, "goal": choice(args, "goal", ("blank-last", "blank-first"), "blank-last")}
         if cells:
             data["tiles"] = list(parse_tiles(cells, rows, cols))
