@@ -16,7 +16,7 @@ ROMANIA = Path(__file__).resolve().parents[2] / "engine" / "domains" / "graph" /
 
 
 def romania(step: int = 12, **extra) -> str:
-    return "/step?" + urlencode({"problem": "graph-data", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
+    return "/step?" + urlencode({"problem": "graph", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
                                  "step": step, **extra})
 
 
@@ -91,7 +91,7 @@ def test_a_view_too_large_to_keep_is_a_413_and_unknown_links_a_404(client):
     edges = [{"from": f"{name}{i}", "to": f"{name}{i + 1}", "cost": 1} for i in range(329)]
     graph = {"nodes": nodes, "edges": edges, "start": f"{name}0", "goal": f"{name}329"}
     text = json.dumps(graph, separators=(",", ":"))
-    view = "/step?" + urlencode({"problem": "graph-data", "data": text}, safe='{}[]":, ')
+    view = "/step?" + urlencode({"problem": "graph", "data": text}, safe='{}[]":, ')
     assert MAX_VIEW_BYTES < len(text) and len(view) < 60_000  # a graph the step-through takes
     response = client.post("/api/views", json={"view": view})
     assert response.status_code == 413 and "too large" in response.json["error"]

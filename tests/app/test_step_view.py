@@ -24,11 +24,11 @@ def test_the_writer_gives_back_the_query_the_reader_read():
 def test_a_graph_link_carries_the_graph_and_the_seed_graph_its_ends():
     drawn = ('{"nodes":[{"name":"a","x":10,"y":10},{"name":"b","x":90,"y":90}],'
              '"edges":[{"from":"a","to":"b","cost":3}],"start":"a","goal":"b"}')
-    view = view_from_query({"problem": "graph", "graph": drawn, "algorithms": "ucs", "heuristic": "zero"})
+    view = view_from_query({"problem": "numbered-graph", "graph": drawn, "algorithms": "ucs", "heuristic": "zero"})
     assert view.graph["edges"][0]["cost"] == 3
     assert view_from_query(dict(pair.split("=") for pair in query_for(view).split("&") if not pair.startswith("graph"))
                            ).graph is None
-    assert "from=0&to=5" in query_for(view_from_query({"problem": "graph", "to": "5"}))
+    assert "from=0&to=5" in query_for(view_from_query({"problem": "numbered-graph", "to": "5"}))
 
 
 def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(client):
@@ -43,7 +43,7 @@ def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(cl
 
 
 @pytest.mark.parametrize("query,word", [("algorithms=bfs,dfs,ids", "one or two"), ("algorithms=quick", "unknown"),
-                                        ("size=4x4", "at most 12 cells"), ("problem=graph&graph=[1", "JSON"),
+                                        ("size=4x4", "at most 12 cells"), ("problem=numbered-graph&graph=[1", "JSON"),
                                         ("step=-1", "step")])
 def test_a_bad_link_is_a_clear_400(client, query, word):
     for url in ([f"/api/step?{query}"] + ([f"/step?{query}"] if "size" not in query else [])):  # the page reads the
@@ -64,7 +64,7 @@ def test_the_slides_run_in_one_line_across_lessons():
 def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
     """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 11 is no figure there (no
     count, and no path's cost g in the tree)."""
-    link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
+    link = "/step?problem=numbered-graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
     lesson = {"title": "Mine", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link},
                                           {"title": "Wrong", "text": "BFS finds a path of 11 edges.", "link": link}]}
     page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
