@@ -73,3 +73,60 @@ def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
     assert "Not on the board at step 19: 11." in page
     bad = client.post("/lessons/check", data={"lesson": '{"slides": [{"title": "x", "text": "y", "link": "/play"}]}'})
     assert bad.status_code == 400 and "/step link" in bad.get_data(as_text=True)
+
+
+#: Links as they were written before the numbered graph had a name of its own (the graph kind's view was "graph-data",
+#: the numbered graph "graph" with its ends or its drawing), each taken from where it was held (the tests, the
+#: lecture's own-lesson example, the README), beside the link of today that opens the same view.
+DRAWN = ('{"nodes":[{"name":"a","x":10,"y":10},{"name":"b","x":90,"y":90}],'
+         '"edges":[{"from":"a","to":"b","cost":3}],"start":"a","goal":"b"}')
+OLD_LINKS = [
+    ({"problem": "graph", "from": "0", "to": "6", "algorithms": "bfs", "heuristic": "zero", "step": "19"},
+     {"problem": "numbered-graph", "from": "0", "to": "6", "algorithms": "bfs", "heuristic": "zero", "step": "19"}),
+    ({"problem": "graph", "to": "5"}, {"problem": "numbered-graph", "to": "5"}),
+    ({"problem": "graph", "graph": DRAWN, "algorithms": "ucs", "heuristic": "zero"},
+     {"problem": "numbered-graph", "graph": DRAWN, "algorithms": "ucs", "heuristic": "zero"}),
+    ({"problem": "graph-data", "data": "romania", "algorithms": "ucs,astar", "step": "12"},
+     {"problem": "graph", "data": "romania", "algorithms": "ucs,astar", "step": "12"}),
+    ({"problem": "graph-data", "algorithms": "bidirectional"}, {"problem": "graph", "algorithms": "bidirectional"}),
+]
+
+
+@pytest.mark.parametrize("old, new", OLD_LINKS)
+def test_an_old_link_opens_the_view_it_opened(client, old, new):
+    assert view_from_query(old) == view_from_query(new)
+    before = client.get("/api/step", query_string=old).get_json()
+    now = client.get("/api/step", query_string=new).get_json()
+    assert before["problem"] == new["problem"] and before["view"] == now["view"] == query_for(view_from_query(new))
+    assert [t["steps"] for t in before["traces"]] == [t["steps"] for t in now["traces"]]
+    page = client.get("/step", query_string=old).get_data(as_text=True)
+    assert f'<option value="{new["problem"]}" selected>' in page
+
+
+def test_old_links_show_the_figures_their_views_showed(client):
+    def answer(query):
+        return client.get("/api/step", query_string=query).get_json()["traces"]
+
+    (seed, _), _, (drawn, _), (romania, _), _ = OLD_LINKS
+    # the seed's graph: BFS finds 0 → 2 → 4 → 6 (the lecture's bfs-dfs/2); the drawing's one road costs 3; uniform-cost
+    # search and A* find Arad to Bucharest at 418 km (AIMA, Figure 3.24)
+    assert answer(seed)[0]["result"]["path"] == [0, 2, 4, 6]  # numbered nodes: states are numbers
+    assert answer(drawn)[0]["result"]["cost"] == 3
+    assert [trace["result"]["cost"] for trace in answer(romania)] == [418, 418]
+
+
+def test_the_old_request_of_the_numbered_graph_is_answered_as_the_numbered_graph(client):
+    """The lecture's first slides sent ``{"problem": "graph"}`` without a graph (the README's form of the API)."""
+    old = client.post("/api/step", json={"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}).get_json()
+    new = client.post("/api/step", json={"problem": "numbered-graph", "algorithms": ["bfs"],
+                                         "heuristic": "zero"}).get_json()
+    assert old["problem"] == new["problem"] == "numbered-graph"
+    assert [(t["steps"], t["nodes"]) for t in old["traces"]] == [(t["steps"], t["nodes"]) for t in new["traces"]]
+    assert new["traces"][0]["result"]["path"] == [0, 2, 4, 6] and (new["start"], new["goal"]) == (0, 6)
+
+
+def test_a_lecturers_own_lesson_with_an_old_link_is_checked_as_before(client):
+    link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
+    lesson = {"title": "Old", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link}]}
+    page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
+    assert page.get_data(as_text=True).count('data-checked="ok"') == 1
