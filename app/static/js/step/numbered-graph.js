@@ -23,7 +23,7 @@ export default {
   label(node) { return String(node.state); },
   pathText(chain) { return chain.map((n) => n.state).join(" → "); },
   solutionText(problem, result) { return [problem.start, ...result.moves.split(" ").filter(Boolean)].join(" → "); },
-  summary(f) { return `graph, node ${f.from.value} to node ${f.to.value}`; },
+  summary(f) { return `numbered graph, node ${f.from.value} to node ${f.to.value}`; },
   optionsLabel: null,
 
   // The form holds the graph itself (its hidden "graph" field): move a node, pick the ends, change the costs, and
