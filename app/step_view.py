@@ -30,7 +30,9 @@ under one name of its own.
 
 Names links and records hold from before (``current_query``, ``is_numbered_request``): ``graph-data`` was the graph
 kind's view, and ``graph`` with the numbered graph's fields (``from``, ``to``, ``graph``; no ``data``) was the
-numbered graph's. Every reader of a view (the page, ``/api/step``, saved views, classes, own lessons) goes through
+numbered graph's; a query the page's form sent (it names ``first``, not ``algorithms``) is always read as it is, so
+switching from the numbered graph to a typed one without JavaScript, its drawing's fields still sent, stays a
+switch. Every reader of a view (the page, ``/api/step``, saved views, classes, own lessons) goes through
 ``view_from_query``, and a saved view's address through ``current_query``, so no stored row needs rewriting.
 """
 
@@ -124,7 +126,8 @@ def current_query(args):
     problem = args.get("problem")
     if problem == "graph-data":
         problem = "graph"
-    elif problem == "graph" and "data" not in args and any(name in args for name in NUMBERED_GRAPH_FIELDS):
+    elif problem == "graph" and "data" not in args and "first" not in args \
+            and any(name in args for name in NUMBERED_GRAPH_FIELDS):  # the form (its "first") says what it means
         problem = NUMBERED_GRAPH
     else:
         return args

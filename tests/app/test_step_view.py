@@ -130,3 +130,16 @@ def test_a_lecturers_own_lesson_with_an_old_link_is_checked_as_before(client):
     lesson = {"title": "Old", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link}]}
     page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
     assert page.get_data(as_text=True).count('data-checked="ok"') == 1
+
+
+def test_the_form_sent_without_javascript_switches_from_the_numbered_graph_to_a_typed_one(client):
+    """The numbered graph's fields are still in the form when its user picks the typed graph and presses Load without
+    JavaScript: what the form sends (``first``, not ``algorithms``) means the view it names, not an old link."""
+    sent = {"problem": "graph", "first": "ucs", "second": "", "depth_limit": "12", "from": "0", "to": "6",
+            "heuristic": "straight-line", "graph": ""}
+    view = view_from_query(sent)
+    assert view.problem == "graph" and view.heuristic == "straight-line"
+    page = client.get("/step", query_string=sent).get_data(as_text=True)
+    assert '<option value="graph" selected>' in page
+    trace = client.get(f"/api/step?{query_for(view)}").get_json()["traces"][0]
+    assert trace["result"]["cost"] == 418  # Romania, Arad to Bucharest (AIMA)
