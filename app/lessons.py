@@ -61,13 +61,13 @@ LESSONS = (
                      ("Breadth-first search keeps its frontier in a first-in, first-out queue. It expands every "
                       "node at depth 1 before any at depth 2, so the tree grows one full level at a time.",
                       "Step forward and watch the highlighted pseudocode line and the queue under it."),
-                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, 0,
+                     {"problem": "numbered-graph", "algorithms": ["bfs"], "heuristic": "zero"}, 0,
                      shows="the start, before the first step", claims={"step": 0}, walk=19),
                Slide("The first path found is a shortest one",
                      ("Here BFS has finished on the graph: 0 → 2 → 4 → 6, 3 edges. Because it never looks at a "
                       "longer path before every shorter one, the first time it generates the goal it has a path with "
                       "the fewest edges.",),
-                     {"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}, "end",
+                     {"problem": "numbered-graph", "algorithms": ["bfs"], "heuristic": "zero"}, "end",
                      shows="the end of the search",
                      claims={"step": 19, "moves": {"bfs": "0 2 4 6"}, "length": {"bfs": 3}, "shortest": ["bfs"]}),
                Slide("A stack: dive first",

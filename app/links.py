@@ -21,7 +21,7 @@ from app import refuse, step
 from app.records import Allowance, TooLarge, records
 from app.solve_api import json_body
 from app.step_search import step_problem
-from app.step_view import View, domain_views, query_for, request_for, view_from_query
+from app.step_view import View, current_query, domain_views, query_for, request_for, view_from_query
 from engine.core.errors import PuzzleError
 from engine.core.params import flag, integer, text
 
@@ -75,9 +75,10 @@ def record_for(url: object) -> dict:
 
 
 def query_of(record: dict) -> dict[str, str]:
-    """A record's query as the text fields of an address (what ``view_from_query`` reads)."""
-    return {name: value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
-            for name, value in record["query"].items()}
+    """A record's query as the text fields of an address (what ``view_from_query`` reads), a view's old name read as
+    today's (``current_query``: a record saved before a view was renamed keeps its key and opens the same view)."""
+    return current_query({name: value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+                          for name, value in record["query"].items()})
 
 
 def long_url(record: dict) -> str:

@@ -37,7 +37,7 @@ def practice_question(seed: int) -> Practice:
             data = {"problem": "tiles", "size": "3x3", "scramble": rng.randint(5, 9), "seed": rng.randrange(10**6)}
         else:
             start, goal = rng.sample(range(7), 2)
-            data = {"problem": "graph", "start": start, "goal": goal}
+            data = {"problem": "numbered-graph", "start": start, "goal": goal}
         data["algorithms"] = [algorithm]
         problem, _, traces = step_traces(data)
         trace = traces[0]

@@ -3,7 +3,7 @@ or the numbered graph drawn on the Graph page) and one trace per algorithm (``en
 
 from __future__ import annotations
 
-from app.step_view import NUMBERED_GRAPH, VIEW_NAMES, view_codec
+from app.step_view import NUMBERED_GRAPH, is_numbered_request, view_codec
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.graph import numbered_graph
@@ -12,14 +12,9 @@ from engine.search.trace import trace_search
 from engine.subjects.classic import graph
 
 
-def _numbered_graph(data: dict) -> bool:
-    """The numbered graph (the Graph page's) rather than the graph kind, which comes with its JSON."""
-    return data.get("problem") == NUMBERED_GRAPH and NUMBERED_GRAPH not in data
-
-
 def step_problem(data: dict):
     """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
-    if _numbered_graph(data):
+    if is_numbered_request(data):
         g = graph.graph_from_request(data)
         start, goal = data.get("start", 0), data.get("goal", g.size - 1)
         for name, node in (("start", start), ("goal", goal)):
@@ -31,11 +26,8 @@ def step_problem(data: dict):
 
 
 def view_name(data: dict) -> str:
-    """The view a step-through request is of (a graph given as data is "graph-data", apart from the numbered graph)."""
-    if _numbered_graph(data):
-        return NUMBERED_GRAPH
-    name = requested_kind(data).name
-    return VIEW_NAMES.get(name, name)
+    """The view a step-through request is of: the numbered graph's, else its kind's name."""
+    return NUMBERED_GRAPH if is_numbered_request(data) else requested_kind(data).name
 
 
 def _with_heuristic(data: dict, problem, name: str):
@@ -43,7 +35,7 @@ def _with_heuristic(data: dict, problem, name: str):
     heuristic = name.partition(":")[2]
     if not heuristic:
         return problem
-    kind: DomainKind | None = None if _numbered_graph(data) else requested_kind(data)
+    kind: DomainKind | None = None if is_numbered_request(data) else requested_kind(data)
     if kind is None or heuristic not in view_codec(kind).heuristics():
         raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
     codec = view_codec(kind)  # the same position (a scramble's, as it came out), another h

@@ -2,12 +2,12 @@
 one (the only writer) and ``request_for`` turns it into the ``/api/step`` request that records its searches; the page
 keeps its address equal to ``query_for`` of what it shows, so any step has a link. Fields:
 
-* ``problem``: a registered domain's view (``domain_views``: the kind's name, ``graph-data`` for the graph kind; the
-  sliding tiles by default) or ``graph`` (the numbered graph drawn on the Graph page). A kind's own fields are its
+* ``problem``: a registered domain's view (``domain_views``: the kind's name; the sliding tiles by default) or
+  ``numbered-graph`` (the numbered graph drawn on the Graph page, ``NUMBERED_GRAPH``). A kind's own fields are its
   view's (``DomainKind.view``: the tiles' are ``size``, ``tiles`` or ``scramble`` and ``seed``, ``goal``,
   ``engine.domains.tiles.view``); a kind without one is given as JSON in ``data`` (without it the kind's first
   example) and ``heuristic`` one of the kind's;
-* graph: ``graph``, the graph as JSON (``{"nodes": [{"name", "x", "y"}], "edges": [{"from", "to", "cost"}],
+* numbered-graph: ``graph``, the graph as JSON (``{"nodes": [{"name", "x", "y"}], "edges": [{"from", "to", "cost"}],
   "start", "goal"}``); without it the seed's graph from node ``from`` to node ``to``; ``heuristic`` is
   ``straight-line`` or ``zero``;
 * ``algorithms``: one or two algorithm names, comma-separated; ``astar:misplaced`` runs A* with its own heuristic
@@ -21,6 +21,22 @@ problem) -> data`` (the data its link keeps), ``answer(problem) -> fields`` (bes
 ``app/templates/``, given ``name``, ``kind``, ``view`` and the form's ``forms[name]`` and ``view_heuristics[name]``;
 its fields are the view's query, so the form works without JavaScript; the kind's page module binds it), or None:
 the problem typed as JSON in ``data``; ``JsonView`` is the one of a kind given as JSON.
+
+Why the numbered graph is a view of its own rather than an example of the graph kind: its problem is already the
+graph kind's (``engine.domains.graph.numbered_graph`` builds a ``GraphDomain``), but what it shows is a drawing, not
+data: nodes are numbers (states are ints, not names), it is edited by dragging nodes and clicking ends and costs
+(``step/numbered-graph.js`` with the drawing page's ``GraphArranger``, which hands its drawing over through the
+browser's storage), its ends are ``from`` and ``to`` and its costs whole numbers 1…99, as the Graph page's path
+listings (``engine.subjects.classic.graph``) read them. Folding it into the graph kind's view would drop that editor
+from the step-through, or put it on typed graphs whose names and coordinates it cannot keep; so it keeps its view,
+under one name of its own.
+
+Names links and records hold from before (``current_query``, ``is_numbered_request``): ``graph-data`` was the graph
+kind's view, and ``graph`` with the numbered graph's fields (``from``, ``to``, ``graph``; no ``data``) was the
+numbered graph's; a query the page's form sent (it names ``first``, not ``algorithms``) is always read as it is, so
+switching from the numbered graph to a typed one without JavaScript, its drawing's fields still sent, stays a
+switch. Every reader of a view (the page, ``/api/step``, saved views, classes, own lessons) goes through
+``view_from_query``, and a saved view's address through ``current_query``, so no stored row needs rewriting.
 """
 
 from __future__ import annotations
@@ -37,10 +53,10 @@ from engine.subjects.classic import graph
 
 MAX_GRAPH_TEXT = 20_000  # a graph of graph.MAX_NODES nodes and their edges, as JSON, fits with room to spare
 MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
-#: views named apart from their kind: "graph" is the numbered graph drawn on the Graph page, so the registered graph
-#: kind (a graph typed as data) is shown as "graph-data"
-VIEW_NAMES = {"graph": "graph-data"}
-NUMBERED_GRAPH = "graph"
+NUMBERED_GRAPH = "numbered-graph"
+#: the numbered graph's own fields in a query: a query of ``problem=graph`` with one of them (and no ``data``) is an
+#: old link to the numbered graph
+NUMBERED_GRAPH_FIELDS = ("from", "to", "graph")
 NUMBERED_GRAPH_HEURISTICS = {"straight-line": "straight line", "zero": "none (h = 0)"}
 
 
@@ -58,7 +74,7 @@ class View:
     start: int = 0
     end: int = 6
     #: a registered domain's view data: its view's (the tiles': size, tiles or scramble and seed, goal) or its own
-    #: JSON (graph-data: a graph's, engine/domains/graph/model.py, or a built-in graph's name; grid: {"rows",
+    #: JSON (graph: a graph's, engine/domains/graph/model.py, or a built-in graph's name; grid: {"rows",
     #: "start", "goal", "connect"}; pancake: a list); None: the view's default (a kind's first example)
     data: object = None
 
@@ -112,16 +128,38 @@ class JsonView:
 
 
 def domain_views() -> dict[str, DomainKind]:
-    """The step-through's views of registered domains (view name → kind), read from the registry each time, so a
-    kind registered later (a test's pancake puzzle) is a view too."""
-    return {VIEW_NAMES.get(name, name): kind for name, kind in domain_kinds().items()}
+    """The step-through's views of registered domains (view name, the kind's own → kind), read from the registry
+    each time, so a kind registered later (a test's pancake puzzle) is a view too."""
+    return dict(domain_kinds())
+
+
+def current_query(args):
+    """A view's query with the names of old links and stored records read as today's (the module's docstring):
+    ``graph-data`` is ``graph``, and ``graph`` with the numbered graph's fields is ``numbered-graph``. ``args``
+    unchanged when it names no old view, else a dict of its fields."""
+    problem = args.get("problem")
+    if problem == "graph-data":
+        problem = "graph"
+    elif problem == "graph" and "data" not in args and "first" not in args \
+            and any(name in args for name in NUMBERED_GRAPH_FIELDS):  # the form (its "first") says what it means
+        problem = NUMBERED_GRAPH
+    else:
+        return args
+    return {**{name: args.get(name) for name in args}, "problem": problem}
+
+
+def is_numbered_request(data: dict) -> bool:
+    """Whether an ``/api/step`` request is of the numbered graph: ``"problem": "numbered-graph"``, or the graph kind's
+    name without the graph kind's ``"graph"`` (the request's form from before the numbered graph had a name)."""
+    problem = data.get("problem")
+    return problem == NUMBERED_GRAPH or (problem == "graph" and "graph" not in data)
 
 
 def default_view() -> str:
     """The view ``/step`` opens with: the default kind's (``engine.search.domain.default_kind``), else the numbered
     graph."""
     kind = default_kind()
-    return VIEW_NAMES.get(kind.name, kind.name) if kind is not None else NUMBERED_GRAPH
+    return kind.name if kind is not None else NUMBERED_GRAPH
 
 
 def view_codec(kind: DomainKind):
@@ -138,7 +176,9 @@ def view_heuristics(view: str) -> dict[str, str]:
 
 def view_from_query(args) -> View:
     """The view a query string names (``request.args``, or any mapping of field to text); missing fields take the
-    defaults the page opens with, bad ones raise ``PuzzleError`` naming the field."""
+    defaults the page opens with, bad ones raise ``PuzzleError`` naming the field; old links' names are read as
+    today's (``current_query``)."""
+    args = current_query(args)
     names = [name for name in text(args, "algorithms", 200, "").split(",") if name]
     names = names or [name for name in (args.get("first"), args.get("second")) if name] or list(View.algorithms)
     if len(names) > 2:

@@ -75,7 +75,8 @@ def test_step_api(client):
     assert data["traces"][0]["result"]["status"] == "solved"
     for body, message in [({"size": "4x4"}, "at most 12 cells"), ({"tiles": "1 2 3/4 5 6/8 7 0"}, "cannot reach"),
                           ({"algorithms": ["magic"]}, "unknown algorithm"), ({"algorithms": []}, "one or two"),
-                          ({"problem": "graph", "goal": 99}, "goal must be"), ({"problem": "chess"}, "must be one of")]:
+                          ({"problem": "numbered-graph", "goal": 99}, "goal must be"),
+                          ({"problem": "chess"}, "must be one of")]:
         response = client.post("/api/step", json=body)
         assert response.status_code == 400 and message in response.get_json()["error"], body
 

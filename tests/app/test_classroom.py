@@ -206,7 +206,7 @@ ROMANIA = Path(__file__).resolve().parents[2] / "engine" / "domains" / "graph" /
 
 def romania_view(step: int) -> str:
     """AIMA's Romania typed in (the file's JSON as the graph editor sends it), uniform-cost beside A*."""
-    return "/step?" + urlencode({"problem": "graph-data", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
+    return "/step?" + urlencode({"problem": "graph", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
                                  "step": step})
 
 
@@ -219,7 +219,7 @@ def test_a_class_on_a_typed_graph_survives_a_restart_of_the_server(tmp_path):
     students = [before.test_client() for _ in range(8)]
     states = [s.get(f"/class/{code}/state?student=phone{n:05d}").json for n, s in enumerate(students)]
     view = opened(students[0], states[0]["view"])
-    assert (view.problem, view.algorithms, view.step) == ("graph-data", ("ucs", "astar"), 12)
+    assert (view.problem, view.algorithms, view.step) == ("graph", ("ucs", "astar"), 12)
     assert view.data == json.loads(ROMANIA.read_text())
     _, _, (ucs, astar) = step_traces({"problem": "graph", "graph": view.data, "algorithms": ["ucs", "astar"]})
     assert ucs["result"]["cost"] == astar["result"]["cost"] == 418  # Arad to Bucharest, AIMA's figure

@@ -44,5 +44,7 @@ def test_a_registered_kinds_view_reads_its_own_heuristics_and_json_and_names_its
     # a picture module where app/static/js/step/ has the view's file; the pancake puzzle has none
     assert domains["pancake"] == {"module": None, "title": "The pancake puzzle", "compare": True}
     assert domains["grid"]["module"].endswith("/js/step/grid.js") and domains["grid"]["compare"]
-    assert domains["graph-data"]["module"].endswith("/js/step/graph-data.js")
+    # the graph kind's module is named as the kind is; the numbered graph is a view apart, with its own module
+    assert domains["graph"]["module"].endswith("/js/step/graph.js") and domains["graph"]["compare"]
+    assert domains["numbered-graph"]["module"].endswith("/js/step/numbered-graph.js")
     assert domains["tiles"]["module"].endswith("/js/step/tiles.js") and domains["tiles"]["compare"]

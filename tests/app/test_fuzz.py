@@ -52,7 +52,7 @@ FIELDS = sorted(set(HAND_FIELDS) | set(discovered_fields()))
 #: JSON text nested about as deep as Python's parser goes, as a query field, a lesson or a domain's data
 NESTED = ["[" * 990 + "]" * 990, '{"rows": ' + "[" * 1000 + "]" * 1000 + "}",
           '{"title": "t", "slides": ' + "[" * 990 + "]" * 990 + "}", '{"slides": [{"title": "t", "text": "1", '
-          '"link": "/step?problem=graph&graph=' + "[" * 990 + "]" * 990 + '"}]}']
+          '"link": "/step?problem=numbered-graph&graph=' + "[" * 990 + "]" * 990 + '"}]}']
 NASTY_TEXT = NESTED + ["", " ", "¹", "٣", "1e999", "NaN", "-Infinity", "Infinity", "9" * 400, "-1", "0", "3x3",
                        "4x4", "99x99", "bfs", "idastar", "manhattan", "pdb", "blank-first", "1,2,3",
                        "8 6 7/2 5 4/3 0 1", "[1,2]", "{}", "true", "off", "\x00", "🧩", "2x" + "9" * 30]
@@ -130,12 +130,12 @@ def test_no_route_answers_5xx(fuzz_app, data):
 #: Each field that holds JSON text, holding it nested about as deep as Python's parser goes, in the form it takes
 #: there (a domain's data is an object, a class's view and a slide's link are /step addresses).
 NESTED_FIELDS = {"data": NESTED[1], "graph": NESTED[0], "graph_json": NESTED[0], "lesson": NESTED[2],
-                 "view": "/step?problem=graph&graph=" + NESTED[0][:1960], "state": NESTED[0], "tiles": NESTED[0],
-                 "grid": NESTED[1], "slides": NESTED[0], "positions": NESTED[0], "offsets": NESTED[0],
-                 "params": NESTED[0]}
+                 "view": "/step?problem=numbered-graph&graph=" + NESTED[0][:1960], "state": NESTED[0],
+                 "tiles": NESTED[0], "grid": NESTED[1], "slides": NESTED[0], "positions": NESTED[0],
+                 "offsets": NESTED[0], "params": NESTED[0]}
 
 
-@pytest.mark.parametrize("problem", ["grid", "graph", "graph-data"])
+@pytest.mark.parametrize("problem", ["grid", "graph", "numbered-graph"])
 def test_json_nested_as_deep_as_the_parser_goes_in_every_json_field_and_upload_is_not_5xx(fuzz_app, problem):
     """The 500s found with ≈1,000 levels: /step, /api/step, /step/compare (data, graph), an uploaded lesson, a
     slide's link, a class's view; here every route gets them, pages with the lesson as an uploaded file too."""

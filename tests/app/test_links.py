@@ -9,14 +9,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 from app import create_app
-from app.records import MAX_VIEW_BYTES
+from app.records import MAX_VIEW_BYTES, records
 from app.step_view import view_from_query
 
 ROMANIA = Path(__file__).resolve().parents[2] / "engine" / "domains" / "graph" / "examples" / "romania.json"
 
 
 def romania(step: int = 12, **extra) -> str:
-    return "/step?" + urlencode({"problem": "graph-data", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
+    return "/step?" + urlencode({"problem": "graph", "data": ROMANIA.read_text(), "algorithms": "ucs,astar",
                                  "step": step, **extra})
 
 
@@ -91,7 +91,7 @@ def test_a_view_too_large_to_keep_is_a_413_and_unknown_links_a_404(client):
     edges = [{"from": f"{name}{i}", "to": f"{name}{i + 1}", "cost": 1} for i in range(329)]
     graph = {"nodes": nodes, "edges": edges, "start": f"{name}0", "goal": f"{name}329"}
     text = json.dumps(graph, separators=(",", ":"))
-    view = "/step?" + urlencode({"problem": "graph-data", "data": text}, safe='{}[]":, ')
+    view = "/step?" + urlencode({"problem": "graph", "data": text}, safe='{}[]":, ')
     assert MAX_VIEW_BYTES < len(text) and len(view) < 60_000  # a graph the step-through takes
     response = client.post("/api/views", json={"view": view})
     assert response.status_code == 413 and "too large" in response.json["error"]
@@ -120,3 +120,40 @@ def test_two_web_processes_on_one_database_count_an_addresss_saves_together(tmp_
     answers = [(first if n % 2 else second).test_client().post("/api/views", json={"view": f"/step?step={n}"})
                .status_code for n in range(4)]
     assert answers == [200, 200, 200, 429]
+
+
+def test_rows_saved_under_the_old_view_names_open_the_views_they_opened(client, app):
+    """Saved views are content-addressed rows: one saved before the numbered graph and the graph kind's view were
+    renamed keeps its id and its body, and every reader (the page, /api/views, a race, a class, an own lesson's short
+    link) opens the view it opened, with no migration of the table."""
+    with app.app_context():  # the rows as the former names wrote them (``step_record`` of that time)
+        numbered = records().save_view({"page": "step", "query": {
+            "problem": "graph", "from": "0", "to": "6", "algorithms": "bfs", "heuristic": "zero", "depth_limit": "12",
+            "step": "19"}})
+        typed = records().save_view({"page": "step", "query": {
+            "problem": "graph-data", "data": json.loads(ROMANIA.read_text()), "algorithms": "ucs,astar",
+            "depth_limit": "12", "step": "12"}})
+        race = records().save_view({"page": "step/compare", "query": {
+            "problem": "graph-data", "data": "romania", "algorithms": "ucs", "depth_limit": "12", "step": "0",
+            "solvers": "ucs,astar"}})
+    for key, problem in ((numbered, "numbered-graph"), (typed, "graph")):
+        url = client.get(f"/api/views/{key}").json["url"]  # what the page puts in its form, without a reload
+        assert dict(parse_qsl(urlsplit(url).query))["problem"] == problem
+        page = client.get(f"/v/{key}")
+        assert page.status_code == 200 and f'<option value="{problem}" selected>'.encode() in page.data
+    assert config_of(client.get(f"/v/{numbered}"))["step"] == 19
+    answer = client.get(f"/api/step?{urlsplit(client.get(f'/api/views/{numbered}').json['url']).query}").json
+    assert answer["traces"][0]["result"]["path"] == [0, 2, 4, 6]  # the seed's graph: BFS's fewest edges
+    assert b"418" in client.get(f"/v/{race}").data  # Arad to Bucharest at 418 km (AIMA)
+    # a class follows the old row (its own key) and asks a question made from its search: at step 3 BFS has
+    # expanded 0 and queued its two neighbours, 0 → 1 and 0 → 2 (the choices come shuffled)
+    started = client.post("/class/", json={"view": f"/v/{numbered}?step=3"})
+    assert started.status_code == 200 and started.json["view"] == f"/v/{numbered}?step=3"
+    asked = client.post(f"/class/{started.json['code']}/ask", json={"kind": "next"})
+    assert asked.status_code == 200 and sorted(asked.json["question"]["choices"]) == ["0 → 1", "0 → 2"]
+    # an own lesson's slides written with the old rows' short links are checked against what those views show
+    lesson = {"title": "Old", "slides": [
+        {"title": "BFS", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": f"/v/{numbered}?step=19"},
+        {"title": "UCS", "text": "Uniform-cost search ends on the road costing 418.", "link": f"/v/{typed}?step=1000"}]}
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, headers={"Accept": "application/json"})
+    assert [slide["state"] for slide in checked.json["slides"]] == ["ok", "ok"]

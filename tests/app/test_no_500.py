@@ -40,7 +40,7 @@ def test_deep_nesting_in_a_step_views_json_fields_is_a_400(pages, levels):
     grid = '{"rows": ' + deep(levels) + "}"
     for path in ("/step", "/api/step", "/step/compare"):
         assert_refused(pages.get(path, query_string={"problem": "grid", "data": grid}))
-        assert_refused(pages.get(path, query_string={"problem": "graph", "graph": deep(levels)}))
+        assert_refused(pages.get(path, query_string={"problem": "numbered-graph", "graph": deep(levels)}))
     assert_refused(pages.post("/api/step", json={"problem": "grid", "grid": json.loads("[" * 20 + "]" * 20)}))
 
 
@@ -51,13 +51,13 @@ def test_deep_nesting_in_a_lesson_pasted_or_uploaded_or_in_a_slides_link_is_a_40
     upload = {"file": (io.BytesIO(lesson.encode()), "lesson.json")}
     assert_refused(pages.post("/lessons/check", data=upload, content_type="multipart/form-data"))
     # a link holds 25,000 characters
-    link = "/step?" + urlencode({"problem": "graph", "graph": deep(min(levels, 1000))})
+    link = "/step?" + urlencode({"problem": "numbered-graph", "graph": deep(min(levels, 1000))})
     slide = json.dumps({"title": "deep", "slides": [{"title": "one", "text": "see", "link": link}]})
     assert_refused(pages.post("/lessons/check", data={"lesson": slide}))
 
 
 def test_deep_nesting_in_a_class_view_is_a_400_when_the_class_starts(pages):
-    view = "/step?problem=graph&graph=" + deep(980)  # a class's view holds at most 2,000 characters
+    view = "/step?problem=numbered-graph&graph=" + deep(980)  # a class's view holds at most 2,000 characters
     assert_refused(pages.post("/class/", json={"view": view}))
 
 

@@ -13,7 +13,7 @@ from engine.serving.cluster import QuotaExceeded
 
 
 def romania_link(step: int, data: object = "romania", algorithms=("astar",)) -> str:
-    return "/step?" + query_for(View(problem="graph-data", data=data, algorithms=algorithms, heuristic="given",
+    return "/step?" + query_for(View(problem="graph", data=data, algorithms=algorithms, heuristic="given",
                                      step=step))
 
 

@@ -259,4 +259,4 @@ def test_the_home_page_names_the_lecturers_tasks_first(client):
                            "Start a class", "Race solvers"]
     for name, href in found.items():
         assert client.get(href, follow_redirects=True).status_code == 200, name
-    assert "problem=graph-data" in found["Type a graph"] and "problem=grid" in found["Draw a grid"]
+    assert "problem=graph&" in found["Type a graph"] and "problem=grid" in found["Draw a grid"]

@@ -156,12 +156,12 @@ def test_a_domain_registered_at_test_time_is_solved_by_its_compiled_searches(cli
 
 
 def test_the_step_views_graph_gets_its_solvers_compared_on_a_page(client):
-    page = client.get("/step/compare?problem=graph-data&data=romania&solvers=astar,greedy,bfs")
+    page = client.get("/step/compare?problem=graph&data=romania&solvers=astar,greedy,bfs")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert "<html" in text and "Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest" in text
     assert "Arad → Sibiu → Fagaras → Bucharest" in text
-    fragment = client.get("/step/compare?problem=graph-data&data=romania&solvers=ucs,idastar",
+    fragment = client.get("/step/compare?problem=graph&data=romania&solvers=ucs,idastar",
                           headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "<html" not in fragment and fragment.count(">418<") == 2
 

@@ -18,7 +18,7 @@ from tests.support.waiting import wait_until
 SEED_004 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
 VIEW = "/step?problem=tiles&size=3x3&scramble=6&seed=3&algorithms=bfs&step=0"
 #: A* on AIMA's Romania to its end: the cheapest path, 418 km
-ROMANIA_LINK = "/step?" + query_for(View(problem="graph-data", data="romania", algorithms=("astar",),
+ROMANIA_LINK = "/step?" + query_for(View(problem="graph", data="romania", algorithms=("astar",),
                                          heuristic="given", step=1000))
 
 

@@ -32,11 +32,11 @@ def test_the_writer_gives_back_the_query_the_reader_read():
 def test_a_graph_link_carries_the_graph_and_the_seed_graph_its_ends():
     drawn = ('{"nodes":[{"name":"a","x":10,"y":10},{"name":"b","x":90,"y":90}],'
              '"edges":[{"from":"a","to":"b","cost":3}],"start":"a","goal":"b"}')
-    view = view_from_query({"problem": "graph", "graph": drawn, "algorithms": "ucs", "heuristic": "zero"})
+    view = view_from_query({"problem": "numbered-graph", "graph": drawn, "algorithms": "ucs", "heuristic": "zero"})
     assert view.graph["edges"][0]["cost"] == 3
     assert view_from_query(dict(pair.split("=") for pair in query_for(view).split("&") if not pair.startswith("graph"))
                            ).graph is None
-    assert "from=0&to=5" in query_for(view_from_query({"problem": "graph", "to": "5"}))
+    assert "from=0&to=5" in query_for(view_from_query({"problem": "numbered-graph", "to": "5"}))
 
 
 def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(client):
@@ -51,7 +51,7 @@ def test_the_view_api_answers_a_scramble_with_its_tiles_and_the_same_searches(cl
 
 
 @pytest.mark.parametrize("query,word", [("algorithms=bfs,dfs,ids", "one or two"), ("algorithms=quick", "unknown"),
-                                        ("size=4x4", "at most 12 cells"), ("problem=graph&graph=[1", "JSON"),
+                                        ("size=4x4", "at most 12 cells"), ("problem=numbered-graph&graph=[1", "JSON"),
                                         ("step=-1", "step")])
 def test_a_bad_link_is_a_clear_400(client, query, word):
     for url in ([f"/api/step?{query}"] + ([f"/step?{query}"] if "size" not in query else [])):  # the page reads the
@@ -72,7 +72,7 @@ def test_the_slides_run_in_one_line_across_lessons():
 def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
     """On the seed's graph BFS's answer is 0 → 2 → 4 → 6, 3 edges (bfs-dfs/2 says so too); 11 is no figure there (no
     count, and no path's cost g in the tree)."""
-    link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
+    link = "/step?problem=numbered-graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
     lesson = {"title": "Mine", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link},
                                           {"title": "Wrong", "text": "BFS finds a path of 11 edges.", "link": link}]}
     page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
@@ -118,3 +118,73 @@ def test_the_shared_step_page_and_its_modules_write_no_tile_branch():
     branch = re.compile(r"""["']tiles["']|\b(?:domain_views|forms|view_heuristics)\.tiles\b""")
     for path in (APP / "templates" / "step" / "index.html", *APP.glob("step*.py")):
         assert not branch.search(path.read_text()), path
+
+
+#: Links as they were written before the numbered graph had a name of its own (the graph kind's view was "graph-data",
+#: the numbered graph "graph" with its ends or its drawing), each taken from where it was held (the tests, the
+#: lecture's own-lesson example, the README), beside the link of today that opens the same view.
+DRAWN = ('{"nodes":[{"name":"a","x":10,"y":10},{"name":"b","x":90,"y":90}],'
+         '"edges":[{"from":"a","to":"b","cost":3}],"start":"a","goal":"b"}')
+OLD_LINKS = [
+    ({"problem": "graph", "from": "0", "to": "6", "algorithms": "bfs", "heuristic": "zero", "step": "19"},
+     {"problem": "numbered-graph", "from": "0", "to": "6", "algorithms": "bfs", "heuristic": "zero", "step": "19"}),
+    ({"problem": "graph", "to": "5"}, {"problem": "numbered-graph", "to": "5"}),
+    ({"problem": "graph", "graph": DRAWN, "algorithms": "ucs", "heuristic": "zero"},
+     {"problem": "numbered-graph", "graph": DRAWN, "algorithms": "ucs", "heuristic": "zero"}),
+    ({"problem": "graph-data", "data": "romania", "algorithms": "ucs,astar", "step": "12"},
+     {"problem": "graph", "data": "romania", "algorithms": "ucs,astar", "step": "12"}),
+    ({"problem": "graph-data", "algorithms": "bidirectional"}, {"problem": "graph", "algorithms": "bidirectional"}),
+]
+
+
+@pytest.mark.parametrize("old, new", OLD_LINKS)
+def test_an_old_link_opens_the_view_it_opened(client, old, new):
+    assert view_from_query(old) == view_from_query(new)
+    before = client.get("/api/step", query_string=old).get_json()
+    now = client.get("/api/step", query_string=new).get_json()
+    assert before["problem"] == new["problem"] and before["view"] == now["view"] == query_for(view_from_query(new))
+    assert [t["steps"] for t in before["traces"]] == [t["steps"] for t in now["traces"]]
+    page = client.get("/step", query_string=old).get_data(as_text=True)
+    assert f'<option value="{new["problem"]}" selected>' in page
+
+
+def test_old_links_show_the_figures_their_views_showed(client):
+    def answer(query):
+        return client.get("/api/step", query_string=query).get_json()["traces"]
+
+    (seed, _), _, (drawn, _), (romania, _), _ = OLD_LINKS
+    # the seed's graph: BFS finds 0 → 2 → 4 → 6 (the lecture's bfs-dfs/2); the drawing's one road costs 3; uniform-cost
+    # search and A* find Arad to Bucharest at 418 km (AIMA, Figure 3.24)
+    assert answer(seed)[0]["result"]["path"] == [0, 2, 4, 6]  # numbered nodes: states are numbers
+    assert answer(drawn)[0]["result"]["cost"] == 3
+    assert [trace["result"]["cost"] for trace in answer(romania)] == [418, 418]
+
+
+def test_the_old_request_of_the_numbered_graph_is_answered_as_the_numbered_graph(client):
+    """The lecture's first slides sent ``{"problem": "graph"}`` without a graph (the README's form of the API)."""
+    old = client.post("/api/step", json={"problem": "graph", "algorithms": ["bfs"], "heuristic": "zero"}).get_json()
+    new = client.post("/api/step", json={"problem": "numbered-graph", "algorithms": ["bfs"],
+                                         "heuristic": "zero"}).get_json()
+    assert old["problem"] == new["problem"] == "numbered-graph"
+    assert [(t["steps"], t["nodes"]) for t in old["traces"]] == [(t["steps"], t["nodes"]) for t in new["traces"]]
+    assert new["traces"][0]["result"]["path"] == [0, 2, 4, 6] and (new["start"], new["goal"]) == (0, 6)
+
+
+def test_a_lecturers_own_lesson_with_an_old_link_is_checked_as_before(client):
+    link = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=19"
+    lesson = {"title": "Old", "slides": [{"title": "Done", "text": "BFS finds 0 → 2 → 4 → 6: 3 edges.", "link": link}]}
+    page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
+    assert page.get_data(as_text=True).count('data-checked="ok"') == 1
+
+
+def test_the_form_sent_without_javascript_switches_from_the_numbered_graph_to_a_typed_one(client):
+    """The numbered graph's fields are still in the form when its user picks the typed graph and presses Load without
+    JavaScript: what the form sends (``first``, not ``algorithms``) means the view it names, not an old link."""
+    sent = {"problem": "graph", "first": "ucs", "second": "", "depth_limit": "12", "from": "0", "to": "6",
+            "heuristic": "straight-line", "graph": ""}
+    view = view_from_query(sent)
+    assert view.problem == "graph" and view.heuristic == "straight-line"
+    page = client.get("/step", query_string=sent).get_data(as_text=True)
+    assert '<option value="graph" selected>' in page
+    trace = client.get(f"/api/step?{query_for(view)}").get_json()["traces"][0]
+    assert trace["result"]["cost"] == 418  # Romania, Arad to Bucharest (AIMA)

@@ -19,7 +19,7 @@ AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text()
 #: subject pages whose bare address draws a random position: opened on a seeded one instead
 SEEDED = {"/play": "/play?size=3x3&random=1&seed=2", "/compare": "/compare?size=3x3&random=1&seed=2"}
 #: pages and states a subject's own page does not show (other problems, sub-pages, a slide)
-STATES = ["/step?problem=graph", "/step?problem=graph-data", "/step?problem=grid", "/classic/queens",
+STATES = ["/step?problem=numbered-graph", "/step?problem=graph", "/step?problem=grid", "/classic/queens",
           "/classic/knights", "/classic/graph", "/lessons/astar/2", "/class/", "/class/practice?seed=4"]
 
 
@@ -167,7 +167,7 @@ def step_through(page, url: str) -> None:
 
 
 #: a view the lesson writer is opened with, as the step-through's "Add to lesson" sends it
-WRITTEN_VIEW = "/step?problem=graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=3"
+WRITTEN_VIEW = "/step?problem=numbered-graph&from=0&to=6&algorithms=bfs&heuristic=zero&step=3"
 
 
 def test_a_lecturers_own_lesson_its_writer_and_a_slide(axe_page, live_server):

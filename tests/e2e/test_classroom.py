@@ -182,7 +182,7 @@ def test_starting_a_class_below_the_editor_brings_the_stage_up_above_the_lecture
     context = browser.new_context(viewport=PROJECTOR)
     try:
         page = context.new_page()
-        page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar")
+        page.goto(f"{live_server}/step?problem=graph&data=romania&algorithms=ucs,astar")
         expect(page.locator("#step-panels .step-panel")).to_have_count(2)  # the searches drawn, as the lecturer sees
         page.get_by_role("button", name="Start a class").click()
         expect(page.locator(".class-dock .class-qr")).to_be_visible()

@@ -199,7 +199,7 @@ def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector
     """Romania, breadth-first beside A*, at 853×480: at every step, in large text too, and after a tree node is
     clicked in either panel, each panel's caption, counts and g, h, f stay on screen."""
     page = projector
-    page.goto(f"{live_server}/step?problem=graph-data&algorithms=bfs,astar")
+    page.goto(f"{live_server}/step?problem=graph&algorithms=bfs,astar")
     ready(page)
     page.click('#step-form button[type="submit"]')
     ready(page)
@@ -231,7 +231,7 @@ def test_the_enlarged_map_names_every_city_and_follows_the_clicker(projector, li
     book's Arad, Sibiu, Rimnicu Vilcea, Pitesti, Bucharest (4 roads marked); Escape closes it and the clicker
     steps the page again."""
     page = projector
-    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar")
+    page.goto(f"{live_server}/step?problem=graph&data=romania&algorithms=ucs,astar")
     ready(page)
     page.click('#step-form button[type="submit"]')
     ready(page)
@@ -279,7 +279,7 @@ FRONTIER_HEAD = """() => [...document.querySelectorAll('.step-panel')].map((pane
 
 def loaded_romania_race(page, live_server):
     """Uniform-cost beside A* on typed Romania, loaded (the presenting layout)."""
-    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs,astar&heuristic=given")
+    page.goto(f"{live_server}/step?problem=graph&data=romania&algorithms=ucs,astar&heuristic=given")
     ready(page)
     page.click('#step-form button[type="submit"]')
     ready(page)

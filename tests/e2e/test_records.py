@@ -72,7 +72,7 @@ def test_a_class_on_typed_romania_carries_on_across_a_restart_and_its_link_reope
     fresh = browser.new_context(viewport=PROJECTOR, bypass_csp=True)  # axe is injected; the app never serves it
     try:
         lecturer = watch_errors(lecturing.new_page(), errors)
-        lecturer.goto(f"{server.url}/step?problem=graph-data&algorithms=ucs,astar")
+        lecturer.goto(f"{server.url}/step?problem=graph&algorithms=ucs,astar")
         expect(lecturer.locator("#step-stepper")).to_have_attribute("data-ready", "1")
         lecturer.locator('#graph-editor [data-name="graph_json"]').fill(ROMANIA)  # typed (pasted) in
         lecturer.locator("#graph-editor [data-import]").click()
@@ -139,7 +139,7 @@ def test_the_lecturers_panel_never_covers_the_stage_nor_keeps_the_clickers_keys(
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         lecturer = lecturing.new_page()
-        view = "/step?problem=graph-data&data=romania&algorithms=ucs,astar&step=12"
+        view = "/step?problem=graph&data=romania&algorithms=ucs,astar&step=12"
         link = lecturer.request.post(f"{server.url}/api/views", data={"view": view}).json()["link"]
         lecturer.goto(server.url + link)
         expect(lecturer.locator("#step-stepper")).to_have_attribute("data-step", "12")

@@ -42,13 +42,14 @@ def step_page(browser, live_server):
     context.close()
 
 
-@pytest.mark.parametrize("problem", ["tiles:3x3", "graph"])
+@pytest.mark.parametrize("problem", ["tiles:3x3", "numbered-graph"])
 @pytest.mark.parametrize("first,second", PAIRS)
 def test_every_algorithm_steps_to_the_end_with_the_engines_counts(step_page, live_server, problem, first, second):
     page, errors = step_page
     load(page, problem, first, second, **({"scramble": "6", "seed": "3"} if problem == "tiles:3x3" else {}))
     request = {"algorithms": [first, second], "depth_limit": 12}
-    request.update({"problem": "graph", "heuristic": "straight-line", "start": 0, "goal": 6} if problem == "graph" else
+    request.update({"problem": "numbered-graph", "heuristic": "straight-line", "start": 0, "goal": 6}
+                   if problem == "numbered-graph" else
                    {"problem": "tiles", "size": "3x3", "goal": "blank-last", "heuristic": "manhattan",
                     "scramble": 6, "seed": 3})
     answer = page.request.post(f"{live_server}/api/step", data=request).json()
@@ -269,7 +270,7 @@ def test_a_lesson_at_a_projector_steps_then_turns_the_slide(projector, live_serv
 
 
 def test_a_graph_with_costs_is_rearranged_in_place_and_the_search_reruns(page, live_server):
-    page.goto(f"{live_server}/step?problem=graph")
+    page.goto(f"{live_server}/step?problem=numbered-graph")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     page.select_option('#step-form select[name="first"]', "ucs")
     page.select_option('#step-form select[name="second"]', "bfs")
@@ -327,7 +328,7 @@ def frontier_shown_and_listed(panel) -> tuple[int, int]:
 
 def test_bidirectional_searchs_frontier_count_is_what_its_two_queues_list(page, live_server):
     """At every step, up to the meeting that ends it, the count says as many nodes as the two queues list."""
-    page.goto(f"{live_server}/step?problem=graph-data&algorithms=bidirectional")
+    page.goto(f"{live_server}/step?problem=graph&algorithms=bidirectional")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     panel = page.locator(".step-panel").first
     steps = len(page.request.post(f"{live_server}/api/step", data={

@@ -62,7 +62,7 @@ def test_dragging_the_goal_on_a_grid_searches_again(page, live_server):
 
 
 def test_editing_a_typed_graph_searches_again(page, live_server):
-    open_view(page, live_server, "graph-data")
+    open_view(page, live_server, "graph")
     caption = page.locator(".step-panel .caption")
     expect(caption).to_contain_text("costing 418 (Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest)")
     expect(page.locator("#graph-verdict")).to_contain_text("admissible and consistent")
@@ -86,7 +86,7 @@ DECIMAL_GRAPH = {"nodes": [{"name": "A", "h": 0.3}, {"name": "B", "h": 0.2}, {"n
 def test_decimal_costs_read_as_people_write_them(page, live_server):
     """The caption, the counters, the frontier, the tree and a clicked node's details show 0.3, not 0.30000000000000004
     (the sum of 0.1 and 0.2 as a float)."""
-    query = urlencode({"problem": "graph-data", "algorithms": "astar", "heuristic": "given",
+    query = urlencode({"problem": "graph", "algorithms": "astar", "heuristic": "given",
                        "data": json.dumps(DECIMAL_GRAPH)})
     page.goto(f"{live_server}/step?{query}")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
@@ -107,7 +107,7 @@ def test_an_overestimating_h_is_named_in_the_caption_not_called_cheapest(page, l
     uniform-cost takes 2: its caption says cheapest under this h, not proven, never "The cheapest path"."""
     from tests.app.test_step_domains import OVERESTIMATING
 
-    query = urlencode({"problem": "graph-data", "algorithms": "ucs,astar", "heuristic": "given",
+    query = urlencode({"problem": "graph", "algorithms": "ucs,astar", "heuristic": "given",
                        "data": json.dumps(OVERESTIMATING)})
     page.goto(f"{live_server}/step?{query}")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
@@ -121,7 +121,7 @@ def test_an_overestimating_h_is_named_in_the_caption_not_called_cheapest(page, l
 
 
 def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, live_server):
-    page.goto(f"{live_server}/step?problem=graph-data&data=romania")
+    page.goto(f"{live_server}/step?problem=graph&data=romania")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     link = page.locator("#compare-solvers")
     expect(link).to_be_visible()
@@ -138,7 +138,7 @@ def test_the_step_through_on_romania_links_to_its_solvers_side_by_side(page, liv
 
 
 def test_city_names_in_the_search_tree_never_overlap(page, live_server):
-    page.goto(f"{live_server}/step?problem=graph-data&data=romania&algorithms=ucs")
+    page.goto(f"{live_server}/step?problem=graph&data=romania&algorithms=ucs")
     expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
     page.click('#step-stepper [data-act="end"]')
     expect(page.locator("svg.tree text", has_text="Rimnicu Vilcea").first).to_be_attached()

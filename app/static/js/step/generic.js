@@ -1,7 +1,7 @@
 // The step-through's picture of a domain that has no module of its own: any state drawn from its JSON as text.
 //
 // The JS domain interface. The page (page.js) shows the problem kind an /api/step answer names (its "problem": a view
-// name of app/step.py, the kind's own name but "graph-data" for a graph typed as data) with the module
+// name of app/step.py: the kind's own name, or "numbered-graph" for the graph drawn as numbered nodes) with the module
 // app/static/js/step/<view>.js when the server says there is one (the stage's data-domains), else with
 // genericDomain(view, title) below. A module's default export is an object with:
 //   kind          the view name it draws;
