@@ -158,6 +158,12 @@ def compare_job(params: dict, report, cancel) -> dict:
             **({"warm_up_seconds": round(warm, 3)} if warm else {})}
 
 
+def batch_lines(text: str) -> list[str]:
+    """The positions of a batch typed or read as lines, one per line (the CLI's FILE, the batch page's box): text after
+    ``#`` is left out, and so are lines left empty."""
+    return [kept for line in text.splitlines() if (kept := line.split("#")[0].strip())]
+
+
 def check_batch(params: dict) -> dict:
     """The batch job's parameters: ``boards`` (1 to ``MAX_BATCH`` positions, each as a solve's ``tiles``) of one
     ``size`` towards one ``goal``, one solver and heuristic, the budget of each solve."""
