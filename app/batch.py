@@ -15,6 +15,7 @@ import random
 from flask import Blueprint, render_template, request
 
 from app.positions import GOALS, PRESETS, default_choice, solver_choices
+from app.subjects import Subject
 from app.submit import job_fragment_for
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
@@ -25,6 +26,9 @@ from engine.domains.tiles.random import random_solvable
 from engine.domains.tiles.solve_cost import SPREAD_SOLVERS
 
 bp = Blueprint("batch", __name__)
+SUBJECTS = [Subject("batch.index", "Batch", "Solve a batch", "Korf's 100, or your own positions one per line, solved "
+                    "at once on every worker of the cluster: each one's length, nodes and time in one table.",
+                    section="batch.", place=10)]
 
 #: random positions one click fills in at most (each a solve of its own)
 MAX_RANDOM = 100
