@@ -131,3 +131,25 @@ def test_the_24_puzzle_offers_the_spread_search_with_its_database_once_built(cli
     monkeypatch.setattr(pdb, "is_built", lambda grouping, goal: grouping == "pdb-6666")
     offered = options(client.get(f"/play?size=5x5&goal=blank-first&tiles={tiles}").get_data(as_text=True), "choice")
     assert offered["idastar-spread:pdb-6666"] == "IDA* spread over the cluster + pdb-6666"
+
+
+def test_without_javascript_the_solvers_of_another_board_are_shown_with_what_was_typed(client):
+    """The form's "Show the solvers for this board" (a GET of the whole form) keeps the positions and the budget."""
+    page = client.get("/batch", query_string={"size": "4x4", "goal": "blank-first", "positions": KORF_1,
+                                              "choice": "table:perfect", "max_seconds": "30"}).get_data(as_text=True)
+    assert textarea(page) == KORF_1 and 'name="max_seconds" min="1" max="900" value="30"' in page
+    assert "idastar:pdb" in options(page, "choice")  # the 8-puzzle's table is not offered on 4x4: the default then
+
+
+def test_a_batch_reloaded_while_it_runs_fills_its_form_in_again(client):
+    """A page reloaded while its batch runs puts the job back under the form, filled in as it was sent (js/jobs.js
+    reads these values): the positions one per line and the solver and heuristic as the form's one choice."""
+    from app.job_pages import form_values
+
+    values = form_values({"kind": "solve-batch", "params": {
+        "size": "3x3", "goal": list(goal_board(3, 3).cells), "boards": [[8, 6, 7, 2, 5, 4, 3, 0, 1]],
+        "solver": "idastar", "heuristic": "manhattan", "max_seconds": 60}})
+    assert values["positions"] == SEED_004 and values["choice"] == "idastar:manhattan"
+    assert values["goal"] == "blank-last" and values["max_seconds"] == 60
+    page = client.get("/batch").get_data(as_text=True)
+    assert 'data-job-kind="solve-batch"' in page and 'name="positions"' in page and 'name="choice"' in page

@@ -192,8 +192,16 @@ def check_batch(params: dict) -> dict:
             "heuristic": heuristic, **budget_params(params, budget)}
 
 
+def batch_form(params: dict) -> dict:
+    """The batch page's form names the positions as lines and the solver and heuristic as one choice."""
+    boards = params.get("boards") or []
+    return {**{k: v for k, v in params.items() if k != "boards"},
+            "positions": "\n".join(" ".join(map(str, cells)) for cells in boards if isinstance(cells, list)),
+            "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
+
+
 @job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES,
-          view=JobView("Solving a batch of positions", "positions", count="boards"))
+          view=JobView("Solving a batch of positions", "positions", count="boards", form_values=batch_form))
 def batch_job(params: dict, report, cancel) -> dict:
     """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
     long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core."""
