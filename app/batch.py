@@ -28,7 +28,7 @@ from engine.domains.tiles.solve_cost import SPREAD_SOLVERS
 bp = Blueprint("batch", __name__)
 SUBJECTS = [Subject("batch.index", "Batch", "Solve a batch", "Korf's 100, or your own positions one per line, solved "
                     "at once on every worker of the cluster: each one's length, nodes and time in one table.",
-                    section="batch.", place=10)]
+                    section="batch.", place=15)]  # after Play and Compare
 
 #: random positions one click fills in at most (each a solve of its own)
 MAX_RANDOM = 100
