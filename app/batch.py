@@ -18,7 +18,7 @@ from app.positions import GOALS, PRESETS, default_choice, solver_choices
 from app.subjects import Subject
 from app.submit import job_fragment_for
 from engine.core.errors import PuzzleError
-from engine.core.params import integer
+from engine.core.params import MAX_REQUEST_SECONDS, integer
 from engine.domains.tiles import parse_goal, parse_size
 from engine.domains.tiles.jobs import MAX_BATCH, batch_lines
 from engine.domains.tiles.korf import KORF_GOAL, korf_instances
@@ -32,9 +32,8 @@ SUBJECTS = [Subject("batch.index", "Batch", "Solve a batch", "Korf's 100, or you
 
 #: random positions one click fills in at most (each a solve of its own)
 MAX_RANDOM = 100
-#: each position's time budget when the form names none (the job's own default)
+#: each position's time budget the form starts with (the job's own default)
 DEFAULT_SECONDS = 120
-MAX_SECONDS = 900
 #: what the Korf button fills in: the 15-puzzle, its goal, the 7-8 database (else the 6-6-3) with IDA*
 KORF = {"size": "4x4", "goal": KORF_GOAL, "choice": "idastar:pdb"}
 
@@ -82,7 +81,7 @@ def index():
     if values["choice"] not in {c["value"] for c in choices}:
         values["choice"] = first
     return render_template("batch/index.html", values=values, choices=choices, presets=PRESETS, goals=GOALS,
-                           error=error, max_batch=MAX_BATCH, max_random=MAX_RANDOM, max_seconds=MAX_SECONDS,
+                           error=error, max_batch=MAX_BATCH, max_random=MAX_RANDOM, max_seconds=MAX_REQUEST_SECONDS,
                            korf=KORF), 400 if error else 200
 
 
@@ -106,6 +105,5 @@ def solve():
         raise PuzzleError(f"{len(boards):,} positions are more than one batch takes ({MAX_BATCH:,}): split them")
     solver, _, heuristic = (form.get("choice") or "idastar:manhattan").partition(":")
     params = {"size": form.get("size") or "3x3", "goal": form.get("goal") or "blank-last", "boards": boards,
-              "solver": solver, "heuristic": heuristic,
-              "max_seconds": integer(form, "max_seconds", 1, MAX_SECONDS, DEFAULT_SECONDS)}
+              "solver": solver, "heuristic": heuristic, "max_seconds": form.get("max_seconds") or DEFAULT_SECONDS}
     return job_fragment_for("solve-batch", params, "Solving a batch of positions")
