@@ -120,13 +120,25 @@ def job_fragment(job_id: str):
     return progress_fragment(job_id, kind_view(job).title, job=job, mine=job["owner"] == owner())
 
 
+#: how a job's own page is headed once the job has ended (while it runs: its kind's words, "Solving …")
+ENDED = {Status.DONE: "done", Status.FAILED: "failed", Status.CANCELLED: "cancelled",
+         Status.INTERRUPTED: "interrupted (the server stopped)"}
+
+
+def page_title(job: dict) -> str:
+    """A job page's title and heading: what the job does while it is queued or running, and how it ended after."""
+    title = kind_view(job).title
+    ended = ENDED.get(job["status"])
+    return f"{title}: {ended}" if ended else title
+
+
 @bp.get("/<job_id>")
 def show(job_id: str):
     """The job's fragment for htmx's polling; its own page otherwise (where a form without JavaScript leads)."""
     fragment = job_fragment(job_id)
     job = runner().get(job_id)
     live = job["status"] in (Status.QUEUED, Status.RUNNING)
-    return page_unless_htmx(fragment, kind_view(job).title, url_for("jobs.show", job_id=job_id) if live else None)
+    return page_unless_htmx(fragment, page_title(job), url_for("jobs.show", job_id=job_id) if live else None)
 
 
 @bp.post("/<job_id>/cancel")

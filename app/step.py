@@ -36,6 +36,7 @@ from app.submit import compare_request, page_unless_htmx, progress_fragment
 from engine.core.errors import PuzzleError
 from engine.core.params import flag, integer, text
 from engine.domains import graph as graph_examples
+from engine.search.domain_solve import generic_label
 from engine.search.jobs import kind_jobs
 from engine.search.record import ALGORITHMS
 from engine.search.solve import problem_solvers
@@ -45,6 +46,8 @@ bp = Blueprint("step", __name__)
 # the compare page's rows and its "why" (app/race.py)
 for figure in (effective_branching_factor, uses_log_scale, bar_width, race_rows, race_link):
     bp.add_app_template_global(figure)
+# a graph's or grid's race names its solvers as the step-through's menus do (partials/problem_results.html)
+bp.add_app_template_global(generic_label)
 SUBJECTS = [
     Subject("step.step_page", "Step through", "Step through a search", "BFS, DFS, iterative deepening, A* and IDA* "
             "one node at a time on the 8-puzzle, 2×n or a graph: the frontier, the tree, two algorithms in step.",

@@ -66,11 +66,11 @@ def cmd_solve_batch(args: argparse.Namespace) -> int:
     import sys
     import threading
 
-    from engine.domains.tiles.jobs import batch_job, check_batch
+    from engine.domains.tiles.jobs import batch_job, batch_lines, check_batch
 
     with (open(args.file) if args.file != "-" else sys.stdin) as lines:
-        boards = [line.split("#")[0].strip() for line in lines]
-    params = check_batch({"size": args.size, "goal": args.goal, "boards": [b for b in boards if b],
+        boards = batch_lines(lines.read())
+    params = check_batch({"size": args.size, "goal": args.goal, "boards": boards,
                           "solver": args.solver, "heuristic": args.heuristic, "max_nodes": args.max_nodes,
                           "max_seconds": args.max_seconds})
     result = batch_job(params, lambda fraction, info: None, threading.Event())

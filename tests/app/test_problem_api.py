@@ -8,6 +8,7 @@ shape through the CLI against a breadth-first search."""
 
 import json
 import random
+import re
 from collections import deque
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def test_the_step_views_grid_gets_every_solver_and_a_board_races_as_any_kind(cli
     grid = json.dumps({"rows": ["....", ".##.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 4})
     text = client.get("/step/compare", query_string={"problem": "grid", "data": grid}).get_data(as_text=True)
     # Manhattan distance round the wall: five moves, cost 5, for every solver (the fewest moves are the cheapest)
-    assert text.count(">5<") >= 10 and "astar-compiled" in text and "idastar-compiled" in text
+    assert text.count(">5<") >= 10 and "<td>A* (compiled) · h = " in text and "<td>IDA* (compiled) · h = " in text
     # the 8-puzzle three blank moves from its goal: R, D, R is the one way each move brings a tile home (hand-checked)
     race = client.get("/step/compare", query_string={"problem": "tiles", "tiles": "1,2,3,0,4,6,7,5,8",
                                                       "solvers": "ucs,astar"})
@@ -180,6 +181,24 @@ def test_the_step_views_grid_gets_every_solver_and_a_board_races_as_any_kind(cli
                                                        "solvers": "dfs,ucs"}).get_data(as_text=True)
     assert "<strong>Depth-first search" in lanes and "<strong>Uniform-cost search" in lanes
     assert "<strong>dfs" not in lanes and "<strong>ucs" not in lanes
+
+
+def test_a_graph_or_grid_race_names_its_solvers_as_the_step_through_does(client):
+    """Each row is named as the step-through's menu names its search (its record's title), never by the solver's
+    registry name; the compiled searches as the API lists them."""
+    graph = client.get("/step/compare?problem=graph&data=romania&solvers=ucs,bfs,dfs,idastar",
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    rows = re.findall(r"<tr><td>([^<]*)</td>", graph)
+    assert rows == ["Uniform-cost search", "Breadth-first search", "Depth-first search (depth-limited)",
+                    "IDA* · h = given"]
+    grid = json.dumps({"rows": ["....", ".##.", "...."], "start": [0, 0], "goal": [3, 2], "connect": 4})
+    race = client.get("/step/compare", query_string={"problem": "grid", "data": grid,
+                                                     "solvers": "greedy,astar-compiled,ids"}).get_data(as_text=True)
+    rows = re.findall(r"<tr><td>([^<]*)</td>", race)
+    assert rows == ["Greedy best-first search · h = manhattan", "A* (compiled) · h = manhattan", "Iterative deepening"]
+    page = client.get("/step").get_data(as_text=True)  # the step-through's own menu names them alike
+    assert all(f">{name}<" in page for name in ("Uniform-cost search", "Greedy best-first search",
+                                                 "Iterative deepening"))
 
 
 #: the 8-puzzle three blank moves (R, D, R) from the blank-last goal: each move brings one tile home (hand-checked)

@@ -20,7 +20,8 @@ AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text()
 SEEDED = {"/play": "/play?size=3x3&random=1&seed=2", "/compare": "/compare?size=3x3&random=1&seed=2"}
 #: pages and states a subject's own page does not show (other problems, sub-pages, a slide)
 STATES = ["/step?problem=numbered-graph", "/step?problem=graph", "/step?problem=grid", "/classic/queens",
-          "/classic/knights", "/classic/graph", "/lessons/astar/2", "/class/", "/class/practice?seed=4"]
+          "/classic/knights", "/classic/graph", "/lessons/astar/2", "/class/", "/class/practice?seed=4",
+          "/batch?fill=korf100"]
 
 
 def subject_pages() -> list[str]:

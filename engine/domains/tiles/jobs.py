@@ -161,6 +161,12 @@ def compare_job(params: dict, report, cancel) -> dict:
             **({"warm_up_seconds": round(warm, 3)} if warm else {})}
 
 
+def batch_lines(text: str) -> list[str]:
+    """The positions of a batch typed or read as lines, one per line (the CLI's FILE, the batch page's box): text after
+    ``#`` is left out, and so are lines left empty."""
+    return [kept for line in text.splitlines() if (kept := line.split("#")[0].strip())]
+
+
 def check_batch(params: dict) -> dict:
     """The batch job's parameters: ``boards`` (1 to ``MAX_BATCH`` positions, each as a solve's ``tiles``) of one
     ``size`` towards one ``goal``, one solver and heuristic, the budget of each solve."""
@@ -189,8 +195,16 @@ def check_batch(params: dict) -> dict:
             "heuristic": heuristic, **budget_params(params, budget)}
 
 
+def batch_form(params: dict) -> dict:
+    """The batch page's form names the positions as lines and the solver and heuristic as one choice."""
+    boards = params.get("boards") or []
+    return {**{k: v for k, v in params.items() if k != "boards"},
+            "positions": "\n".join(" ".join(map(str, cells)) for cells in boards if isinstance(cells, list)),
+            "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
+
+
 @job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES,
-          view=JobView("Solving a batch of positions", "positions", count="boards"))
+          view=JobView("Solving a batch of positions", "positions", count="boards", form_values=batch_form))
 def batch_job(params: dict, report, cancel) -> dict:
     """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
     long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core."""
