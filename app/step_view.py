@@ -49,10 +49,10 @@ from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, json_value, text
 from engine.search.domain import DomainKind, default_kind, domain_kinds
 from engine.search.record import ALGORITHMS
+from engine.search.view import JsonView
 from engine.subjects.classic import graph
 
 MAX_GRAPH_TEXT = 20_000  # a graph of graph.MAX_NODES nodes and their edges, as JSON, fits with room to spare
-MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
 NUMBERED_GRAPH = "numbered-graph"
 #: the numbered graph's own fields in a query: a query of ``problem=graph`` with one of them (and no ``data``) is an
 #: old link to the numbered graph
@@ -81,50 +81,39 @@ class View:
     def __post_init__(self):
         if not self.problem:
             object.__setattr__(self, "problem", default_view())
-        if self.heuristic is None:  # a kind's view has its default; the numbered graph opens with its first
-            heuristic = next(iter(NUMBERED_GRAPH_HEURISTICS)) if self.problem == NUMBERED_GRAPH else \
-                view_codec(domain_views()[self.problem]).default_heuristic
-            object.__setattr__(self, "heuristic", heuristic)
+        if self.heuristic is None:
+            object.__setattr__(self, "heuristic", step_views()[self.problem].default_heuristic)
+
+    def shown(self, name: str) -> object:
+        """What the editor of the view named ``name`` shows of this one: None unless it is of that view, else its
+        data (the numbered graph's: ``{"graph", "from", "to"}``)."""
+        if name != self.problem:
+            return None
+        return {"graph": self.graph, "from": self.start, "to": self.end} if name == NUMBERED_GRAPH else self.data
 
 
-class JsonView:
-    """The view of a kind given as its JSON in ``data`` (its first example without it)."""
+class NumberedGraphView:
+    """The numbered graph's part of the view codec's interface: what the page's form offers and draws (its query is
+    read and written with the View's ``graph``, ``start`` and ``end``, above)."""
 
-    editor = None
-
-    def __init__(self, kind: DomainKind):
-        self.kind = kind
-        self.default_heuristic = ""
+    title = "A graph of numbered nodes"
+    label = "numbered graph (seed 004, or the one you drew)"
+    default_heuristic = next(iter(NUMBERED_GRAPH_HEURISTICS))
+    #: its editor: the ends, the heuristic and the drawing (js/step/numbered-graph.js binds it)
+    editor = "step/numbered_graph_editor.html"
 
     def heuristics(self) -> dict[str, str]:
-        return {name: name for name in self.kind.heuristics}
+        return NUMBERED_GRAPH_HEURISTICS
 
-    def read(self, args) -> object:
-        data_text = text(args, "data", MAX_DATA_TEXT, "")
-        as_json = data_text.startswith(("{", "["))
-        return json_value(data_text, f"data (the {self.kind.name})") if as_json else (data_text or None)
+    def form(self, data: dict | None) -> dict:
+        """What its editor shows, from ``View.shown``'s ``{"graph", "from", "to"}`` (None: the seed's default)."""
+        data = data or {"graph": None, "from": View.start, "to": View.end}
+        drawn = data["graph"]
+        return {"from": data["from"], "to": data["to"], "max_nodes": graph.MAX_NODES,
+                "graph": json.dumps(drawn, separators=(",", ":")) if drawn is not None else ""}
 
-    def write(self, data: object) -> dict:
-        if data is None:
-            return {}
-        return {"data": data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))}
 
-    def form(self, data: object) -> dict:
-        return {}
-
-    def request(self, data: object) -> dict:
-        if data is None:  # the kind's first example (its heuristic too, unless the view names one)
-            return dict(self.kind.examples[0]) if self.kind.examples else {}
-        return {self.kind.name: data}
-
-    def problem(self, request: dict):
-        return self.kind.build(request)
-
-    def resolved(self, data: object, problem) -> object:
-        return data
-
-    def answer(self, problem) -> dict:
-        return {}
+NUMBERED_GRAPH_VIEW = NumberedGraphView()
 
 
 def domain_views() -> dict[str, DomainKind]:
@@ -163,15 +152,21 @@ def default_view() -> str:
 
 
 def view_codec(kind: DomainKind):
-    """A kind's view codec: its own, else ``JsonView``."""
-    return kind.view if kind.view is not None else JsonView(kind)
+    """A kind's view codec: its own, else its JSON typed (``engine.search.view.JsonView``)."""
+    return kind.view if kind.view is not None else JsonView(kind.name)
+
+
+def step_views() -> dict[str, object]:
+    """Every view ``/step`` offers, name → codec, in its menu's order: the default view first, then the numbered
+    graph, then each kind by name."""
+    views = {NUMBERED_GRAPH: NUMBERED_GRAPH_VIEW, **{name: view_codec(kind) for name, kind in domain_views().items()}}
+    default = default_view()
+    return {default: views[default], **views}
 
 
 def view_heuristics(view: str) -> dict[str, str]:
     """The heuristics a view offers (name → label)."""
-    if view == NUMBERED_GRAPH:
-        return NUMBERED_GRAPH_HEURISTICS
-    return view_codec(domain_views()[view]).heuristics()
+    return step_views()[view].heuristics()
 
 
 def view_from_query(args) -> View:
