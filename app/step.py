@@ -16,16 +16,14 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from app.job_pages import result_fragment
 from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
+from app.numbered_graph import NUMBERED_GRAPH, NUMBERED_GRAPH_VIEW
 from app.race import bar_width, effective_branching_factor, race_link, race_rows, uses_log_scale
 from app.solve_api import json_body
 from app.step_search import step_traces, view_name
 from app.step_view import (
-    NUMBERED_GRAPH,
-    NUMBERED_GRAPH_VIEW,
     View,
     default_view,
     domain_views,
-    graph_request,
     query_for,
     request_for,
     step_views,
@@ -79,9 +77,6 @@ def step_page():
 def render_step_page(view: View, config: dict | None, presenting: bool = False):
     """The step-through page showing ``view``; ``config``: the step and options the player opens at (and, for a saved
     view, its record and that it opens presenting); ``presenting``: the stage first, the form folded away."""
-    if view.graph is not None:  # the form's ends are the drawn graph's, by their place in its list
-        ends = graph_request(view.graph)
-        view = replace(view, start=ends["start"], end=ends["goal"])
     algorithms = {name: spec.title for name, spec in ALGORITHMS.items()}
     for name in view.algorithms:  # a link may pair A* with a heuristic of its own ("astar:misplaced")
         algorithm, _, heuristic = name.partition(":")
