@@ -9,7 +9,6 @@ about each algorithm comes from the algorithm's own record (``engine.search.reco
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,19 +16,20 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from app.job_pages import result_fragment
 from app.lessons import BY_SLUG, LESSONS, neighbours, opening_step
+from app.numbered_graph import NUMBERED_GRAPH, NUMBERED_GRAPH_VIEW
 from app.race import bar_width, effective_branching_factor, race_link, race_rows, uses_log_scale
 from app.solve_api import json_body
 from app.step_search import step_traces, view_name
 from app.step_view import (
-    NUMBERED_GRAPH,
     View,
     default_view,
     domain_views,
-    graph_request,
     query_for,
     request_for,
+    step_views,
     view_codec,
     view_from_query,
+    view_heuristics,
 )
 from app.subjects import Subject
 from app.submit import compare_request, page_unless_htmx, progress_fragment
@@ -40,7 +40,6 @@ from engine.search.domain_solve import generic_label
 from engine.search.jobs import kind_jobs
 from engine.search.record import ALGORITHMS
 from engine.search.solve import problem_solvers
-from engine.subjects.classic import graph
 
 bp = Blueprint("step", __name__)
 # the compare page's rows and its "why" (app/race.py)
@@ -66,7 +65,7 @@ def step_domains() -> dict[str, dict]:
     ``js/step/<view>.js`` when the file exists (else None: the page draws the state's JSON with ``generic.js``), its
     title and whether ``/step/compare`` races its solvers (every registered kind)."""
     kinds = domain_views()
-    views = {NUMBERED_GRAPH: "A graph of numbered nodes", **{name: kind.title for name, kind in kinds.items()}}
+    views = {NUMBERED_GRAPH: NUMBERED_GRAPH_VIEW.title, **{name: kind.title for name, kind in kinds.items()}}
     return {view: {"module": url_for("static", filename=f"js/step/{view}.js") if (STEP_JS / f"{view}.js").is_file()
                    else None, "title": title, "compare": view in kinds}
             for view, title in views.items()}
@@ -81,30 +80,18 @@ def step_page():
 def render_step_page(view: View, config: dict | None, presenting: bool = False):
     """The step-through page showing ``view``; ``config``: the step and options the player opens at (and, for a saved
     view, its record and that it opens presenting); ``presenting``: the stage first, the form folded away."""
-    if view.graph is not None:  # the form's ends are the drawn graph's, by their place in its list
-        ends = graph_request(view.graph)
-        view = replace(view, start=ends["start"], end=ends["goal"])
     algorithms = {name: spec.title for name, spec in ALGORITHMS.items()}
-    views = domain_views()
     for name in view.algorithms:  # a link may pair A* with a heuristic of its own ("astar:misplaced")
         algorithm, _, heuristic = name.partition(":")
         if heuristic:
-            label = view_codec(views[view.problem]).heuristics()[heuristic] if view.problem in views else heuristic
+            label = view_heuristics(view.problem)[heuristic]
             algorithms.setdefault(name, f"{ALGORITHMS[algorithm].title} · h = {label}")
-    # a kind without an editor of its own is typed as JSON, its first example shown as a hint
-    example_text = {name: json.dumps(kind.examples[0].get(kind.name)) if kind.examples else "" for name, kind in
-                    views.items()}
-    # each kind's editor its view names (else its JSON is typed), what it shows and the heuristics it offers
-    codecs = {name: view_codec(kind) for name, kind in views.items()}
-    forms = {name: codec.form(view.data if view.problem == name else None) for name, codec in codecs.items()}
-    return render_template("step/index.html", algorithms=algorithms, forms=forms, default_view=default_view(),
-                           kind_editors={name: codec.editor for name, codec in codecs.items()},
+    # each view's editor, what it shows and the heuristics it offers, in the Problem menu's order
+    codecs = step_views()
+    return render_template("step/index.html", algorithms=algorithms, step_views=codecs, default_view=default_view(),
+                           forms={name: codec.form(view.shown(name)) for name, codec in codecs.items()},
                            view_heuristics={name: codec.heuristics() for name, codec in codecs.items()},
-                           domain_views=views, example_text=example_text, max_nodes=graph.MAX_NODES, view=view,
-                           graph_text=json.dumps(view.graph, separators=(",", ":")) if view.graph else "",
-                           data_text=view.data if isinstance(view.data, str) else
-                           json.dumps(view.data, separators=(",", ":")) if view.data else "",
-                           config=config, presenting=presenting)
+                           view=view, config=config, presenting=presenting)
 
 
 @bp.get("/lessons/")

@@ -3,7 +3,8 @@ or the numbered graph drawn on the Graph page) and one trace per algorithm (``en
 
 from __future__ import annotations
 
-from app.step_view import NUMBERED_GRAPH, is_numbered_request, view_codec
+from app.numbered_graph import NUMBERED_GRAPH, is_numbered_request
+from app.step_view import view_codec
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.graph import numbered_graph

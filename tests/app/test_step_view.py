@@ -113,11 +113,51 @@ def test_the_view_opened_without_a_problem_is_the_kind_the_registry_calls_the_de
     assert client.get("/api/step?algorithms=bfs").get_json()["problem"] == "pancake"
 
 
-def test_the_shared_step_page_and_its_modules_write_no_tile_branch():
-    """The tiles are a kind like the others: their editor is their view's template, their default the registry's."""
-    branch = re.compile(r"""["']tiles["']|\b(?:domain_views|forms|view_heuristics)\.tiles\b""")
+def test_the_shared_step_page_and_its_modules_name_no_kind():
+    """Every view is a kind like the others (the numbered graph the app's own, in ``app/numbered_graph.py``): its
+    editor is the template its view names, its option's words its view's, the default the registry's; the shared
+    page and the step modules name none of them."""
+    kinds = "tiles|graph|numbered-graph|grid|graph-data"
+    branch = re.compile(rf"""["'](?:{kinds})["']|\b(?:domain_views|step_views|forms|view_heuristics)"""
+                        rf"""(?:\.|\[["'])(?:{kinds.replace('-', '_')}|{kinds})\b""")
     for path in (APP / "templates" / "step" / "index.html", *APP.glob("step*.py")):
         assert not branch.search(path.read_text()), path
+
+
+def test_the_problem_menu_offers_each_view_under_its_words_with_its_own_editor(client):
+    """The menu's options and the editors are the views', in a fixed order (the default first): the words are those
+    the page has always shown, now each view's own; every editor is drawn once, the shown one enabled."""
+    page = client.get("/step?problem=grid").get_data(as_text=True)
+    menu = page[page.index('<select name="problem"'):]
+    options = re.findall(r'<option value="([^"]*)" (?:selected)?>([^<]*)</option>', menu[:menu.index("</select>")])
+    assert options[:4] == [("tiles", "Sliding tiles"),
+                           ("numbered-graph", "numbered graph (seed 004, or the one you drew)"),
+                           ("graph", "graph typed as data (Romania, or your own)"),
+                           ("grid", "grid map: draw walls and weights")]
+    others = sorted(set(domain_kinds()) - {name for name, _ in options[:4]})  # typed as JSON, under their titles
+    assert options[4:] == [(name, domain_kinds()[name].title) for name in others] and others
+    editors = re.findall(r'<fieldset [^>]*data-for="([^"]+)"[^>]*>', page)
+    assert sorted(editors) == sorted(name for name, _ in options)
+    assert re.findall(r'<fieldset [^>]*data-for="([^"]+)"(?![^>]*hidden)[^>]*>', page) == ["grid"]
+    for element in ('id="grid-editor"', 'id="grid-map"', 'id="graph-editor"', 'id="graph-verdict"', 'id="step-graph"',
+                    'id="new-scramble"'):
+        assert page.count(element) == 1, element
+
+
+def test_the_grid_form_submitted_without_javascript_opens_the_grid_it_carries(client):
+    """The grid's editor (its view's template) sends the map in its ``data`` field. On .5./... (4 directions) from
+    the top-left to the top-right corner, the way through the weight-5 cell costs 5 + 1 and the way round below
+    1 + 1 + 1 + 1 (hand-computed): uniform-cost search finds 4."""
+    fields = submitted_fields(client.get("/step?problem=grid").get_data(as_text=True), "step-form")
+    assert dict(fields)["problem"] == "grid" and {"data", "heuristic"} <= {name for name, _ in fields}
+    grid = {"rows": [".5.", "..."], "start": [0, 0], "goal": [2, 0], "connect": 4}
+    sent = {**dict(fields), "data": json.dumps(grid), "heuristic": "manhattan", "first": "ucs", "second": ""}
+    page = client.get("/step", query_string=sent)
+    assert page.status_code == 200
+    shown = dict(submitted_fields(page.get_data(as_text=True), "step-form"))
+    assert (shown["problem"], json.loads(shown["data"]), shown["heuristic"]) == ("grid", grid, "manhattan")
+    trace = client.get("/api/step", query_string=shown).get_json()["traces"][0]
+    assert trace["result"]["cost"] == 4
 
 
 #: Links as they were written before the numbered graph had a name of its own (the graph kind's view was "graph-data",

@@ -11,6 +11,7 @@ from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
 from engine.domains.graph.problem import GraphDomain, graph_problem, numbered_graph
 from engine.search.domain import DomainKind, register_domain
+from engine.search.view import JsonView
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -34,8 +35,12 @@ EXAMPLE_REQUESTS = (
                          {"from": "S", "to": "G", "cost": 2.5}, {"from": "G", "to": "S", "cost": 0.25}],
                "start": "S", "goal": "G"}},
 )
-KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, ("given", "straight-line", "zero"),
-                                  EXAMPLE_REQUESTS))
+HEURISTIC_LABELS = {"given": "the given h", "straight-line": "straight line × the least cost per unit of length",
+                    "zero": "none (h = 0)"}
+#: typed as data in the step-through, its nodes and edges edited as tables (js/step/graph.js binds the editor)
+VIEW = JsonView("graph", "graph typed as data (Romania, or your own)", "step/graph_editor.html")
+KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, tuple(HEURISTIC_LABELS),
+                                  EXAMPLE_REQUESTS, HEURISTIC_LABELS, view=VIEW))
 
 __all__ = ["KIND", "Graph", "GraphDomain", "example", "examples", "graph_problem", "numbered_graph", "parse_graph",
            "verdict"]

@@ -75,7 +75,7 @@ class GraphDomain(Domain):
 
 def numbered_graph(adjacency, start: int, goal: int, positions=(), straight_line: bool = True,
                    costs: dict | None = None) -> GraphDomain:
-    """The graph the step-through's drawing sends (its ``numbered-graph`` view: ``app/step_view.py`` says why that
+    """The graph the step-through's drawing sends (its ``numbered-graph`` view: ``app/numbered_graph.py`` says why that
     is a view of its own), nodes numbered 0 … n−1 by their place in ``adjacency`` (their neighbours in its order),
     undirected, each edge costing ``costs[(smaller, larger)]`` or 1; h the straight-line distance from
     ``positions`` unless ``straight_line`` is False or there are none (then zero)."""

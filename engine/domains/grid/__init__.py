@@ -7,6 +7,7 @@ domain contract; ``compiled``: its hooks for the compiled best-first search (imp
 from engine.domains.grid.model import HEURISTIC_LABELS, Grid, grid_from_rows, read_map, read_scenarios
 from engine.domains.grid.problem import GridDomain, grid_problem
 from engine.search.domain import DomainKind, register_domain
+from engine.search.view import JsonView
 
 #: a wall to go round with its corners uncut, and weighted cells that make the longer way cheaper (4-connected)
 EXAMPLE_REQUESTS = (
@@ -14,7 +15,9 @@ EXAMPLE_REQUESTS = (
     {"grid": {"rows": [".9..", ".9#.", "...."], "start": [0, 0], "goal": [3, 0], "connect": 4},
      "heuristic": "manhattan"},
 )
+#: painted in the step-through, cell by cell (js/step/grid.js binds the editor)
+VIEW = JsonView("grid", "grid map: draw walls and weights", "step/grid_editor.html")
 KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, tuple(HEURISTIC_LABELS), EXAMPLE_REQUESTS,
-                                  HEURISTIC_LABELS))
+                                  HEURISTIC_LABELS, view=VIEW))
 
 __all__ = ["KIND", "Grid", "GridDomain", "grid_from_rows", "grid_problem", "read_map", "read_scenarios"]

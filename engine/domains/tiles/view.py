@@ -33,6 +33,7 @@ class TileView:
 
     boards = STEP_BOARDS
     default_heuristic = "manhattan"
+    label = "Sliding tiles"  # its option in /step's Problem menu
     #: the board's editor in /step's form (app/templates/; app/static/js/step/tiles.js binds it)
     editor = "step/tiles_editor.html"
 

@@ -1,4 +1,4 @@
-// The step-through's "numbered-graph" view (app/step_view.py): the graph kind's problem drawn as numbered nodes, the
+// The step-through's "numbered-graph" view (app/numbered_graph.py): the graph kind's problem drawn as numbered nodes, the
 // seed's graph or the one drawn on the Graph page. A state is a node's number, a tree node is named by it, and the
 // picture is the drawing with the path to the current node marked; the form is the drawing itself.
 import { svgEl } from "../common.js";
