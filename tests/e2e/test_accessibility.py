@@ -231,6 +231,8 @@ MAIN_ACTIONS = {
     "/lessons/write": lambda page, url: press(page, f"{url}?add={quote(WRITTEN_VIEW)}", {}, "#writer-add",
                                               ".writer-slide"),
     "/class/": class_lecturer_and_student,
+    "/batch": lambda page, url: press(page, url, {"#batch-positions": "1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8"},
+                                      "#batch-solve", ".batch-result tbody tr"),
 }
 
 
