@@ -23,9 +23,10 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from engine.core.result import Budget, Watch
+from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import Board
+from engine.search.domain_solve import load_once
 
 #: Each chunk holds this fraction of the boards left, divided by the slots.
 GUIDE = 2
@@ -82,9 +83,54 @@ def _chunk_stop(stop):
     return lambda: time.monotonic() - began >= STOP_POLL and check()
 
 
+#: The whole searches this process has loaded (``_WholeSolves``).
+_loaded: set[tuple] = set()
+
+
+class _WholeSolves:
+    """A chunk's IDA* solves by ``kernel_drivers.WholeSearch``: the heuristic resolved, its arrays made and its
+    kernel loaded once for the chunk, each board then one compiled call (a few while its search lasts past a slice),
+    its answer what ``solve_board`` gives (``solve`` through the kind's ``idastar``: the fallback's note, the path's
+    cells, ``settle``). ``make`` gives None where ``solve_board`` runs each board instead: another solver, or a
+    heuristic without the whole kernel."""
+
+    def __init__(self, spec: BatchSpec, goal: Board, asked: str, proven: bool, search, note: str):
+        self.spec, self.goal, self.asked, self.proven, self.search, self.note = spec, goal, asked, proven, search, note
+        near = goal.move(goal.legal_moves()[0])
+        #: loading (on a fresh install compiling) the kernel, reported by the chunk's first answer as a solve's is
+        self.load_seconds = load_once(_loaded, (search.name, goal), lambda: search.solve(near, Watch(Budget(10_000))))
+
+    @classmethod
+    def make(cls, spec: BatchSpec, goal: Board) -> _WholeSolves | None:
+        from engine.domains.tiles.heuristics import heuristic
+        from engine.domains.tiles.kernel_drivers import WholeSearch
+        from engine.domains.tiles.solving import check_request
+
+        if spec.solver != "idastar":
+            return None
+        info, asked = check_request(goal, spec.solver, spec.heuristic)
+        used, loaded, note = heuristic(asked).inputs(goal, {})
+        if not WholeSearch.applies(used):
+            return None
+        return cls(spec, goal, asked, info.proves(asked), WholeSearch(goal, used, loaded), note)
+
+    def solve(self, board: Board, cancel) -> SolveResult:
+        from engine.domains.tiles.solvers import noted
+        from engine.domains.tiles.solving import with_path
+        from engine.search.domain_solve import settle
+
+        watch = Watch(self.spec.budget, cancel)
+        result = with_path(board, noted(self.search.solve(board, watch), self.note))
+        load_seconds, self.load_seconds = self.load_seconds, 0.0
+        return settle(result, watch, self.spec.solver, self.asked, load_seconds, self.proven)
+
+
 def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
-    its solve took in this thread); None for each board not started because the batch was stopped."""
+    its solve took in this thread); None for each board not started because the batch was stopped. IDA* with a
+    heuristic that has the whole kernel solves each board in one compiled call (``_WholeSolves``), so that two
+    threads seldom wait for each other's Python; an unsolvable board, another solver or heuristic: ``solve_board``."""
+    from engine.domains.tiles.solvability import check_solvable
     from engine.domains.tiles.solving import solve_board
     from engine.serving import store
 
@@ -92,14 +138,18 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
         store.set_data_dir(spec.data_dir)
     stopped = _chunk_stop(stop)
     goal = Board(spec.rows, spec.cols, spec.goal)
+    whole = _WholeSolves.make(spec, goal)
     out: list[dict | None] = []
     for cells in boards:
         if stopped():
             out.append(None)
             continue
         began = time.thread_time()
-        result = solve_board(Board(spec.rows, spec.cols, cells), goal, spec.solver, spec.heuristic, spec.budget,
-                             cancel=_Stop(stopped))
+        board = Board(spec.rows, spec.cols, cells)
+        if whole is not None and check_solvable(board, goal).solvable:
+            result = whole.solve(board, _Stop(stopped))
+        else:
+            result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, cancel=_Stop(stopped))
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
 
