@@ -4,7 +4,9 @@ Each board is solved by ``engine.search.solve.solve`` as one solve would be; wha
 small solves (Korf's 100 with the 7-8 database: 5 ms each on average) is dominated by what a Dask task costs (some
 milliseconds of CPU in the scheduler, the client and the worker), so the boards go out in a few chunks, not one task
 each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
-single boards at the end, about 2·slots·ln(boards / slots) tasks in all), and a slot (a worker thread) is sent its
+single boards at the end, about 2·slots·ln(boards / slots) tasks in all), but never fewer boards than take as long to
+solve, by the solves measured so far, as a task costs the pool (``least_chunk``: on Dask, chunks of 3 or more for
+Korf's 100), and a slot (a worker thread) is sent its
 next chunk when one of its two finishes, so it never waits for this process and a slow chunk holds up no other slot.
 The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no cheap estimate
 (the heuristic's start value) ordering them better than that.
@@ -18,6 +20,7 @@ cancelled.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 import uuid
@@ -51,14 +54,28 @@ class BatchSpec:
     data_dir: str | None  # the store the tables are read from
 
 
-def chunk_sizes(boards: int, slots: int) -> list[int]:
-    """The chunks' sizes, in the order they are dealt: each ``1 / (GUIDE × slots)`` of the boards left, at least 1."""
+def chunk_size(left: int, slots: int, least: int = 1) -> int:
+    """The next chunk's size: ``1 / (GUIDE × slots)`` of the ``left`` boards not yet dealt, at least ``least``."""
+    return min(left, max(least, -(-left // (GUIDE * max(1, slots)))))
+
+
+def chunk_sizes(boards: int, slots: int, least: int = 1) -> list[int]:
+    """The chunks' sizes, in the order they are dealt, each ``chunk_size`` of what is left."""
     sizes, left = [], boards
     while left:
-        size = max(1, -(-left // (GUIDE * max(1, slots))))
-        sizes.append(size)
-        left -= size
+        sizes.append(chunk_size(left, slots, least))
+        left -= sizes[-1]
     return sizes
+
+
+def least_chunk(task_seconds: float, cpu: float, solved: int) -> int:
+    """The fewest boards a chunk holds once ``solved`` boards have taken ``cpu`` seconds: as many as make a chunk's
+    solves last at least what a task costs the pool (``task_seconds``): Korf's 100 with the 7-8 database, 3 ms a
+    board, go out in chunks of at least 3 on Dask (a task: about 10 ms of CPU in the scheduler, the client and the
+    worker), where single boards at the end would cost more than they balance; 1 on threads, or for longer solves."""
+    if not solved or task_seconds <= 0:
+        return 1
+    return max(1, math.ceil(task_seconds / max(cpu / solved, 1e-6)))
 
 
 class _Stop:
@@ -165,25 +182,23 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     watch = watch or Watch()
     spec = BatchSpec(goal.rows, goal.cols, goal.cells, solver, heuristic, budget, str(store.data_dir()))
     slots = pool.slots()
-    starts, at = [], 0
-    for size in chunk_sizes(len(boards), len(slots)):
-        starts.append((at, at + size))
-        at += size
+    task_seconds = getattr(pool, "task_seconds", 0.0)
     results: list[dict | None] = [None] * len(boards)
     stop = pool.new_stop()
     run = uuid.uuid4().hex[:8]
     began = time.perf_counter()
     pending: dict = {}  # future -> (slot, first board, end)
-    dealt = done = 0
+    dealt = done = at = 0
+    cpu = 0.0  # the solves' CPU so far
 
     def deal(slot) -> None:
-        nonlocal dealt
-        if dealt < len(starts) and not stopped_now():
-            first, end = starts[dealt]
+        nonlocal dealt, at
+        if at < len(boards) and not stopped_now():
+            end = at + chunk_size(len(boards) - at, len(slots), least_chunk(task_seconds, cpu, done))
             future = pool.call(f"batch-{run}-{dealt}", slot, solve_chunk, spec,
-                               [board.cells for board in boards[first:end]], stop)
-            pending[future] = (slot, first, end)
-            dealt += 1
+                               [board.cells for board in boards[at:end]], stop)
+            pending[future] = (slot, at, end)
+            dealt, at = dealt + 1, end
 
     def stopped_now() -> bool:
         return watch.cancel is not None and watch.cancel.is_set()
@@ -197,6 +212,7 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
                 slot, first, end = pending.pop(future)
                 results[first:end] = future.result()
                 done += end - first
+                cpu += sum(answer["cpu"] for answer in results[first:end] if answer is not None)
                 deal(slot)
             watch.report(done / max(1, len(boards)),
                          {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "

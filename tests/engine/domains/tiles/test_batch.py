@@ -10,7 +10,7 @@ from distributed import Client
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Watch
 from engine.core.status import Status
-from engine.domains.tiles.batch import chunk_sizes, solve_boards
+from engine.domains.tiles.batch import chunk_sizes, least_chunk, solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
 from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
@@ -35,6 +35,14 @@ def test_chunks_are_guided_large_first_and_cover_every_board():
     assert chunk_sizes(100, 2) == [25, 19, 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1]
     assert chunk_sizes(100, 1) == [50, 25, 13, 6, 3, 2, 1]
     assert chunk_sizes(3, 8) == [1, 1, 1] and chunk_sizes(0, 2) == []
+    assert chunk_sizes(100, 2, least=4) == [25, 19, 14, 11, 8, 6, 5, 4, 4, 4]  # the last: what is left
+
+
+def test_a_chunk_lasts_at_least_what_a_task_costs():
+    # 30 boards solved in 0.1 s: 3.3 ms each; a 10 ms task → chunks of 3 (10 / 3.3 rounded up)
+    assert least_chunk(0.01, 0.1, 30) == 3
+    assert least_chunk(0.01, 12.0, 4) == 1  # seconds a board: single boards
+    assert least_chunk(0.0, 0.1, 30) == 1 and least_chunk(0.01, 0.0, 0) == 1  # threads; nothing measured yet
 
 
 @pytest.fixture(scope="module")
