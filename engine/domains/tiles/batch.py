@@ -1,7 +1,9 @@
 """Many boards solved at once over a Dask cluster's workers (or this machine's threads): Korf's 100 and any list.
 
-Each board is solved by ``engine.search.solve.solve`` as one solve would be; what is spread is the list. A batch of
-small solves (Korf's 100 with the 7-8 database: 5 ms each on average) is dominated by what a Dask task costs (some
+Each board's answer is the one ``solve_board`` gives (IDA* with a heuristic that has the whole-search kernel runs it
+through ``kernel_drivers.WholeSearch``, set up once per chunk: one compiled call per board instead of Python's setup
+and a call per bound, which two threads would take turns at under the GIL); what is spread is the list. A batch of
+small solves (Korf's 100 with the 7-8 database: 3 ms each on average) is dominated by what a Dask task costs (some
 milliseconds of CPU in the scheduler, the client and the worker), so the boards go out in a few chunks, not one task
 each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
 single boards at the end, about 2·slots·ln(boards / slots) tasks in all), but never fewer boards than take as long to
