@@ -139,14 +139,16 @@ class _WholeSolves:
         from engine.search.domain_solve import settle
 
         watch = Watch(self.spec.budget, cancel)
-        result = with_path(board, noted(self.search.solve(board, watch), self.note))
+        result = with_path(board, noted(self.search.solve(board, watch), self.note), cells=False)
         load_seconds, self.load_seconds = self.load_seconds, 0.0
         return settle(result, watch, self.spec.solver, self.asked, load_seconds, self.proven)
 
 
 def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
-    its solve took in this thread); None for each board not started because the batch was stopped. IDA* with a
+    its solve took in this thread, and without ``extra["path"]``, the cells of every board along the answer, which
+    its tiles and moves give: nine tenths of the bytes a worker sends back); None for each board not started because
+    the batch was stopped. IDA* with a
     heuristic that has the whole kernel solves each board in one compiled call (``_WholeSolves``), so that two
     threads seldom wait for each other's Python; an unsolvable board, another solver or heuristic: ``solve_board``."""
     from engine.domains.tiles.solvability import check_solvable
@@ -169,6 +171,7 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
             result = whole.solve(board, _Stop(stopped))
         else:
             result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, cancel=_Stop(stopped))
+        result.extra.pop("path", None)  # the cells along the answer: its tiles and moves give them
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
 

@@ -95,12 +95,14 @@ class SolverInfo(KindSolver):
         return record is None or record.admissible
 
 
-def with_path(board: Board, result: SolveResult) -> SolveResult:
+def with_path(board: Board, result: SolveResult, cells: bool = True) -> SolveResult:
     """A tile solver's result as the kind gives it: a found path's moves as the board's actions, one letter each,
-    and its cells and cost in ``extra``."""
+    and its cost and (``cells``) the cells of every board along it in ``extra``."""
     if result.status == Status.SOLVED and not result.actions:
         result.actions = tuple(result.moves)
-        result.extra.update(path=cells_along(board, result.moves), cost=len(result.moves))
+        result.extra["cost"] = len(result.moves)
+        if cells:
+            result.extra["path"] = cells_along(board, result.moves)
     return result
 
 

@@ -26,8 +26,11 @@ def answer(result: dict) -> tuple:
 
 
 def whole(result: dict) -> dict:
-    """A board's answer but for what differs between two runs of the same search: its times."""
-    return {key: value for key, value in result.items() if key not in ("seconds", "load_seconds", "cpu", "tiles")}
+    """A board's answer but for what differs between two runs of the same search (its times) and the cells along
+    its path, which a batch leaves to its tiles and moves."""
+    extra = {key: value for key, value in result["extra"].items() if key != "path"}
+    return {key: value for key, value in result.items() if key not in ("seconds", "load_seconds", "cpu", "tiles")
+            } | {"extra": extra}
 
 
 def test_chunks_are_guided_large_first_and_cover_every_board():
@@ -102,6 +105,8 @@ def test_each_answer_is_the_one_solve_board_gives(db663, korf, goal_name):
         single = [solve_board(board, goal, "idastar", heuristic, budget).to_dict() for board in boards]
         assert [whole(r) for r in results[heuristic]] == [whole(r) for r in single]
     database = results["pdb-78"]
+    assert all("path" not in r["extra"] for r in database)  # the tiles and moves give it:
+    assert all(Board(4, 4, tuple(r["tiles"])).apply(r["moves"]) == goal for r in database[:6])
     assert [r["length"] for r in database[:4]] == [optimum for _, optimum, _ in korf[:4]]
     assert all(r["heuristic"] == "pdb-663" and "used pdb-663" in r["message"] for r in database[:6])
     statuses = [r["status"] for r in results["manhattan"]]
