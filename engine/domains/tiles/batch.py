@@ -8,8 +8,8 @@ milliseconds of CPU in the scheduler, the client and the worker), so the boards 
 each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
 single boards at the end, about 2·slots·ln(boards / slots) tasks in all), but never fewer boards than take as long to
 solve, by the solves measured so far, as a task costs the pool (``least_chunk``: on Dask, chunks of 3 or more for
-Korf's 100), and a slot (a worker thread) is sent its
-next chunk when one of its two finishes, so it never waits for this process and a slow chunk holds up no other slot.
+Korf's 100), and a slot (a worker thread) is sent its next chunk when one of its two finishes, so it never waits for
+this process and a slow chunk holds up no other slot.
 The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no cheap estimate
 (the heuristic's start value) ordering them better than that.
 
@@ -109,9 +109,10 @@ _loaded: set[tuple] = set()
 class _WholeSolves:
     """A chunk's IDA* solves by ``kernel_drivers.WholeSearch``: the heuristic resolved, its arrays made and its
     kernel loaded once for the chunk, each board then one compiled call (a few while its search lasts past a slice),
-    its answer what ``solve_board`` gives (``solve`` through the kind's ``idastar``: the fallback's note, the path's
-    cells, ``settle``). ``make`` gives None where ``solve_board`` runs each board instead: another solver, or a
-    heuristic without the whole kernel."""
+    its answer what ``solve_board`` gives (``solve`` through the kind's ``idastar``: the fallback's note, the moves
+    as actions and their cost, ``settle``) but for the cells along its path (``solve_chunk`` leaves them out).
+    ``make`` gives None where ``solve_board`` runs each board instead: another solver, or a heuristic without the
+    whole kernel."""
 
     def __init__(self, spec: BatchSpec, goal: Board, asked: str, proven: bool, search, note: str):
         self.spec, self.goal, self.asked, self.proven, self.search, self.note = spec, goal, asked, proven, search, note
@@ -148,9 +149,9 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
     its solve took in this thread, and without ``extra["path"]``, the cells of every board along the answer, which
     its tiles and moves give: nine tenths of the bytes a worker sends back); None for each board not started because
-    the batch was stopped. IDA* with a
-    heuristic that has the whole kernel solves each board in one compiled call (``_WholeSolves``), so that two
-    threads seldom wait for each other's Python; an unsolvable board, another solver or heuristic: ``solve_board``."""
+    the batch was stopped. IDA* with a heuristic that has the whole kernel solves each board in one compiled call
+    (``_WholeSolves``), so that two threads seldom wait for each other's Python; an unsolvable board, another solver
+    or heuristic: ``solve_board``."""
     from engine.domains.tiles.solvability import check_solvable
     from engine.domains.tiles.solving import solve_board
     from engine.serving import store
