@@ -207,7 +207,7 @@ def main_spread(args, heuristics: list[str]) -> None:
                              f"{cpu['idle']:.3f}"])
             cpus.append(cpu)
         print(f"\nIDA* + {heuristic}, {len(instances)} instances as one batch "
-              f"({'one board per task' if args.one_per_task else 'in guided chunks: large first, single boards last'}"
+              f"({'one board per task' if args.one_per_task else 'in guided chunks: large first, small last'}"
               f"), median of {args.runs} runs (wall: from the first chunk sent to the last answer, workers warm):")
         print(table(["workers", "wall s (median)", "each run", "speed-up (wall)", "tasks", "all optimal",
                      "answers identical (length, moves, nodes)", "warm-up s (not counted)"], rows))

@@ -214,3 +214,19 @@ def test_loading_the_fast_solvers_kernels_goes_through_its_line_placing_search(m
     info = solvers()["fast"]
     registry_of_solvers.load_kernels(info, "", goal_board(4, 4), {})
     assert calls
+
+
+def test_a_results_dict_is_a_copy_down_to_its_numbers():
+    """``to_dict`` copies as ``dataclasses.asdict`` does: a change to the dict (a path's cell, a dataclass in
+    ``extra``, now a dict) leaves the result as it was."""
+    from engine.core.result import SolveResult
+    from engine.core.status import Status
+
+    result = SolveResult(Status.SOLVED, "R", True, extra={"path": [[1, 0], [0, 1]], "budget": Budget(5, 1.0, 7),
+                                                           "pair": (1, [2])})
+    data = result.to_dict()
+    data["extra"]["path"][0][0] = 9
+    data["extra"]["pair"][1].append(3)
+    assert result.extra["path"] == [[1, 0], [0, 1]] and result.extra["pair"] == (1, [2])
+    assert data["extra"]["budget"] == {"max_nodes": 5, "max_seconds": 1.0, "max_bytes": 7}
+    assert data["status"] == "solved" and data["length"] == 1 and "actions" not in data

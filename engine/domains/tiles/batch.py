@@ -1,11 +1,15 @@
 """Many boards solved at once over a Dask cluster's workers (or this machine's threads): Korf's 100 and any list.
 
-Each board is solved by ``engine.search.solve.solve`` as one solve would be; what is spread is the list. A batch of
-small solves (Korf's 100 with the 7-8 database: 5 ms each on average) is dominated by what a Dask task costs (some
+Each board's answer is the one ``solve_board`` gives (IDA* with a heuristic that has the whole-search kernel runs it
+through ``kernel_drivers.WholeSearch``, set up once per chunk: one compiled call per board instead of Python's setup
+and a call per bound, which two threads would take turns at under the GIL); what is spread is the list. A batch of
+small solves (Korf's 100 with the 7-8 database: 3 ms each on average) is dominated by what a Dask task costs (some
 milliseconds of CPU in the scheduler, the client and the worker), so the boards go out in a few chunks, not one task
 each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
-single boards at the end, about 2·slots·ln(boards / slots) tasks in all), and a slot (a worker thread) is sent its
-next chunk when one of its two finishes, so it never waits for this process and a slow chunk holds up no other slot.
+single boards at the end, about 2·slots·ln(boards / slots) tasks in all), but never fewer boards than take as long to
+solve, by the solves measured so far, as a task costs the pool (``least_chunk``: on Dask, chunks of 3 or more for
+Korf's 100), and a slot (a worker thread) is sent its next chunk when one of its two finishes, so it never waits for
+this process and a slow chunk holds up no other slot.
 The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no cheap estimate
 (the heuristic's start value) ordering them better than that.
 
@@ -18,14 +22,16 @@ cancelled.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 import uuid
 from dataclasses import dataclass
 
-from engine.core.result import Budget, Watch
+from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import Board
+from engine.search.domain_solve import load_once
 
 #: Each chunk holds this fraction of the boards left, divided by the slots.
 GUIDE = 2
@@ -50,14 +56,28 @@ class BatchSpec:
     data_dir: str | None  # the store the tables are read from
 
 
-def chunk_sizes(boards: int, slots: int) -> list[int]:
-    """The chunks' sizes, in the order they are dealt: each ``1 / (GUIDE × slots)`` of the boards left, at least 1."""
+def chunk_size(left: int, slots: int, least: int = 1) -> int:
+    """The next chunk's size: ``1 / (GUIDE × slots)`` of the ``left`` boards not yet dealt, at least ``least``."""
+    return min(left, max(least, -(-left // (GUIDE * max(1, slots)))))
+
+
+def chunk_sizes(boards: int, slots: int, least: int = 1) -> list[int]:
+    """The chunks' sizes, in the order they are dealt, each ``chunk_size`` of what is left."""
     sizes, left = [], boards
     while left:
-        size = max(1, -(-left // (GUIDE * max(1, slots))))
-        sizes.append(size)
-        left -= size
+        sizes.append(chunk_size(left, slots, least))
+        left -= sizes[-1]
     return sizes
+
+
+def least_chunk(task_seconds: float, cpu: float, solved: int) -> int:
+    """The fewest boards a chunk holds once ``solved`` boards have taken ``cpu`` seconds: as many as make a chunk's
+    solves last at least what a task costs the pool (``task_seconds``): Korf's 100 with the 7-8 database, 3 ms a
+    board, go out in chunks of at least 3 on Dask (a task: about 10 ms of CPU in the scheduler, the client and the
+    worker), where single boards at the end would cost more than they balance; 1 on threads, or for longer solves."""
+    if not solved or task_seconds <= 0:
+        return 1
+    return max(1, math.ceil(task_seconds / max(cpu / solved, 1e-6)))
 
 
 class _Stop:
@@ -82,9 +102,57 @@ def _chunk_stop(stop):
     return lambda: time.monotonic() - began >= STOP_POLL and check()
 
 
+#: The whole searches this process has loaded (``_WholeSolves``).
+_loaded: set[tuple] = set()
+
+
+class _WholeSolves:
+    """A chunk's IDA* solves by ``kernel_drivers.WholeSearch``: the heuristic resolved, its arrays made and its
+    kernel loaded once for the chunk, each board then one compiled call (a few while its search lasts past a slice),
+    its answer what ``solve_board`` gives (``solve`` through the kind's ``idastar``: the fallback's note, the moves
+    as actions and their cost, ``settle``) but for the cells along its path (``solve_chunk`` leaves them out).
+    ``make`` gives None where ``solve_board`` runs each board instead: another solver, or a heuristic without the
+    whole kernel."""
+
+    def __init__(self, spec: BatchSpec, goal: Board, asked: str, proven: bool, search, note: str):
+        self.spec, self.goal, self.asked, self.proven, self.search, self.note = spec, goal, asked, proven, search, note
+        near = goal.move(goal.legal_moves()[0])
+        #: loading (on a fresh install compiling) the kernel, reported by the chunk's first answer as a solve's is
+        self.load_seconds = load_once(_loaded, (search.name, goal), lambda: search.solve(near, Watch(Budget(10_000))))
+
+    @classmethod
+    def make(cls, spec: BatchSpec, goal: Board) -> _WholeSolves | None:
+        from engine.domains.tiles.heuristics import heuristic
+        from engine.domains.tiles.kernel_drivers import WholeSearch
+        from engine.domains.tiles.solving import check_request
+
+        if spec.solver != "idastar":
+            return None
+        info, asked = check_request(goal, spec.solver, spec.heuristic)
+        used, loaded, note = heuristic(asked).inputs(goal, {})
+        if not WholeSearch.applies(used):
+            return None
+        return cls(spec, goal, asked, info.proves(asked), WholeSearch(goal, used, loaded), note)
+
+    def solve(self, board: Board, cancel) -> SolveResult:
+        from engine.domains.tiles.solvers import noted
+        from engine.domains.tiles.solving import with_path
+        from engine.search.domain_solve import settle
+
+        watch = Watch(self.spec.budget, cancel)
+        result = with_path(board, noted(self.search.solve(board, watch), self.note), cells=False)
+        load_seconds, self.load_seconds = self.load_seconds, 0.0
+        return settle(result, watch, self.spec.solver, self.asked, load_seconds, self.proven)
+
+
 def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
-    its solve took in this thread); None for each board not started because the batch was stopped."""
+    its solve took in this thread, and without ``extra["path"]``, the cells of every board along the answer, which
+    its tiles and moves give: nine tenths of the bytes a worker sends back); None for each board not started because
+    the batch was stopped. IDA* with a heuristic that has the whole kernel solves each board in one compiled call
+    (``_WholeSolves``), so that two threads seldom wait for each other's Python; an unsolvable board, another solver
+    or heuristic: ``solve_board``."""
+    from engine.domains.tiles.solvability import check_solvable
     from engine.domains.tiles.solving import solve_board
     from engine.serving import store
 
@@ -92,14 +160,19 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
         store.set_data_dir(spec.data_dir)
     stopped = _chunk_stop(stop)
     goal = Board(spec.rows, spec.cols, spec.goal)
+    whole = _WholeSolves.make(spec, goal)
     out: list[dict | None] = []
     for cells in boards:
         if stopped():
             out.append(None)
             continue
         began = time.thread_time()
-        result = solve_board(Board(spec.rows, spec.cols, cells), goal, spec.solver, spec.heuristic, spec.budget,
-                             cancel=_Stop(stopped))
+        board = Board(spec.rows, spec.cols, cells)
+        if whole is not None and check_solvable(board, goal).solvable:
+            result = whole.solve(board, _Stop(stopped))
+        else:
+            result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, cancel=_Stop(stopped))
+        result.extra.pop("path", None)  # the cells along the answer: its tiles and moves give them
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
 
@@ -115,25 +188,23 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     watch = watch or Watch()
     spec = BatchSpec(goal.rows, goal.cols, goal.cells, solver, heuristic, budget, str(store.data_dir()))
     slots = pool.slots()
-    starts, at = [], 0
-    for size in chunk_sizes(len(boards), len(slots)):
-        starts.append((at, at + size))
-        at += size
+    task_seconds = getattr(pool, "task_seconds", 0.0)
     results: list[dict | None] = [None] * len(boards)
     stop = pool.new_stop()
     run = uuid.uuid4().hex[:8]
     began = time.perf_counter()
     pending: dict = {}  # future -> (slot, first board, end)
-    dealt = done = 0
+    dealt = done = at = 0
+    cpu = 0.0  # the solves' CPU so far
 
     def deal(slot) -> None:
-        nonlocal dealt
-        if dealt < len(starts) and not stopped_now():
-            first, end = starts[dealt]
+        nonlocal dealt, at
+        if at < len(boards) and not stopped_now():
+            end = at + chunk_size(len(boards) - at, len(slots), least_chunk(task_seconds, cpu, done))
             future = pool.call(f"batch-{run}-{dealt}", slot, solve_chunk, spec,
-                               [board.cells for board in boards[first:end]], stop)
-            pending[future] = (slot, first, end)
-            dealt += 1
+                               [board.cells for board in boards[at:end]], stop)
+            pending[future] = (slot, at, end)
+            dealt, at = dealt + 1, end
 
     def stopped_now() -> bool:
         return watch.cancel is not None and watch.cancel.is_set()
@@ -147,6 +218,7 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
                 slot, first, end = pending.pop(future)
                 results[first:end] = future.result()
                 done += end - first
+                cpu += sum(answer["cpu"] for answer in results[first:end] if answer is not None)
                 deal(slot)
             watch.report(done / max(1, len(boards)),
                          {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "

@@ -31,6 +31,7 @@ from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.ida_kernels import (
+    AT_GOAL,
     DEPTH,
     EXPANDED,
     FOUND,
@@ -38,8 +39,15 @@ from engine.domains.tiles.ida_kernels import (
     NEXT_BOUND,
     NO_BOUND,
     PAUSED,
+    STATE_FIELDS,
+    W_EXPANDED,
+    W_FIELDS,
+    W_FRESH,
+    W_GENERATED,
+    W_ITERATIONS,
     new_stack,
     start_state,
+    whole_kernel,
 )
 from engine.domains.tiles.move_automaton import automaton
 from engine.domains.tiles.ranking import lexicographic_radix
@@ -122,6 +130,85 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
                        seconds=watch.elapsed, solver="idastar", heuristic=name,
                        message=f"no solution within {max_bound} moves", extra={"pruning": machine.name})
+
+
+class WholeSearch:
+    """``idastar`` of one heuristic towards one goal set up once for board after board: the heuristic's arrays, the
+    child lists and the stack are made here, and each board is searched by ``ida_kernels.whole_kernel`` (its root
+    set by the heuristic's ``reset``, every bound in one call), in calls of ``Slices`` (about 0.2 s) between which
+    its ``Watch`` is asked (budget, cancel). The answers, node counts and ``extra["bounds"]`` are ``idastar``'s
+    (``tests/engine/domains/tiles/test_whole_ida.py``); no progress is reported (a batch reports its boards); the
+    time budget and cancel are looked at between slices, not also between bounds. Not thread-safe: one per
+    thread. ``applies(name)`` says whether a heuristic has the kernel."""
+
+    def __init__(self, goal: Board, name: str, loaded: dict | None = None, max_bound: int = 400,
+                 pruning: str | None = None):
+        self.goal, loaded, self.turned = search_frame(goal, loaded)
+        self.name, self.max_bound = name, max_bound
+        record = heuristic(name)
+        self.admissible = record.admissible
+        compiled = record.compiled()
+        self.run = whole_kernel(compiled)
+        self.machine = automaton(pruning, goal.size)
+        self.children = pruned_children(self.goal, self.machine.name)
+        self.manhattan = goal_tables(self.goal).manhattan
+        depths = max_bound + 2
+        self.aux, _ = compiled.inputs(self.goal, self.goal, loaded, depths)  # each board's root: ``reset``
+        self.stack = new_stack(depths, 0)
+        self.st = np.zeros(STATE_FIELDS, dtype=np.int64)
+        self.sv = np.zeros(W_FIELDS, dtype=np.int64)
+        self.bounds = np.zeros((depths, 2), dtype=np.int64)
+        self.slices = Slices()
+
+    @staticmethod
+    def applies(name: str) -> bool:
+        record = heuristic(name)
+        return record.kernel is not None and record.compiled().reset is not None
+
+    def _expanded(self) -> int:
+        return int(self.sv[W_EXPANDED]) + (0 if self.sv[W_FRESH] else int(self.st[EXPANDED]))
+
+    def solve(self, board: Board, watch: Watch) -> SolveResult:
+        searched = half_turn(board) if self.turned else board
+        cells = np.array(searched.cells, dtype=np.int64)
+        sv, st = self.sv, self.st
+        sv[:] = 0
+        while True:
+            before, began = self._expanded(), time.perf_counter()
+            code = self.run(cells, searched.blank, self.machine.start, st, sv, self.stack, self.children, self.aux,
+                            self.manhattan, self.bounds, self.max_bound, watch.budget.max_nodes, self.slices.quota)
+            self.slices.ran(self._expanded() - before, time.perf_counter() - began)
+            if code != PAUSED:
+                break
+            if reason := watch.stop_reason(self._expanded()):
+                return self._stopped(reason, watch)
+        common = dict(solver="idastar", heuristic=self.name)
+        if code == AT_GOAL:
+            return SolveResult(Status.SOLVED, "", self.admissible, seconds=watch.elapsed,
+                               extra={"pruning": self.machine.name}, **common)
+        if code != FOUND:
+            return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=int(sv[W_EXPANDED]),
+                               nodes_generated=int(sv[W_GENERATED]), seconds=watch.elapsed,
+                               message=f"no solution within {self.max_bound} moves",
+                               extra={"pruning": self.machine.name}, **common)
+        depth = int(st[DEPTH])
+        moves = "".join(MOVES[d] for d in self.stack.path[:depth])
+        return SolveResult(Status.SOLVED, half_turn_moves(moves) if self.turned else moves, self.admissible,
+                           int(sv[W_EXPANDED]), int(sv[W_GENERATED]), depth, watch.elapsed,
+                           extra={"bounds": self._iterations(), "pruning": self.machine.name}, **common)
+
+    def _iterations(self) -> list[dict]:
+        return [{"bound": int(bound), "expanded": int(expanded)}
+                for bound, expanded in self.bounds[:int(self.sv[W_ITERATIONS])]]
+
+    def _stopped(self, reason: Status, watch: Watch) -> SolveResult:
+        within = not self.sv[W_FRESH]  # stopped inside an iteration, not between two
+        expanded = self._expanded()
+        return SolveResult(reason, nodes_expanded=expanded,
+                           nodes_generated=int(self.sv[W_GENERATED]) + (int(self.st[GENERATED]) if within else 0),
+                           peak_frontier=int(self.st[DEPTH]) if within else 0, seconds=watch.elapsed,
+                           solver="idastar", heuristic=self.name, message=watch.stop_message(reason, expanded),
+                           extra={"bounds": self._iterations(), "pruning": self.machine.name})
 
 
 def iterate(run, cells: np.ndarray, st: np.ndarray, frames, children, aux, bound: int, slices: Slices, cap: int,

@@ -146,6 +146,9 @@ def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
 class ThreadPool:
     """The tasks on this process's threads."""
 
+    #: the CPU a task costs besides its work (``batch.least_chunk``): next to nothing here
+    task_seconds = 0.0
+
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 2
         self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ida-task")
@@ -176,6 +179,10 @@ class ThreadPool:
 
 class DaskPool:
     """The tasks on a Dask cluster, each restricted to ``addresses`` (the long lane's workers)."""
+
+    #: the CPU a task costs besides its work (``batch.least_chunk``): the scheduler's, the client's and the worker's
+    #: (bench/korf100.py --workers: about 10 ms on the 2-core machine, idle)
+    task_seconds = 0.01
 
     def __init__(self, client, addresses: list[str]):
         if not addresses:

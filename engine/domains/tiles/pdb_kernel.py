@@ -123,6 +123,47 @@ def _pdb_leave(aux, blank, parent, tile):
         aux.ref_where[aux.ref_group[tile], aux.ref_slot[tile]] = aux.ref_cell[blank]
 
 
+@hook
+def _pdb_reset(aux, cells, md):
+    # ``_pdb_inputs``'s root entries, for the board ``cells``, in the arrays it built for another
+    groups = aux.sizes.shape[0]
+    for cell in range(cells.shape[0]):
+        tile = cells[cell]
+        if tile:
+            aux.where[aux.group_of[tile], aux.slot_of[tile]] = cell
+            if aux.mirrored:
+                aux.ref_where[aux.ref_group[tile], aux.ref_slot[tile]] = aux.ref_cell[cell]
+    direct = 0
+    mirrored = 0
+    for g in range(groups):
+        rank = 0
+        ref_rank = 0
+        for slot in range(aux.sizes[g]):  # ``ranking_kernels.rank_of_positions`` of the group's cells
+            cell = aux.where[g, slot]
+            ref = aux.ref_where[g, slot]
+            digit = cell
+            ref_digit = ref
+            for lower in range(slot):
+                if aux.where[g, lower] < cell:
+                    digit -= 1
+                if aux.ref_where[g, lower] < ref:
+                    ref_digit -= 1
+            rank += digit * aux.radix[g, slot]
+            ref_rank += ref_digit * aux.radix[g, slot]
+        aux.ranks[0, g] = rank
+        aux.ranks[0, groups + g] = ref_rank
+        aux.values[0, g] = np.int64(aux.tables[aux.offsets[g] + rank])
+        direct += aux.values[0, g]
+        aux.values[0, groups + g] = np.int64(aux.tables[aux.offsets[g] + ref_rank]) if aux.mirrored else 0
+        mirrored += aux.values[0, groups + g]
+    h = md
+    if direct > h:
+        h = direct
+    if mirrored > h:
+        h = mirrored
+    return h
+
+
 def _pdb_inputs(board: Board, goal: Board, loaded: dict, stack: int) -> tuple[DatabaseArrays, int]:
     """``loaded["database"]``: the ``PatternDatabase`` the heuristic resolved."""
     database: PatternDatabase = loaded["database"]
@@ -161,7 +202,8 @@ def child_order(goal: Board):
 # that stores every position it reaches holds a 15-puzzle's search in its memory budget only where IDA* + the database
 # is already done in milliseconds (the astar solver runs the readable A* with it).
 PATTERN_DATABASE = KernelHeuristic(ida_kernel(_pdb_h, nothing_cut, _pdb_enter, _pdb_leave, ordered=True,
-                                              look_ahead=_pdb_look_ahead), _pdb_inputs, board_h=None)
+                                              look_ahead=_pdb_look_ahead), _pdb_inputs, board_h=None,
+                                   reset=_pdb_reset)
 
 
 def blank_database(goal: Board) -> PatternDatabase:

@@ -32,7 +32,8 @@ from engine.domains.tiles.solving import SolverInfo, register_solver, solve_boar
 from engine.search.algorithms.astar import astar_search
 
 
-def _noted(result: SolveResult, note: str) -> SolveResult:
+def noted(result: SolveResult, note: str) -> SolveResult:
+    """``result`` with ``note`` (why another heuristic was used) before its message."""
     if note:
         result.message = f"{note}. {result.message}" if result.message else note
     return result
@@ -50,7 +51,7 @@ def _idastar(board: Board, goal: Board, name: str, watch: Watch, options: dict) 
 
     used, loaded, note = heuristic(name).inputs(goal, options)
     _say_fallback(watch, "idastar", name, used, note)
-    return _noted(idastar(board, goal, used, watch, loaded), note)
+    return noted(idastar(board, goal, used, watch, loaded), note)
 
 
 def _idastar_spread(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
@@ -61,7 +62,7 @@ def _idastar_spread(board: Board, goal: Board, name: str, watch: Watch, options:
     used, loaded, note = heuristic(name).inputs(goal, options)
     _say_fallback(watch, "idastar-spread", name, used, note)
     with pool_here() as pool:
-        return _noted(spread_idastar(board, goal, used, watch, pool, options, loaded=loaded), note)
+        return noted(spread_idastar(board, goal, used, watch, pool, options, loaded=loaded), note)
 
 
 def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
@@ -76,7 +77,7 @@ def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) ->
         result = astar_search(SlidingTileProblem(board, goal, used, options), watch=watch)
     result.heuristic = used
     result.optimal = result.optimal and heuristic(used).admissible
-    return _noted(result, note)
+    return noted(result, note)
 
 
 def _bfs(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
@@ -153,9 +154,13 @@ def warm_solvers() -> None:
 
 def _warm_pdb_kernel() -> None:
     """Compile the pattern-database IDA* kernel through its record, on a database of zeros with a stored one's array
-    types (no table is needed)."""
-    from engine.domains.tiles.kernel_drivers import idastar
+    types (no table is needed), and the whole-search kernels."""
+    from engine.domains.tiles.kernel_drivers import WholeSearch, idastar
     from engine.domains.tiles.pdb_kernel import blank_database
 
     goal = goal_board(4, 4)
     idastar(goal.apply("ULUL"), goal, "pdb", Watch(), {"database": blank_database(goal)})
+    # and the whole searches a batch runs (``batch.solve_chunk``), with each heuristic that has one
+    WholeSearch(goal, "pdb", {"database": blank_database(goal)}).solve(goal.apply("ULUL"), Watch())
+    for name in ("manhattan", "linear-conflict"):
+        WholeSearch(goal, name).solve(goal.apply("ULUL"), Watch())

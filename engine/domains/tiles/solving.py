@@ -87,15 +87,23 @@ class SolverInfo(KindSolver):
         return load_kernels(self, heuristic, problem.goal, problem.options)
 
     def run(self, problem: SlidingTileProblem, heuristic: str, watch: Watch) -> SolveResult:
-        result = self.function(problem.initial, problem.goal, heuristic, watch, problem.options)
-        if result.status == Status.SOLVED and not result.actions:
-            result.actions = tuple(result.moves)  # a tile solver's moves are the board's actions, one letter each
-            result.extra.update(path=cells_along(problem.initial, result.moves), cost=len(result.moves))
-        return result
+        return with_path(problem.initial, self.function(problem.initial, problem.goal, heuristic, watch,
+                                                        problem.options))
 
     def proves(self, heuristic: str) -> bool:
         record = heuristics().get(heuristic)
         return record is None or record.admissible
+
+
+def with_path(board: Board, result: SolveResult, cells: bool = True) -> SolveResult:
+    """A tile solver's result as the kind gives it: a found path's moves as the board's actions, one letter each,
+    and its cost and (``cells``) the cells of every board along it in ``extra``."""
+    if result.status == Status.SOLVED and not result.actions:
+        result.actions = tuple(result.moves)
+        result.extra["cost"] = len(result.moves)
+        if cells:
+            result.extra["path"] = cells_along(board, result.moves)
+    return result
 
 
 def cells_along(board: Board, moves: str) -> list[list[int]]:

@@ -10,8 +10,8 @@ from distributed import Client
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Watch
 from engine.core.status import Status
-from engine.domains.tiles.batch import chunk_sizes, solve_boards
-from engine.domains.tiles.board import Board, goal_board
+from engine.domains.tiles.batch import chunk_sizes, least_chunk, solve_boards
+from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
 from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble
@@ -25,11 +25,27 @@ def answer(result: dict) -> tuple:
     return result["status"], result["length"], result["moves"], result["nodes_expanded"], result["nodes_generated"]
 
 
+def whole(result: dict) -> dict:
+    """A board's answer but for what differs between two runs of the same search (its times) and the cells along
+    its path, which a batch leaves to its tiles and moves."""
+    extra = {key: value for key, value in result["extra"].items() if key != "path"}
+    return {key: value for key, value in result.items() if key not in ("seconds", "load_seconds", "cpu", "tiles")
+            } | {"extra": extra}
+
+
 def test_chunks_are_guided_large_first_and_cover_every_board():
     # by hand: each chunk is a quarter (two slots, GUIDE 2) of the boards left, rounded up: 100 → 25, 75 → 19, ...
     assert chunk_sizes(100, 2) == [25, 19, 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1]
     assert chunk_sizes(100, 1) == [50, 25, 13, 6, 3, 2, 1]
     assert chunk_sizes(3, 8) == [1, 1, 1] and chunk_sizes(0, 2) == []
+    assert chunk_sizes(100, 2, least=4) == [25, 19, 14, 11, 8, 6, 5, 4, 4, 4]  # the last: what is left
+
+
+def test_a_chunk_lasts_at_least_what_a_task_costs():
+    # 30 boards solved in 0.1 s: 3.3 ms each; a 10 ms task → chunks of 3 (10 / 3.3 rounded up)
+    assert least_chunk(0.01, 0.1, 30) == 3
+    assert least_chunk(0.01, 12.0, 4) == 1  # seconds a board: single boards
+    assert least_chunk(0.0, 0.1, 30) == 1 and least_chunk(0.01, 0.0, 0) == 1  # threads; nothing measured yet
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +65,7 @@ def test_one_and_two_threads_give_each_board_its_own_solve(korf_boards, korf):
             out = solve_boards(boards, FIRST, "idastar", "pdb-663", Budget(), pool)
         finally:
             pool.close()
-        assert [answer(r) for r in out["results"]] == [answer(r) for r in serial]
+        assert [whole(r) for r in out["results"]] == [whole(r) for r in serial]
         assert [r["tiles"] for r in out["results"]] == [list(board.cells) for board in boards]
         assert out["slots"] == workers and out["tasks"] == len(chunk_sizes(len(boards), workers))
     assert [r["length"] for r in serial[:3]] == [korf[1][1], korf[3][1], korf[5][1]]  # Korf's published optima
@@ -68,6 +84,33 @@ def test_on_the_dask_cluster_each_board_gets_its_own_solve(korf_boards, schedule
             pool.close()
     assert [answer(r) for r in out["results"]] == [answer(r) for r in serial]
     assert out["slots"] == (1 if lane == "long" else 2)
+
+
+@pytest.mark.parametrize("goal_name", ["blank-first", "blank-last"])
+def test_each_answer_is_the_one_solve_board_gives(db663, korf, goal_name):
+    """The 7-8 database asked for where only the 6-6-3 is built (each answer says it fell back), on both goals
+    (blank-last through the half-turn); then Manhattan distance's, whose node budget some boards run out of; among
+    the boards the goal itself and an unsolvable board (answered, as for any other solver, by ``solve_board``)."""
+    goal = goal_board(4, 4, goal_name)
+    boards = [Board(4, 4, cells) if goal == FIRST else half_turn(Board(4, 4, cells)) for _, _, cells in korf[:4]]
+    swapped = Board(4, 4, (goal.cells[0], goal.cells[2], goal.cells[1], *goal.cells[3:]))  # two tiles: unsolvable
+    boards += [goal, scramble(goal, 30, seed=4)[0], swapped]
+    results = {}
+    for heuristic, budget in (("pdb-78", Budget()), ("manhattan", Budget(max_nodes=20_000))):
+        pool = ThreadPool(2)
+        try:
+            results[heuristic] = solve_boards(boards, goal, "idastar", heuristic, budget, pool)["results"]
+        finally:
+            pool.close()
+        single = [solve_board(board, goal, "idastar", heuristic, budget).to_dict() for board in boards]
+        assert [whole(r) for r in results[heuristic]] == [whole(r) for r in single]
+    database = results["pdb-78"]
+    assert all("path" not in r["extra"] for r in database)  # the tiles and moves give it:
+    assert all(Board(4, 4, tuple(r["tiles"])).apply(r["moves"]) == goal for r in database[:6])
+    assert [r["length"] for r in database[:4]] == [optimum for _, optimum, _ in korf[:4]]
+    assert all(r["heuristic"] == "pdb-663" and "used pdb-663" in r["message"] for r in database[:6])
+    statuses = [r["status"] for r in results["manhattan"]]
+    assert Status.BUDGET_EXHAUSTED in statuses and statuses[-3:] == [Status.SOLVED] * 2 + [Status.UNSOLVABLE]
 
 
 def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
