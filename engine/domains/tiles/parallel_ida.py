@@ -193,6 +193,7 @@ class DaskPool:
         self.threads = {address: max(1, known[address].get("nthreads", 1)) for address in addresses}
         self.workers = sum(self.threads.values())
         self._stops: list = []
+        self._set: set[str] = set()  # the stops set: tasks may still be about to read them
         self._changed = threading.Event()  # set as any task ends
 
     def new_stop(self) -> str:
@@ -206,6 +207,7 @@ class DaskPool:
         from distributed import Event
 
         Event(stop, client=self.client).set()
+        self._set.add(stop)
 
     def submit(self, key: str, *args):
         future = self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
@@ -232,12 +234,27 @@ class DaskPool:
             done = {future for future in futures if future.done()}
         return done
 
+    #: Seconds a stop that was set stays set after the pool closes. The tasks it stops read it every ``STOP_POLL``
+    #: (a batch's chunks every ``batch.STOP_POLL``) and go on, cancelled futures or not, until they do: cleared at
+    #: once, a running task never saw it and ran to its end, and the job that waited for its worker's thread with it.
+    LINGER = 30.0
+
     def close(self) -> None:
-        for event in self._stops:
-            try:
-                event.clear()  # an event is forgotten by the scheduler once cleared and unreferenced
-            except Exception:
-                pass
+        unset = [event for event in self._stops if event.name not in self._set]
+        stopped = [event for event in self._stops if event.name in self._set]
+        _clear(unset)  # an event is forgotten by the scheduler once cleared and unreferenced
+        if stopped:
+            timer = threading.Timer(self.LINGER, _clear, args=(stopped,))
+            timer.daemon = True
+            timer.start()
+
+
+def _clear(events: list) -> None:
+    for event in events:
+        try:
+            event.clear()
+        except Exception:  # the cluster went away meanwhile: nothing is left to clear
+            pass
 
 
 # ---- the search ---------------------------------------------------------------------------------------------------

@@ -136,6 +136,23 @@ def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
                                                           for b in easy]
 
 
+def test_a_stopped_chunk_on_the_cluster_stops_though_its_pool_was_closed_at_once(korf, scheduler_address):
+    """A stopped batch does not wait for its running chunks, and closes its pool at once; the chunk still reads the
+    stop (first half a second into the chunk) and skips the boards it has left, where it used to run all four of
+    Korf's first instance by Manhattan distance (seconds each), and the job behind it waited for its worker."""
+    from engine.domains.tiles.batch import BatchSpec, solve_chunk
+
+    spec = BatchSpec(4, 4, FIRST.cells, "idastar", "manhattan", Budget(), None)
+    with Client(scheduler_address, set_as_default=False) as client:
+        pool = DaskPool(client, lane_workers(client, "long"))
+        stop = pool.new_stop()
+        chunk = pool.call("stopped-chunk", pool.slots()[0], solve_chunk, spec, [korf[0][2]] * 4, stop)
+        pool.set_stop(stop)
+        pool.close()
+        out = chunk.result(timeout=120)
+    assert out[0]["status"] == Status.CANCELLED and out[1:] == [None] * 3
+
+
 def test_the_batch_job_refuses_what_it_cannot_run():
     base = {"size": "3x3", "goal": "blank-last"}
     with pytest.raises(PuzzleError, match="list of 1 to"):
