@@ -44,7 +44,7 @@ class NumberedGraphView:
     fields); its problem is built by ``app.step_search.step_problem``, which draws it as numbered nodes."""
 
     title = "A graph of numbered nodes"
-    label = "numbered graph (seed 004, or the one you drew)"
+    label = "Numbered graph (seed 004, or the one you drew)"
     #: its editor: the ends, the heuristic and the drawing (js/step/numbered-graph.js binds it)
     editor = "step/numbered_graph_editor.html"
     default_heuristic = "straight-line"

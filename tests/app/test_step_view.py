@@ -131,9 +131,9 @@ def test_the_problem_menu_offers_each_view_under_its_words_with_its_own_editor(c
     menu = page[page.index('<select name="problem"'):]
     options = re.findall(r'<option value="([^"]*)" (?:selected)?>([^<]*)</option>', menu[:menu.index("</select>")])
     assert options[:4] == [("tiles", "Sliding tiles"),
-                           ("numbered-graph", "numbered graph (seed 004, or the one you drew)"),
-                           ("graph", "graph typed as data (Romania, or your own)"),
-                           ("grid", "grid map: draw walls and weights")]
+                           ("numbered-graph", "Numbered graph (seed 004, or the one you drew)"),
+                           ("graph", "Graph typed as data (Romania, or your own)"),
+                           ("grid", "Grid map: draw walls and weights")]
     others = sorted(set(domain_kinds()) - {name for name, _ in options[:4]})  # typed as JSON, under their titles
     assert options[4:] == [(name, domain_kinds()[name].title) for name in others] and others
     editors = re.findall(r'<fieldset [^>]*data-for="([^"]+)"[^>]*>', page)

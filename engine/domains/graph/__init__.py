@@ -38,7 +38,7 @@ EXAMPLE_REQUESTS = (
 HEURISTIC_LABELS = {"given": "the given h", "straight-line": "straight line × the least cost per unit of length",
                     "zero": "none (h = 0)"}
 #: typed as data in the step-through, its nodes and edges edited as tables (js/step/graph.js binds the editor)
-VIEW = JsonView("graph", "graph typed as data (Romania, or your own)", "step/graph_editor.html")
+VIEW = JsonView("graph", "Graph typed as data (Romania, or your own)", "step/graph_editor.html")
 KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, tuple(HEURISTIC_LABELS),
                                   EXAMPLE_REQUESTS, HEURISTIC_LABELS, view=VIEW))
 

@@ -16,7 +16,7 @@ EXAMPLE_REQUESTS = (
      "heuristic": "manhattan"},
 )
 #: painted in the step-through, cell by cell (js/step/grid.js binds the editor)
-VIEW = JsonView("grid", "grid map: draw walls and weights", "step/grid_editor.html")
+VIEW = JsonView("grid", "Grid map: draw walls and weights", "step/grid_editor.html")
 KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, tuple(HEURISTIC_LABELS), EXAMPLE_REQUESTS,
                                   HEURISTIC_LABELS, view=VIEW))
 
