@@ -38,6 +38,11 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
     # The workers' statistical profiler (a stack sample every 10 ms, for a dashboard nobody opens here), the event
     # loop's watchdog tick and the system monitor burn CPU every second a worker lives, busy or not: on a machine
     # whose every core runs a worker they take it from the work (bench/korf100.py --workers).
+    # A worker whose process ended (a job over its memory limit ends it) is started again by its nanny, and comes
+    # back under its name once its preload has warmed the kernels: tens of seconds on a loaded machine. The cluster
+    # closes for good a nanny whose worker is not back within ``lost-worker-timeout`` (15 s by default), which left
+    # the lane one worker short until the server restarted; a nanny here always starts its worker again.
+    dask.config.set({"distributed.deploy.lost-worker-timeout": "1 day"})
     dask.config.set({"distributed.scheduler.allowed-failures": 0,
                      "distributed.worker.daemon": False,
                      "distributed.admin.tick.limit": "30s",
