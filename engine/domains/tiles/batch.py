@@ -185,6 +185,33 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
     return out
 
 
+class _Taker:
+    """Takes the items of a Dask queue one by one, waiting here at most a given time for each: a take the scheduler
+    timed out would log an error there, so each take waits on the scheduler without a time limit (started on the
+    client's event loop) and a wait that ends first leaves it to the next. Whoever fills the queue ends a take left
+    waiting when it is done (``_Crew`` puts a None for each member and an end for itself)."""
+
+    def __init__(self, queue):
+        self.queue, self.taking = queue, None
+
+    def take(self, timeout: float):
+        """The next item; ``TimeoutError`` when none came within ``timeout`` seconds."""
+        import asyncio
+        import concurrent.futures
+
+        if self.taking is None:
+            self.taking = asyncio.run_coroutine_threadsafe(self.queue._get(), self.queue.client.loop.asyncio_loop)
+        try:
+            item = self.taking.result(timeout)
+        except concurrent.futures.TimeoutError:
+            raise TimeoutError from None
+        self.taking = None
+        return item
+
+    def waiting(self) -> bool:
+        return self.taking is not None
+
+
 def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> int:
     """One member of a batch's crew on a Dask worker (``_Crew``): takes chunks ``(index, boards)`` from the queue
     ``work`` in turn, solves each by ``solve_chunk`` and puts ``("answers", index, its answers)`` on the queue
@@ -198,12 +225,13 @@ def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> 
     if stopped():  # started after its batch ended: joining would make its released queues anew
         return 0
     inbox, outbox = Queue(work), Queue(answers)
+    taker = _Taker(inbox)
     solved = 0
     try:
         outbox.put(("joined", member))
         while True:
             try:
-                chunk = inbox.get(timeout=STOP_POLL)
+                chunk = taker.take(STOP_POLL)
             except TimeoutError:
                 if stopped():
                     break
@@ -285,6 +313,7 @@ class _Crew:
         self.members = {pool.call(f"batch-{run}-crew-{member}", slot, crew_member, spec, self.work.name,
                                   self.answers.name, stop, member): (member, slot)
                         for member, slot in enumerate(pool.slots())}
+        self.taker = _Taker(self.answers)
         self.joined: set[int] = set()
         self.gone: set[int] = set()  # members whose worker left the cluster
         self.looked = time.monotonic()
@@ -298,7 +327,7 @@ class _Crew:
 
     def finished(self, timeout: float) -> list[tuple[int, list]]:
         try:
-            message = self.answers.get(timeout=timeout)
+            message = self.taker.take(timeout)
         except TimeoutError:
             self._check_members()
             return []
@@ -341,6 +370,8 @@ class _Crew:
         for future in self.members:
             if not future.done():
                 future.cancel()
+        if self.taker.waiting():
+            self.answers.put(("end",))
         for _ in self.joined & self.gone:
             self.work.close()
             self.answers.close()
