@@ -185,6 +185,13 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
     return out
 
 
+def _on_loop(queue, coroutine):
+    """``coroutine`` (one of ``queue``'s) run on its client's event loop: a concurrent future."""
+    import asyncio
+
+    return asyncio.run_coroutine_threadsafe(coroutine, queue.client.loop.asyncio_loop)
+
+
 class _Taker:
     """Takes the items of a Dask queue one by one, waiting here at most a given time for each: a take the scheduler
     timed out would log an error there, so each take waits on the scheduler without a time limit (started on the
@@ -194,13 +201,16 @@ class _Taker:
     def __init__(self, queue):
         self.queue, self.taking = queue, None
 
+    def start(self) -> None:
+        """Ask for the next item now (``take`` waits for it)."""
+        if self.taking is None:
+            self.taking = _on_loop(self.queue, self.queue._get())
+
     def take(self, timeout: float):
         """The next item; ``TimeoutError`` when none came within ``timeout`` seconds."""
-        import asyncio
         import concurrent.futures
 
-        if self.taking is None:
-            self.taking = asyncio.run_coroutine_threadsafe(self.queue._get(), self.queue.client.loop.asyncio_loop)
+        self.start()
         try:
             item = self.taking.result(timeout)
         except concurrent.futures.TimeoutError:
@@ -215,8 +225,9 @@ class _Taker:
 def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> int:
     """One member of a batch's crew on a Dask worker (``_Crew``): takes chunks ``(index, boards)`` from the queue
     ``work`` in turn, solves each by ``solve_chunk`` and puts ``("answers", index, its answers)`` on the queue
-    ``answers``, until it takes None or the batch is stopped. A chunk that raises is put back as ``("failed", index,
-    the error)`` and fails the task. Returns the chunks it solved."""
+    ``answers``, until it takes None or the batch is stopped. It asks for its next chunk as it starts one and does
+    not wait for its answers' put, so neither round trip stands between two chunks. A chunk that raises is put back
+    as ``("failed", index, the error)`` and fails the task. Returns the chunks it solved."""
     from distributed import Queue
 
     from engine.domains.tiles.parallel_ida import stop_check
@@ -226,9 +237,9 @@ def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> 
         return 0
     inbox, outbox = Queue(work), Queue(answers)
     taker = _Taker(inbox)
+    sending = []  # the answers on their way: each chunk's is put while the next is solved
     solved = 0
     try:
-        outbox.put(("joined", member))
         while True:
             try:
                 chunk = taker.take(STOP_POLL)
@@ -238,15 +249,19 @@ def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> 
                 continue
             if chunk is None or stopped():
                 break
+            taker.start()  # the next chunk comes while this one is solved
             index, boards = chunk
             try:
                 out = solve_chunk(spec, [tuple(cells) for cells in boards], stop)  # a queue gives lists
             except Exception as error:
                 outbox.put(("failed", index, error))
                 raise
-            outbox.put(("answers", index, out))
+            sending = [put for put in sending if not put.done()] + [_on_loop(outbox, outbox._put(("answers", index,
+                                                                                                 out)))]
             solved += 1
     finally:
+        for put in sending:
+            put.result()  # before the hold on the queue is given up
         inbox.close()
         outbox.close()
     return solved
@@ -299,8 +314,9 @@ class _Crew:
 
     The queues live while someone holds them (``distributed.Queue``: each holder adds one to the scheduler's count
     and takes it away when it closes): this process, and each member between its start and its end. ``end`` closes
-    this process's hold, and that of each member that joined and whose worker left (it never will); a member started
-    after its batch ended reads the batch's stop first (set at every end but a clean one) and never joins."""
+    this process's hold, and that of each member whose worker left (it never will; if it had not taken its hold yet,
+    the queues go early, which ends the other members of that failing batch sooner); a member started after its batch
+    ended reads the batch's stop first (set at every end but a clean one) and never takes a hold."""
 
     chunk_seconds = QUEUED_CHUNK_SECONDS
 
@@ -314,7 +330,6 @@ class _Crew:
                                   self.answers.name, stop, member): (member, slot)
                         for member, slot in enumerate(pool.slots())}
         self.taker = _Taker(self.answers)
-        self.joined: set[int] = set()
         self.gone: set[int] = set()  # members whose worker left the cluster
         self.looked = time.monotonic()
 
@@ -330,9 +345,6 @@ class _Crew:
             message = self.taker.take(timeout)
         except TimeoutError:
             self._check_members()
-            return []
-        if message[0] == "joined":
-            self.joined.add(message[1])
             return []
         if message[0] == "failed":
             raise message[2]
@@ -372,7 +384,7 @@ class _Crew:
                 future.cancel()
         if self.taker.waiting():
             self.answers.put(("end",))
-        for _ in self.joined & self.gone:
+        for _ in self.gone:  # its hold, if it took one (one too many only ends the others' failing batch sooner)
             self.work.close()
             self.answers.close()
         self.work.close()
