@@ -230,11 +230,9 @@ def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> 
     as ``("failed", index, the error)`` and fails the task. Returns the chunks it solved."""
     from distributed import Queue
 
-    from engine.domains.tiles.parallel_ida import stop_check
-
-    stopped = stop_check(stop, STOP_POLL)
-    if stopped():  # started after its batch ended: joining would make its released queues anew
-        return 0
+    # first asked STOP_POLL seconds in, not before the first chunk: a member started after its batch ended (its
+    # queues released, so taking them makes them anew, empty) waits that long for a chunk, reads the stop and ends
+    stopped = _chunk_stop(stop)
     inbox, outbox = Queue(work), Queue(answers)
     taker = _Taker(inbox)
     sending = []  # the answers on their way: each chunk's is put while the next is solved
@@ -316,7 +314,7 @@ class _Crew:
     and takes it away when it closes): this process, and each member between its start and its end. ``end`` closes
     this process's hold, and that of each member whose worker left (it never will; if it had not taken its hold yet,
     the queues go early, which ends the other members of that failing batch sooner); a member started after its batch
-    ended reads the batch's stop first (set at every end but a clean one) and never takes a hold."""
+    ended finds its queues empty, reads the batch's stop (set at every end but a clean one) and gives its hold up."""
 
     chunk_seconds = QUEUED_CHUNK_SECONDS
 
