@@ -14,7 +14,7 @@ One dealing (``solve_boards``), two ways to send a chunk. On threads (``ThreadPo
 own (``_Tasks``), which costs nothing there. On Dask a task costs about 9 ms of CPU in the scheduler, the client and
 the worker, as much as three of Korf's boards with the 7-8 database: there the batch starts one long-lived task per
 slot, a crew member (``crew_member``), which takes the chunks from a Dask queue this process fills and puts each
-chunk's answers on another (``_Crew``): about 3 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``), so chunks of 1 or 2
+chunk's answers on another (``_Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``), so chunks of 2
 boards at the end of Korf's 100 instead of 3 or more.
 
 Where it runs is ``parallel_ida.pool_here``'s choice: inside a job, on the long lane's workers through the job's
@@ -82,7 +82,7 @@ def least_chunk(task_seconds: float, cpu: float, solved: int) -> int:
     solves last at least what sending and answering a chunk costs (``task_seconds``): with a task per chunk on Dask
     (about 10 ms of CPU in the scheduler, the client and the worker) Korf's 100 with the 7-8 database, 3 ms a board,
     would go out in chunks of at least 3, where single boards at the end would cost more than they balance; through
-    a crew's queues (3 ms) in chunks of 1 or more; 1 on threads, or for longer solves."""
+    a crew's queues (4.5 ms) in chunks of at least 2; 1 on threads, or for longer solves."""
     if not solved or task_seconds <= 0:
         return 1
     return max(1, math.ceil(task_seconds / max(cpu / solved, 1e-6)))
@@ -294,9 +294,10 @@ class _Tasks:
 
 
 #: What a chunk costs on the crew's queues besides its work (``least_chunk``): the chunk put here and taken by a
-#: member, its answers put there and taken here, about 3 ms of CPU in the scheduler, the client and the worker
-#: (measured on the 2-core machine, idle: a put 0.55 ms, a take about 1.2 ms) where a task of its own costs 9 ms.
-QUEUED_CHUNK_SECONDS = 0.003
+#: member, its answers put there and taken here, and the chunk's setup, about 4.5 ms of CPU in the scheduler, the
+#: client and the worker (bench/korf100.py --workers 1 2 on the 2-core machine, nearly idle: what is not a solve,
+#: less the idle tick and the crew's two tasks, over the 14 chunks), where a task of its own costs 9 ms.
+QUEUED_CHUNK_SECONDS = 0.0045
 #: Seconds between two looks, while no answer comes, at whether the crew's workers are still in the cluster.
 LOOK_EVERY = 2.0
 #: Seconds a finished batch waits for its crew to take its None and release the queues.
