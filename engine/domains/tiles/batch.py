@@ -308,8 +308,9 @@ class _Crew:
     """The chunks through Dask queues to one long-lived task per slot of a ``DaskPool`` (``crew_member``): a chunk
     costs a put and a take on each queue instead of a task's scheduling. The members take the chunks in the order
     they were put, whichever member is free (a member whose worker is busy elsewhere leaves its share to the
-    others). A member that fails fails the batch with its error; a member whose worker leaves the cluster (its chunk
-    lost) fails it too, seen within ``LOOK_EVERY`` seconds.
+    others). A member that fails fails the batch with its error; a member whose worker dies fails it too, as soon as
+    the scheduler gives up on its task (``KilledWorker``) or, if it would run it again on a worker of that address,
+    once this process sees the worker gone (within ``LOOK_EVERY`` seconds).
 
     The queues live while someone holds them (``distributed.Queue``: each holder adds one to the scheduler's count
     and takes it away when it closes): this process, and each member between its start and its end. ``end`` closes
@@ -383,7 +384,11 @@ class _Crew:
                 future.cancel()
         if self.taker.waiting():
             self.answers.put(("end",))
-        for _ in self.gone:  # its hold, if it took one (one too many only ends the others' failing batch sooner)
+        from distributed import KilledWorker
+
+        killed = {member for future, (member, _) in self.members.items()
+                  if future.status == "error" and isinstance(future.exception(), KilledWorker)}
+        for _ in self.gone | killed:  # its hold, if it took one (one too many ends the failing batch's others sooner)
             self.work.close()
             self.answers.close()
         self.work.close()
