@@ -341,10 +341,10 @@ class _Crew:
             self.work.put(None)
 
     def finished(self, timeout: float) -> list[tuple[int, list]]:
+        self._check_members()  # while the others answer too: a lost chunk's answers never come
         try:
             message = self.taker.take(timeout)
         except TimeoutError:
-            self._check_members()
             return []
         if message[0] == "failed":
             raise message[2]
@@ -369,6 +369,8 @@ class _Crew:
                                   "solving")
 
     def end(self, stopped: bool) -> None:
+        from distributed import KilledWorker
+
         if stopped:
             self.pool.set_stop(self.stop)
             self.work.get(batch=True)  # the chunks not taken: none is started
@@ -377,15 +379,13 @@ class _Crew:
             waiting, deadline = set(self.members), time.monotonic() + CREW_END
             while waiting and time.monotonic() < deadline:
                 waiting -= self.pool.wait(list(waiting), deadline - time.monotonic())
-            if waiting:  # a member not started yet: it must not join once the queues are gone
+            if waiting:  # a member not started yet: if it starts, it gives its hold up at the stop
                 self.pool.set_stop(self.stop)
         for future in self.members:
             if not future.done():
                 future.cancel()
         if self.taker.waiting():
             self.answers.put(("end",))
-        from distributed import KilledWorker
-
         killed = {member for future, (member, _) in self.members.items()
                   if future.status == "error" and isinstance(future.exception(), KilledWorker)}
         for _ in self.gone | killed:  # its hold, if it took one (one too many ends the failing batch's others sooner)
