@@ -9,16 +9,17 @@ Every length must equal the published optimum. The machine and its load average 
 (the same optimum).
 
 ``--workers 1 2``: the instances as one batch over a Dask cluster instead (``engine.domains.tiles.batch.solve_boards``,
-what the ``solve-batch`` job and ``python -m engine solve-batch`` run: guided chunks, two per worker at a time), once
+what the ``solve-batch`` job and ``python -m engine solve-batch`` run: guided chunks, two per worker at a time,
+taken from a Dask queue by one long-lived task per worker thread), once
 per worker count (the embedded cluster the app starts, ``engine.serving.lanes.start_local_cluster``, with that many
 long-lane worker processes of one thread each and no interactive one; or with ``PUZZLE_SCHEDULER`` that cluster's
 long lane): the wall time from the first chunk sent to the last answer (median over the runs, workers
-warm: kernels loaded and the database read before the clock starts), the speed-up over the first count, the tasks,
+warm: kernels loaded and the database read before the clock starts), the speed-up over the first count, the chunks,
 whether every answer (length, moves, nodes expanded and generated per instance) is identical across the counts; then
 where the CPU went (the solves, the worker processes, this process: the client and the local scheduler, Dask's idle
 tick), the speed-up that CPU allows on an idle machine (what a loaded machine's wall times cannot show), and the
 longest instances' share. Each run goes round the clusters in turn, so a load that changes meanwhile weighs on each
-alike. ``--one-per-task``: every chunk one instance (what a task per instance costs, for comparison).
+alike. ``--one-per-task``: every chunk one instance (what a chunk per instance costs, for comparison).
 
 Usage: python bench/korf100.py [--first N] [--runs R] [--heuristic pdb-78 ...] [--goal blank-first|blank-last]
                                [--workers 1 2 [--one-per-task]]
@@ -207,9 +208,9 @@ def main_spread(args, heuristics: list[str]) -> None:
                              f"{cpu['idle']:.3f}"])
             cpus.append(cpu)
         print(f"\nIDA* + {heuristic}, {len(instances)} instances as one batch "
-              f"({'one board per task' if args.one_per_task else 'in guided chunks: large first, small last'}"
+              f"({'one board per chunk' if args.one_per_task else 'in guided chunks: large first, small last'}"
               f"), median of {args.runs} runs (wall: from the first chunk sent to the last answer, workers warm):")
-        print(table(["workers", "wall s (median)", "each run", "speed-up (wall)", "tasks", "all optimal",
+        print(table(["workers", "wall s (median)", "each run", "speed-up (wall)", "chunks", "all optimal",
                      "answers identical (length, moves, nodes)", "warm-up s (not counted)"], rows))
         print("\nCPU seconds per run (medians). solves: each solve's thread CPU (its setup included); worker "
               "processes: all their CPU (the solves and Dask's side); this process: the client and the local "
@@ -286,7 +287,7 @@ def main() -> None:
                         help="the same batch on this process's threads instead (what `python -m engine solve-batch` "
                              "runs without PUZZLE_SCHEDULER): no Dask task, no scheduler, one copy of the tables")
     parser.add_argument("--one-per-task", action="store_true",
-                        help="with --workers: every chunk one board (what a task per instance costs, to compare)")
+                        help="with --workers: every chunk one board (what a chunk per instance costs, to compare)")
     args = parser.parse_args()
     heuristics = args.heuristic or ["pdb-78", "pdb-663"]
     header(f"Korf's 100 instances, IDA* + {', '.join(heuristics)}, goal {args.goal}")

@@ -2,26 +2,33 @@
 
 Each board's answer is the one ``solve_board`` gives (IDA* with a heuristic that has the whole-search kernel runs it
 through ``kernel_drivers.WholeSearch``, set up once per chunk: one compiled call per board instead of Python's setup
-and a call per bound, which two threads would take turns at under the GIL); what is spread is the list. A batch of
-small solves (Korf's 100 with the 7-8 database: 3 ms each on average) is dominated by what a Dask task costs (some
-milliseconds of CPU in the scheduler, the client and the worker), so the boards go out in a few chunks, not one task
-each: each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
-single boards at the end, about 2·slots·ln(boards / slots) tasks in all), but never fewer boards than take as long to
-solve, by the solves measured so far, as a task costs the pool (``least_chunk``: on Dask, chunks of 3 or more for
-Korf's 100), and a slot (a worker thread) is sent its next chunk when one of its two finishes, so it never waits for
-this process and a slow chunk holds up no other slot.
-The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no cheap estimate
-(the heuristic's start value) ordering them better than that.
+and a call per bound, which two threads would take turns at under the GIL); what is spread is the list, in chunks:
+each chunk holds ``1 / (GUIDE × slots)`` of the boards not yet dealt (guided self-scheduling: large chunks first,
+single boards at the end, about 2·slots·ln(boards / slots) chunks in all), but never fewer boards than take as long to
+solve, by the solves measured so far, as a chunk costs to send and answer (``least_chunk``), and ``AHEAD`` chunks per
+slot are out at a time, so a slot that ends one starts the next without a round trip here and a slow chunk holds up
+no other slot. The boards are dealt in the order given: per-instance times of Korf's 100 (bench/korf100.py) show no
+cheap estimate (the heuristic's start value) ordering them better than that.
 
-The chunks run where ``parallel_ida.pool_here`` says: inside a job, on the long lane's workers through the job's
-worker client (the job's thread secedes while it waits, so its worker takes chunks too); with ``PUZZLE_SCHEDULER`` on
-that cluster; else on this process's threads (the kernels release the GIL). A cancel sets the pool's stop flag, which
-every running chunk reads between boards and each solve between its kernel's slices; the chunks not started are
-cancelled.
+One dealing (``solve_boards``), two ways to send a chunk. On threads (``ThreadPool``) each chunk is a task of its
+own (``_Tasks``), which costs nothing there. On Dask a task costs about 9 ms of CPU in the scheduler, the client and
+the worker, as much as three of Korf's boards with the 7-8 database: there the batch starts one long-lived task per
+slot, a crew member (``crew_member``), which takes the chunks from a Dask queue this process fills and puts each
+chunk's answers on another (``_Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``), so chunks of 2
+boards at the end of Korf's 100 instead of 3 or more.
+
+Where it runs is ``parallel_ida.pool_here``'s choice: inside a job, on the long lane's workers through the job's
+worker client (the job's thread secedes while it waits, so its own worker runs a crew member too); with
+``PUZZLE_SCHEDULER`` on that cluster; else on this process's threads (the kernels release the GIL). A cancel sets the
+pool's stop flag, which a member reads between chunks and each chunk between boards and each solve between its
+kernel's slices; the chunks not started are dropped (cancelled tasks, or taken off the queue), and the batch returns
+without waiting for the running ones. A chunk that raises fails the batch with its error; so does a crew member's
+worker leaving the cluster.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -72,9 +79,10 @@ def chunk_sizes(boards: int, slots: int, least: int = 1) -> list[int]:
 
 def least_chunk(task_seconds: float, cpu: float, solved: int) -> int:
     """The fewest boards a chunk holds once ``solved`` boards have taken ``cpu`` seconds: as many as make a chunk's
-    solves last at least what a task costs the pool (``task_seconds``): Korf's 100 with the 7-8 database, 3 ms a
-    board, go out in chunks of at least 3 on Dask (a task: about 10 ms of CPU in the scheduler, the client and the
-    worker), where single boards at the end would cost more than they balance; 1 on threads, or for longer solves."""
+    solves last at least what sending and answering a chunk costs (``task_seconds``): with a task per chunk on Dask
+    (about 10 ms of CPU in the scheduler, the client and the worker) Korf's 100 with the 7-8 database, 3 ms a board,
+    would go out in chunks of at least 3, where single boards at the end would cost more than they balance; through
+    a crew's queues (4.5 ms) in chunks of at least 2; 1 on threads, or for longer solves."""
     if not solved or task_seconds <= 0:
         return 1
     return max(1, math.ceil(task_seconds / max(cpu / solved, 1e-6)))
@@ -177,65 +185,274 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
     return out
 
 
+def _on_loop(queue, coroutine):
+    """``coroutine`` (one of ``queue``'s) run on its client's event loop: a concurrent future."""
+    import asyncio
+
+    return asyncio.run_coroutine_threadsafe(coroutine, queue.client.loop.asyncio_loop)
+
+
+class _Taker:
+    """Takes the items of a Dask queue one by one, waiting here at most a given time for each: a take the scheduler
+    timed out would log an error there, so each take waits on the scheduler without a time limit (started on the
+    client's event loop) and a wait that ends first leaves it to the next. Whoever fills the queue ends a take left
+    waiting when it is done (``_Crew`` puts a None for each member and an end for itself)."""
+
+    def __init__(self, queue):
+        self.queue, self.taking = queue, None
+
+    def start(self) -> None:
+        """Ask for the next item now (``take`` waits for it)."""
+        if self.taking is None:
+            self.taking = _on_loop(self.queue, self.queue._get())
+
+    def take(self, timeout: float):
+        """The next item; ``TimeoutError`` when none came within ``timeout`` seconds."""
+        import concurrent.futures
+
+        self.start()
+        try:
+            item = self.taking.result(timeout)
+        except concurrent.futures.TimeoutError:
+            raise TimeoutError from None
+        self.taking = None
+        return item
+
+    def waiting(self) -> bool:
+        return self.taking is not None
+
+
+def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> int:
+    """One member of a batch's crew on a Dask worker (``_Crew``): takes chunks ``(index, boards)`` from the queue
+    ``work`` in turn, solves each by ``solve_chunk`` and puts ``("answers", index, its answers)`` on the queue
+    ``answers``, until it takes None or the batch is stopped. It asks for its next chunk as it starts one and does
+    not wait for its answers' put, so neither round trip stands between two chunks. A chunk that raises is put back
+    as ``("failed", index, the error)`` and fails the task. Returns the chunks it solved."""
+    from distributed import Queue
+
+    # first asked STOP_POLL seconds in, not before the first chunk: a member started after its batch ended (its
+    # queues released, so taking them makes them anew, empty) waits that long for a chunk, reads the stop and ends
+    stopped = _chunk_stop(stop)
+    inbox, outbox = Queue(work), Queue(answers)
+    taker = _Taker(inbox)
+    sending = []  # the answers on their way: each chunk's is put while the next is solved
+    solved = 0
+    try:
+        while True:
+            try:
+                chunk = taker.take(STOP_POLL)
+            except TimeoutError:
+                if stopped():
+                    break
+                continue
+            if chunk is None or stopped():
+                break
+            taker.start()  # the next chunk comes while this one is solved
+            index, boards = chunk
+            try:
+                out = solve_chunk(spec, [tuple(cells) for cells in boards], stop)  # a queue gives lists
+            except Exception as error:
+                outbox.put(("failed", index, error))
+                raise
+            sending = [put for put in sending if not put.done()] + [_on_loop(outbox, outbox._put(("answers", index,
+                                                                                                 out)))]
+            solved += 1
+    finally:
+        for put in sending:
+            put.result()  # before the hold on the queue is given up
+        inbox.close()
+        outbox.close()
+    return solved
+
+
+class _Tasks:
+    """Each chunk a task of its own on ``pool`` (a ``ThreadPool``: a thread takes it at once, and costs nothing)."""
+
+    def __init__(self, pool, spec: BatchSpec, stop, run: str):
+        self.pool, self.spec, self.stop, self.run = pool, spec, stop, run
+        self.slots = pool.slots()
+        self.chunk_seconds = getattr(pool, "task_seconds", 0.0)
+        self.pending: dict = {}  # future -> chunk index
+
+    def send(self, index: int, boards: list[tuple[int, ...]]) -> None:
+        future = self.pool.call(f"batch-{self.run}-{index}", self.slots[index % len(self.slots)], solve_chunk,
+                                self.spec, boards, self.stop)
+        self.pending[future] = index
+
+    def all_sent(self) -> None:
+        pass
+
+    def finished(self, timeout: float) -> list[tuple[int, list]]:
+        return [(self.pending.pop(future), future.result()) for future in self.pool.wait(list(self.pending), timeout)]
+
+    def end(self, stopped: bool) -> None:
+        if stopped:  # the chunks running end their solve and skip the boards left; those waiting never start
+            self.pool.set_stop(self.stop)
+            for future in self.pending:
+                future.cancel()
+        self.pending.clear()
+
+
+#: What a chunk costs on the crew's queues besides its work (``least_chunk``): the chunk put here and taken by a
+#: member, its answers put there and taken here, and the chunk's setup, about 4.5 ms of CPU in the scheduler, the
+#: client and the worker (bench/korf100.py --workers 1 2 on the 2-core machine, nearly idle: what is not a solve,
+#: less the idle tick and the crew's two tasks, over the 14 chunks), where a task of its own costs 9 ms.
+QUEUED_CHUNK_SECONDS = 0.0045
+#: Seconds between two looks, while no answer comes, at whether the crew's workers are still in the cluster.
+LOOK_EVERY = 2.0
+#: Seconds a finished batch waits for its crew to take its None and release the queues.
+CREW_END = 2.0
+
+
+class _Crew:
+    """The chunks through Dask queues to one long-lived task per slot of a ``DaskPool`` (``crew_member``): a chunk
+    costs a put and a take on each queue instead of a task's scheduling. The members take the chunks in the order
+    they were put, whichever member is free (a member whose worker is busy elsewhere leaves its share to the
+    others). A member that fails fails the batch with its error; a member whose worker dies fails it too, as soon as
+    the scheduler gives up on its task (``KilledWorker``) or, if it would run it again on a worker of that address,
+    once this process sees the worker gone (within ``LOOK_EVERY`` seconds).
+
+    The queues live while someone holds them (``distributed.Queue``: each holder adds one to the scheduler's count
+    and takes it away when it closes): this process, and each member between its start and its end. ``end`` closes
+    this process's hold, and that of each member whose worker left (it never will; if it had not taken its hold yet,
+    the queues go early, which ends the other members of that failing batch sooner); a member started after its batch
+    ended finds its queues empty, reads the batch's stop (set at every end but a clean one) and gives its hold up."""
+
+    chunk_seconds = QUEUED_CHUNK_SECONDS
+
+    def __init__(self, pool, spec: BatchSpec, stop, run: str):
+        from distributed import Queue
+
+        self.pool, self.stop = pool, stop
+        self.work = Queue(f"puzzle-batch-{run}-work", client=pool.client)
+        self.answers = Queue(f"puzzle-batch-{run}-answers", client=pool.client)
+        self.members = {pool.call(f"batch-{run}-crew-{member}", slot, crew_member, spec, self.work.name,
+                                  self.answers.name, stop, member): (member, slot)
+                        for member, slot in enumerate(pool.slots())}
+        self.taker = _Taker(self.answers)
+        self.gone: set[int] = set()  # members whose worker left the cluster
+        self.looked = time.monotonic()
+
+    def send(self, index: int, boards: list[tuple[int, ...]]) -> None:
+        self.work.put((index, boards))
+
+    def all_sent(self) -> None:
+        for _ in self.members:
+            self.work.put(None)
+
+    def finished(self, timeout: float) -> list[tuple[int, list]]:
+        self._check_members()  # while the others answer too: a lost chunk's answers never come
+        try:
+            message = self.taker.take(timeout)
+        except TimeoutError:
+            return []
+        if message[0] == "failed":
+            raise message[2]
+        return [(message[1], message[2])]
+
+    def _check_members(self) -> None:
+        """Raise what ended a member early: its error, its cancel, or its worker's leaving the cluster."""
+        from engine.core.errors import PuzzleError
+        from engine.serving.lanes import cluster_workers
+
+        for future in self.members:
+            if future.status in ("error", "cancelled"):
+                future.result()
+        if time.monotonic() - self.looked < LOOK_EVERY:
+            return
+        self.looked = time.monotonic()
+        present = cluster_workers(self.pool.client)
+        for future, (member, slot) in self.members.items():
+            if slot not in present and not future.done():
+                self.gone.add(member)
+                raise PuzzleError(f"the worker {slot} left the cluster during the batch, with the chunk it was "
+                                  "solving")
+
+    def end(self, stopped: bool) -> None:
+        from distributed import KilledWorker
+
+        if stopped:
+            self.pool.set_stop(self.stop)
+            self.work.get(batch=True)  # the chunks not taken: none is started
+            self.all_sent()
+        else:
+            waiting, deadline = set(self.members), time.monotonic() + CREW_END
+            while waiting and time.monotonic() < deadline:
+                waiting -= self.pool.wait(list(waiting), deadline - time.monotonic())
+            if waiting:  # a member not started yet: if it starts, it gives its hold up at the stop
+                self.pool.set_stop(self.stop)
+        for future in self.members:
+            if not future.done():
+                future.cancel()
+        if self.taker.waiting():
+            self.answers.put(("end",))
+        killed = {member for future, (member, _) in self.members.items()
+                  if future.status == "error" and isinstance(future.exception(), KilledWorker)}
+        for _ in self.gone | killed:  # its hold, if it took one (one too many ends the failing batch's others sooner)
+            self.work.close()
+            self.answers.close()
+        self.work.close()
+        self.answers.close()
+
+
 def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str | None, budget: Budget, pool,
                  watch: Watch | None = None) -> dict:
     """Every board solved towards ``goal`` by ``solver`` with ``heuristic`` within ``budget`` each, in chunks on
-    ``pool`` (``parallel_ida.DaskPool`` or ``ThreadPool``; the caller closes it). Returns ``results`` (one per board,
-    in order: the solve's answer with its ``tiles`` and ``cpu``, or ``{"status": "cancelled"}`` for a board not
-    started), ``tasks`` (the chunks sent), ``slots`` and ``seconds`` (from the first chunk sent to the last answer)."""
+    ``pool`` (``parallel_ida.DaskPool``: through a crew, ``ThreadPool``: a task per chunk; the caller closes it).
+    Returns ``results`` (one per board, in order: the solve's answer with its ``tiles`` and ``cpu``, or
+    ``{"status": "cancelled"}`` for a board not started), ``tasks`` (the chunks dealt), ``slots`` and ``seconds``
+    (from the first chunk sent to the last answer)."""
+    from engine.domains.tiles.parallel_ida import DaskPool
     from engine.serving import store
 
     watch = watch or Watch()
     spec = BatchSpec(goal.rows, goal.cols, goal.cells, solver, heuristic, budget, str(store.data_dir()))
-    slots = pool.slots()
-    task_seconds = getattr(pool, "task_seconds", 0.0)
+    slots = len(pool.slots())
     results: list[dict | None] = [None] * len(boards)
     stop = pool.new_stop()
     run = uuid.uuid4().hex[:8]
     began = time.perf_counter()
-    pending: dict = {}  # future -> (slot, first board, end)
-    dealt = done = at = 0
+    transport = (_Crew if isinstance(pool, DaskPool) else _Tasks)(pool, spec, stop, run)
+    chunks: dict[int, tuple[int, int]] = {}  # chunk index -> its first board, its end
+    done = at = 0
     cpu = 0.0  # the solves' CPU so far
-
-    def deal(slot) -> None:
-        nonlocal dealt, at
-        if at < len(boards) and not stopped_now():
-            end = at + chunk_size(len(boards) - at, len(slots), least_chunk(task_seconds, cpu, done))
-            future = pool.call(f"batch-{run}-{dealt}", slot, solve_chunk, spec,
-                               [board.cells for board in boards[at:end]], stop)
-            pending[future] = (slot, at, end)
-            dealt, at = dealt + 1, end
 
     def stopped_now() -> bool:
         return watch.cancel is not None and watch.cancel.is_set()
 
+    def deal() -> None:
+        nonlocal at
+        if at < len(boards) and not stopped_now():
+            end = at + chunk_size(len(boards) - at, slots, least_chunk(transport.chunk_seconds, cpu, done))
+            chunks[len(chunks)] = (at, end)
+            transport.send(len(chunks) - 1, [board.cells for board in boards[at:end]])
+            at = end
+            if at == len(boards):
+                transport.all_sent()
+
     try:
-        for _ in range(AHEAD):
-            for slot in slots:
-                deal(slot)
-        while pending:
-            for future in pool.wait(list(pending), REPORT_EVERY):
-                slot, first, end = pending.pop(future)
-                results[first:end] = future.result()
+        for _ in range(AHEAD * slots):
+            deal()
+        while done < at:
+            for index, answers in transport.finished(REPORT_EVERY):
+                first, end = chunks[index]
+                results[first:end] = answers
                 done += end - first
-                cpu += sum(answer["cpu"] for answer in results[first:end] if answer is not None)
-                deal(slot)
+                cpu += sum(answer["cpu"] for answer in answers if answer is not None)
+                deal()
             watch.report(done / max(1, len(boards)),
                          {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "
-                                                                      f"{len(slots)} workers"})
-            if stopped_now() and pending:
+                                                                      f"{slots} workers"})
+            if stopped_now():
                 # the chunks running end their solve and skip the boards left; their answers, as those of the
                 # chunks waiting, are not waited for (a cancelled batch reports the boards it had back)
-                pool.set_stop(stop)
-                for future in pending:
-                    future.cancel()
-                pending.clear()
-    finally:
-        if pending:  # an error: the others stop too
-            pool.set_stop(stop)
-            for future in pending:
-                future.cancel()
+                break
+    except BaseException:
+        with contextlib.suppress(Exception):  # the error is what the batch reports
+            transport.end(stopped=True)
+        raise
     seconds = time.perf_counter() - began
+    transport.end(stopped=done < len(boards))
     answers = [result if result is not None else {"status": Status.CANCELLED, "tiles": list(board.cells)}
                for result, board in zip(results, boards, strict=True)]
-    return {"results": answers, "tasks": dealt, "slots": len(slots), "seconds": seconds}
+    return {"results": answers, "tasks": len(chunks), "slots": slots, "seconds": seconds}

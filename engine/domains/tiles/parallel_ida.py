@@ -180,8 +180,9 @@ class ThreadPool:
 class DaskPool:
     """The tasks on a Dask cluster, each restricted to ``addresses`` (the long lane's workers)."""
 
-    #: the CPU a task costs besides its work (``batch.least_chunk``): the scheduler's, the client's and the worker's
-    #: (bench/korf100.py --workers: about 10 ms on the 2-core machine, idle)
+    #: the CPU a task costs besides its work: the scheduler's, the client's and the worker's (bench/korf100.py
+    #: --workers: about 10 ms on the 2-core machine, idle); a batch sends its chunks through a crew of long-lived
+    #: tasks instead (``batch._Crew``)
     task_seconds = 0.01
 
     def __init__(self, client, addresses: list[str]):

@@ -17,12 +17,18 @@ from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solving import solve_board
 from engine.serving.lanes import lane_workers
+from tests.support.waiting import wait_until
 
 FIRST = goal_board(4, 4, "blank-first")
 
 
 def answer(result: dict) -> tuple:
     return result["status"], result["length"], result["moves"], result["nodes_expanded"], result["nodes_generated"]
+
+
+def queues(client) -> int:
+    """The Dask queues the scheduler holds (a batch's crew takes its chunks from one and answers on another)."""
+    return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.extensions["queues"].queues))
 
 
 def whole(result: dict) -> dict:
@@ -77,13 +83,16 @@ def test_on_the_dask_cluster_each_board_gets_its_own_solve(korf_boards, schedule
     slots on one address)."""
     boards, serial = korf_boards
     with Client(scheduler_address, set_as_default=False) as client:
+        before = queues(client)
         pool = DaskPool(client, lane_workers(client, lane))
         try:
             out = solve_boards(boards, FIRST, "idastar", "pdb-663", Budget(), pool)
         finally:
             pool.close()
+        wait_until(lambda: queues(client) == before, what="the crew's queues released")
     assert [answer(r) for r in out["results"]] == [answer(r) for r in serial]
     assert out["slots"] == (1 if lane == "long" else 2)
+    assert out["tasks"] == len(chunk_sizes(len(boards), out["slots"]))  # boards of 4 ms or more: no least size
 
 
 @pytest.mark.parametrize("goal_name", ["blank-first", "blank-last"])
@@ -134,6 +143,50 @@ def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
     assert statuses == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
     assert [r["length"] for r in out["results"][:4]] == [solve_board(b, FIRST, "idastar", "manhattan").length
                                                           for b in easy]
+
+
+def test_a_cancel_on_the_cluster_ends_the_batch_and_its_crew(korf, scheduler_address):
+    """As on threads: the four easy boards are the first chunk (half of eight on one slot); Korf's first instance by
+    Manhattan distance, which the crew member is solving when the cancel comes, is left; the member reads the stop,
+    ends, and the queues go."""
+    easy = [scramble(FIRST, 12, seed=seed)[0] for seed in range(4)]
+    boards = easy + [Board(4, 4, korf[0][2])] * 4
+    cancel = threading.Event()
+
+    def progress(fraction, info):
+        if info["boards"] >= 4:
+            cancel.set()
+
+    with Client(scheduler_address, set_as_default=False) as client:
+        before = queues(client)
+        pool = DaskPool(client, lane_workers(client, "long"))
+        try:
+            out = solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool,
+                               Watch(cancel=cancel, progress=progress))
+        finally:
+            pool.close()
+        wait_until(lambda: queues(client) == before, timeout=120, what="the crew's queues released")
+    assert [r["status"] for r in out["results"]] == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
+    assert [r["length"] for r in out["results"][:4]] == [solve_board(b, FIRST, "idastar", "manhattan").length
+                                                          for b in easy]
+
+
+def test_a_failed_chunk_on_the_cluster_fails_the_batch_with_its_error(scheduler_address):
+    """A solver the workers do not know: the first chunk raises, the crew member puts its error back, and the batch
+    raises it here; the queues go, and the next batch on the same workers runs."""
+    boards = [scramble(FIRST, 10, seed=seed)[0] for seed in range(3)]
+    with Client(scheduler_address, set_as_default=False) as client:
+        before = queues(client)
+        pool = DaskPool(client, lane_workers(client, "long"))
+        try:
+            with pytest.raises(PuzzleError, match="unknown solver 'no-such-solver'"):
+                solve_boards(boards, FIRST, "no-such-solver", None, Budget(), pool)
+            out = solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool)
+        finally:
+            pool.close()
+        wait_until(lambda: queues(client) == before, timeout=120, what="the crew's queues released")
+    assert [r["length"] for r in out["results"]] == [solve_board(b, FIRST, "idastar", "manhattan").length
+                                                     for b in boards]
 
 
 def test_a_stopped_chunk_on_the_cluster_stops_though_its_pool_was_closed_at_once(korf, scheduler_address):
