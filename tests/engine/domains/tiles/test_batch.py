@@ -122,9 +122,11 @@ def test_each_answer_is_the_one_solve_board_gives(db663, korf, goal_name):
     assert Status.BUDGET_EXHAUSTED in statuses and statuses[-3:] == [Status.SOLVED] * 2 + [Status.UNSOLVABLE]
 
 
-def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
-    """Four easy boards, then Korf's first instance by Manhattan distance (minutes each): cancelled once the first
-    chunk (the four easy ones, on one thread) is in."""
+@pytest.mark.parametrize("where", ["threads", "cluster"])
+def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf, scheduler_address, where):
+    """Four easy boards, then Korf's first instance by Manhattan distance (seconds each): cancelled once the first
+    chunk (the four easy ones: half of eight on one slot) is in. On the cluster the crew member solving Korf's
+    instance when the cancel comes reads the stop, ends, and the queues go."""
     easy = [scramble(FIRST, 12, seed=seed)[0] for seed in range(4)]
     boards = easy + [Board(4, 4, korf[0][2])] * 4
     cancel = threading.Event()
@@ -133,39 +135,20 @@ def test_a_cancel_ends_the_batch_and_says_which_boards_were_left(korf):
         if info["boards"] >= 4:
             cancel.set()
 
-    pool = ThreadPool(1)
-    try:
-        out = solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool, Watch(cancel=cancel,
-                                                                                       progress=progress))
-    finally:
-        pool.close()
-    statuses = [r["status"] for r in out["results"]]
-    assert statuses == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
-    assert [r["length"] for r in out["results"][:4]] == [solve_board(b, FIRST, "idastar", "manhattan").length
-                                                          for b in easy]
-
-
-def test_a_cancel_on_the_cluster_ends_the_batch_and_its_crew(korf, scheduler_address):
-    """As on threads: the four easy boards are the first chunk (half of eight on one slot); Korf's first instance by
-    Manhattan distance, which the crew member is solving when the cancel comes, is left; the member reads the stop,
-    ends, and the queues go."""
-    easy = [scramble(FIRST, 12, seed=seed)[0] for seed in range(4)]
-    boards = easy + [Board(4, 4, korf[0][2])] * 4
-    cancel = threading.Event()
-
-    def progress(fraction, info):
-        if info["boards"] >= 4:
-            cancel.set()
-
-    with Client(scheduler_address, set_as_default=False) as client:
-        before = queues(client)
-        pool = DaskPool(client, lane_workers(client, "long"))
+    def batch(pool):
         try:
-            out = solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool,
-                               Watch(cancel=cancel, progress=progress))
+            return solve_boards(boards, FIRST, "idastar", "manhattan", Budget(), pool,
+                                Watch(cancel=cancel, progress=progress))
         finally:
             pool.close()
-        wait_until(lambda: queues(client) == before, timeout=120, what="the crew's queues released")
+
+    if where == "threads":
+        out = batch(ThreadPool(1))
+    else:
+        with Client(scheduler_address, set_as_default=False) as client:
+            before = queues(client)
+            out = batch(DaskPool(client, lane_workers(client, "long")))
+            wait_until(lambda: queues(client) == before, timeout=120, what="the crew's queues released")
     assert [r["status"] for r in out["results"]] == [Status.SOLVED] * 4 + [Status.CANCELLED] * 4
     assert [r["length"] for r in out["results"][:4]] == [solve_board(b, FIRST, "idastar", "manhattan").length
                                                           for b in easy]
