@@ -158,6 +158,11 @@ def validate_cells(cells: tuple[int, ...], size: int) -> None:
                           f"got {len(cells)}{extra}")
 
 
+def cell_words(text: str) -> list[str]:
+    """The numbers of a text of cells, between spaces, commas or semicolons (rows split at ``/`` first)."""
+    return [word for word in re.split(r"[\s,;]+", text.strip()) if word]
+
+
 def parse_tiles(value: object, rows: int, cols: int) -> tuple[int, ...]:
     """Read tiles from text (``"8 6 7/2 5 4/3 0 1"``, commas or spaces), a JSON list, or a Python sequence."""
     size = rows * cols
@@ -169,7 +174,7 @@ def parse_tiles(value: object, rows: int, cols: int) -> tuple[int, ...]:
             except PuzzleError as error:
                 raise PuzzleError(f"the tiles do not parse: {error}") from None
         else:
-            value = [t for t in re.split(r"[\s,/;]+", text) if t]
+            value = cell_words(text.replace("/", " "))
     if not isinstance(value, (list, tuple)):
         raise PuzzleError("tiles must be a list of numbers or a text such as '8 6 7/2 5 4/3 0 1'")
     flat: list[object] = []
@@ -220,14 +225,13 @@ def board_shape(tiles: object) -> str:
     """The size (``"2x4"``) of a board given by its cells alone: its rows (a list of lists, or a text with ``/``
     between rows, ``"1 2 3 4/5 6 7 0"``) or a square board's cells (a list, or a text of numbers)."""
     if isinstance(tiles, str) and "/" in tiles:
-        rows: list = [[t for t in re.split(r"[\s,;]+", row) if t] for row in tiles.strip().split("/")]
+        rows: list = [cell_words(row) for row in tiles.strip().split("/")]
     elif isinstance(tiles, list) and tiles and all(isinstance(row, list) for row in tiles):
         rows = tiles
     elif isinstance(tiles, list) and any(isinstance(row, list) for row in tiles):
         raise PuzzleError("tiles must be the board's rows (each a list of numbers) or its cells, not a mix of both")
     else:
-        count = len(tiles) if isinstance(tiles, list) else len([t for t in re.split(r"[\s,;]+", tiles.strip()) if t]) \
-            if isinstance(tiles, str) else 0
+        count = len(tiles) if isinstance(tiles, list) else len(cell_words(tiles)) if isinstance(tiles, str) else 0
         side = isqrt(count)
         if count < 4 or side * side != count:
             raise PuzzleError(f"missing field 'size': {count} cells are not a square board, so give its size (for "
