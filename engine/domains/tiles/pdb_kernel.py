@@ -23,7 +23,7 @@ from engine.domains.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, 
 from engine.domains.tiles.pdb import PatternDatabase
 from engine.domains.tiles.prefetch import prefetch
 from engine.domains.tiles.ranking import partial_rank
-from engine.domains.tiles.ranking_kernels import moved_rank
+from engine.domains.tiles.ranking_kernels import moved_rank, rank_of_positions
 
 
 class DatabaseArrays(NamedTuple):
@@ -136,20 +136,9 @@ def _pdb_reset(aux, cells, md):
     direct = 0
     mirrored = 0
     for g in range(groups):
-        rank = 0
-        ref_rank = 0
-        for slot in range(aux.sizes[g]):  # ``ranking_kernels.rank_of_positions`` of the group's cells
-            cell = aux.where[g, slot]
-            ref = aux.ref_where[g, slot]
-            digit = cell
-            ref_digit = ref
-            for lower in range(slot):
-                if aux.where[g, lower] < cell:
-                    digit -= 1
-                if aux.ref_where[g, lower] < ref:
-                    ref_digit -= 1
-            rank += digit * aux.radix[g, slot]
-            ref_rank += ref_digit * aux.radix[g, slot]
+        size = aux.sizes[g]
+        rank = rank_of_positions(aux.where[g, :size], aux.radix[g, :size])
+        ref_rank = rank_of_positions(aux.ref_where[g, :size], aux.radix[g, :size])
         aux.ranks[0, g] = rank
         aux.ranks[0, groups + g] = ref_rank
         aux.values[0, g] = np.int64(aux.tables[aux.offsets[g] + rank])
