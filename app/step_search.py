@@ -9,7 +9,7 @@ from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.graph import numbered_graph
 from engine.search.domain import DomainKind, requested_kind
-from engine.search.trace import trace_search
+from engine.search.trace import DEPTH_LIMIT, trace_search
 from engine.subjects.classic import graph
 
 
@@ -49,6 +49,6 @@ def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):
         raise PuzzleError("algorithms must name one or two algorithms")
     problem, g = step_problem(data)
-    limit = integer(data, "depth_limit", 1, 40, 12)
+    limit = integer(data, "depth_limit", 1, 40, DEPTH_LIMIT)
     return problem, g, [trace_search(_with_heuristic(data, problem, name), name.partition(":")[0], depth_limit=limit)
                         for name in names]

@@ -19,8 +19,9 @@ label), ``default_heuristic``, ``label`` (its option's words in the page's Probl
 template of its editor in the page's form (in ``app/templates/``, given ``name``, ``codec``, ``view`` and the form's
 ``forms[name]`` and ``view_heuristics[name]``; its fields are the view's query, so the form works without
 JavaScript; the view's page module binds it). ``JsonView``'s editor is the problem typed as JSON; a kind may give
-its own ``JsonView`` naming its label and editor, as the graph and grid kinds do. Old links' names are read as
-today's in one place (``app.numbered_graph.current_query``).
+its own ``JsonView`` naming its label and editor, as the graph and grid kinds do. Old names are read as today's in
+one module, ``app.numbered_graph``: a link's or saved row's query by ``current_query``, an ``/api/step`` request's
+JSON by ``is_numbered_request``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, text
 from engine.search.domain import DomainKind, default_kind, domain_kinds
 from engine.search.record import ALGORITHMS
+from engine.search.trace import DEPTH_LIMIT
 from engine.search.view import JsonView
 
 
@@ -43,7 +45,7 @@ class View:
     problem: str = ""
     algorithms: tuple[str, ...] = ("bfs", "astar")
     heuristic: str | None = None
-    depth_limit: int = 12
+    depth_limit: int = DEPTH_LIMIT
     step: int = 0
     show_h: bool = False
     graph: dict | None = None  # the numbered graph's drawing; None: the seed's graph, from node ``start`` to ``end``
@@ -114,7 +116,7 @@ def view_from_query(args) -> View:
         algorithm, _, heuristic = name.partition(":")
         if algorithm not in ALGORITHMS or (heuristic and heuristic not in offered):
             raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
-    common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, 12),
+    common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, DEPTH_LIMIT),
               "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
     codec = step_views()[problem]
     common["heuristic"] = choice(args, "heuristic", tuple(offered), codec.default_heuristic)

@@ -17,6 +17,9 @@ from engine.search.domain import Domain, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
 
 MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says when the recording stopped
+#: depth-first search's depth limit when a request names none (``/step``'s "DFS limit" field, 1 to 40): a goal deeper
+#: than it is not found by depth-first search, which then answers "no solution within 12 moves"
+DEPTH_LIMIT = 12
 
 
 class _Recorder:
@@ -89,7 +92,7 @@ class _Recorder:
         return actions
 
 
-def trace_search(problem: Domain, algorithm: str, depth_limit: int = 12,
+def trace_search(problem: Domain, algorithm: str, depth_limit: int = DEPTH_LIMIT,
                  max_expansions: int = MAX_EXPANSIONS) -> dict:
     """Run one algorithm on ``problem`` and record it: every node with its state (``encode``) and picture, every
     step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""

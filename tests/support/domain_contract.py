@@ -25,6 +25,7 @@ import heapq
 import itertools
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -33,10 +34,11 @@ import pytest
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget
 from engine.search import astar_search, idastar_search
+from engine.search.algorithms.bidirectional import refusal
 from engine.search.domain import Domain, DomainKind
 from engine.search.record import ALGORITHMS
 from engine.search.solve import problem_solvers, solve
-from engine.search.trace import trace_search
+from engine.search.trace import DEPTH_LIMIT, trace_search
 
 #: JSON a client may send in place of a domain's own; every kind refuses each with a sentence.
 MALFORMED = (None, 5, "x", True, [], [[[]]], {}, {"x": 1}, float("nan"))
@@ -100,8 +102,8 @@ def check_building(kind: DomainKind, bad: tuple = ()) -> None:
 
 def check_searches(problem: Domain, best: float, depth_limit: int, max_expansions: int) -> None:
     for name, spec in ALGORITHMS.items():
-        if spec.frontier == "two-queues" and not problem.reversible:
-            with pytest.raises(PuzzleError):  # bidirectional search needs moves it can undo, and says so
+        if spec.frontier == "two-queues" and (reason := refusal(problem)):
+            with pytest.raises(PuzzleError, match=re.escape(reason)):  # bidirectional search says what it needs
                 trace_search(problem, name)
             continue
         answer = trace_search(problem, name, depth_limit=depth_limit, max_expansions=max_expansions)["result"]
@@ -116,7 +118,7 @@ def check_searches(problem: Domain, best: float, depth_limit: int, max_expansion
             assert math.isclose(cost, best), name
     for solver in problem_solvers(problem):
         spec = ALGORITHMS.get(solver)
-        if spec is not None and spec.frontier == "two-queues" and not problem.reversible:
+        if spec is not None and spec.frontier == "two-queues" and refusal(problem):
             continue
         result = solve(problem, solver, Budget(max_nodes=max_expansions), depth_limit=depth_limit)
         if result.status != "solved":
@@ -240,8 +242,8 @@ def check_class_and_lesson(client, view: str, best: float) -> None:
     assert states == ["ok", "unshown"][-len(slides):], checked.get_json()
 
 
-def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None, depth_limit: int = 12,
-                 max_expansions: int = 20_000) -> None:
+def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), client=None,
+                 depth_limit: int = DEPTH_LIMIT, max_expansions: int = 20_000) -> None:
     """Everything the contract promises, on each of ``examples`` (request JSON: ``{kind.name: ..., ...}``, small
     enough for Dijkstra here); ``bad``: more JSON the kind must refuse; ``client``: the app's, for the route."""
     check_building(kind, bad)
@@ -249,7 +251,9 @@ def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), cli
     costs = []
     for example in examples:
         problem = kind.build({"problem": kind.name, **example})
-        assert isinstance(problem, Domain) and problem.name == kind.name
+        assert isinstance(problem, Domain), f"{kind.name}'s build returns a {type(problem).__name__}, not a Domain"
+        assert problem.name == kind.name, (f"the problem class's `name` is {problem.name!r}: set the class attribute "
+                                           f"`name = {kind.name!r}`, the name its DomainKind registers")
         best = cheapest_cost(problem)
         assert best is not None, "each example must have a reachable goal"
         costs.append(best)

@@ -4,8 +4,8 @@ A position is numbered by ``ranking_kernels.rank_of_positions`` of its cells' ti
 ``board_children`` is the one expansion by rank; ``bfs_expand`` (the frontier-list search of
 ``kernel_drivers.py``) calls it.
 Seed 000's searches of a whole space, up to 14 cells, number positions by partition instead (``bounds/fullbfs.py``).
-The readable breadth-first search is ``engine/search/algorithms.py``; ``tests/engine/test_solvers.py`` checks the BFS
-solver against the other optimal solvers.
+The readable breadth-first search is ``engine/search/algorithms/bfs.py``; ``tests/engine/test_solvers.py`` checks
+the BFS solver against the other optimal solvers.
 """
 
 from __future__ import annotations

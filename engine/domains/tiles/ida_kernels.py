@@ -21,7 +21,7 @@ kernel applies the same automaton. Manhattan distance and linear conflict are he
 
 ``tests/engine/domains/tiles/test_kernels.py`` runs the Manhattan and linear-conflict kernels against their reference
 kernels node for node, pausing and resuming included, and against the readable IDA* of
-``engine/search/algorithms.py`` (``tests/engine/subjects/learned/`` does the same for the learned table's);
+``engine/search/algorithms/idastar.py`` (``tests/engine/subjects/learned/`` does the same for the learned table's);
 ``tests/engine/domains/tiles/test_pdb.py`` holds the pattern-database kernel to the readable IDA* with
 ``PatternDatabase.value``. The hooks are compiled into ``ida_kernel``'s ``run``, whose cache numba keys by this file:
 after editing a hook elsewhere, touch this file.

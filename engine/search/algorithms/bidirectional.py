@@ -13,6 +13,21 @@ from engine.search.domain import Domain
 from engine.search.record import Algorithm, register
 
 
+def refusal(problem: Domain) -> str | None:
+    """Why bidirectional search cannot run on ``problem`` (a sentence for the person who asked), or None when it can.
+
+    The backward half needs a state to start from and a way to step back: one goal state (``goal``, not only a goal
+    test) and moves that can all be undone at the same cost (``reversible``, with ``inverse``). Walking back over
+    one-way moves would need each state's predecessors, which the domain contract does not ask a domain for."""
+    if problem.goal is None:
+        return ("bidirectional search needs one goal state to search back from, and this problem's goal is a test "
+                "that several states may pass")
+    if not problem.reversible:
+        return ("bidirectional search needs moves that can be undone at the same cost to search back from the goal, "
+                "and this problem has one-way moves")
+    return None
+
+
 def bidirectional_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
                          watch: Watch | None = None) -> SolveResult:
     """Breadth-first from the start and from the goal at once, a whole layer of the smaller side at a time, until
@@ -23,9 +38,8 @@ def bidirectional_search(problem: Domain, budget: Budget | None = None, trace: T
     and the shortest joined path among its meetings is returned; that one is a shortest path.
     Trace events carry ``side`` ("forward" or "backward"); a backward path is written from the goal.
     """
-    if not problem.reversible or problem.goal is None:
-        raise PuzzleError("bidirectional search needs one goal state and moves that can be undone at the same cost "
-                          "(this problem has one-way moves)")
+    if reason := refusal(problem):
+        raise PuzzleError(reason)
     watch = watch or Watch(budget)
     start, goal = problem.initial, problem.goal
     if problem.is_goal(start):
