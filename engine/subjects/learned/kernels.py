@@ -29,8 +29,8 @@ than the caches, so a step is bound by one random memory access. ``train_walks``
 lockstep: it moves every lane one step and prefetches its table line, then updates the lanes in order, by which time
 the lines have arrived. Step j of walk w is applied after step j of walks w−1, w−2, … of its batch and before their
 step j+1: the paper's strictly sequential order differs only inside a batch of LANES walks out of M.
-The memory bound and what lanes and prefetch recover are measured by ``bench/learned.py --bound``; the README
-gives the figures with their machine and load.
+The memory bound and what lanes and prefetch recover are measured by ``bench/learned.py --bound``;
+``docs/research.md`` gives the figures with their machine and load.
 """
 
 from __future__ import annotations
