@@ -1,5 +1,6 @@
 # Two entry points for a fresh machine: `make run` (set up, start the app) and `make test` (set up, run every test);
-# `make test-fast` leaves out the slow and the browser tests (-m "not slow and not e2e").
+# `make test-fast` leaves out the slow and the browser tests (-m "not slow and not e2e"). Both lint with ruff and check
+# the type hints of the layers without kernels with mypy (pyproject.toml says which) before the tests.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -25,10 +26,12 @@ run: setup
 # workers and a browser much of the time, so two streams fill the two cores a CI machine has.
 test: setup browser
 	$(PY) -m ruff check engine app bench tests
+	$(PY) -m mypy
 	$(PY) -m pytest -n 2 --dist loadfile
 
 test-fast: setup
 	$(PY) -m ruff check engine app bench tests
+	$(PY) -m mypy
 	$(PY) -m pytest -m "not slow and not e2e"
 
 # Every benchmark at its default size (the long runs: bench/meta.py --experiment, bench/learned.py --full).

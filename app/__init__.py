@@ -74,9 +74,9 @@ def register_blueprints(app: Flask) -> None:
     """Every module of this package with a blueprint ``bp`` (found, not listed); a page module's ``SUBJECTS`` join the
     navigation and the home page in the order of their ``place``."""
     import app as package
-    from app.subjects import current
+    from app.subjects import Subject, current
 
-    subjects = []
+    subjects: list[Subject] = []
     for found in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if found.name.startswith("_"):  # __main__ serves: importing it would start a server
             continue
@@ -227,15 +227,18 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        message = error.description
+        code = error.code or 500  # every exception werkzeug raises for a request has its status
+        message = error.description or ""
         if message == type(error).description:  # werkzeug's general words: say it of this request, in ours
             missing = (f"there is no API route {request.path}" if wants_json() else
                        f"there is no page at {request.path}: the menu above leads to every subject")
+            limit = request.max_content_length
             message = {404: missing,
                        405: f"{request.path} does not take a {request.method} request",
-                       413: f"the request is too large (at most {request.max_content_length // 1024:,} KB)",
-                       }.get(error.code, message)
-        return refuse(error.code, message)
+                       413: f"the request is too large (at most {limit // 1024:,} KB)" if limit else
+                       "the request is too large",
+                       }.get(code, message)
+        return refuse(code, message)
 
     @app.errorhandler(Exception)
     def internal_error(error: Exception):

@@ -99,14 +99,15 @@ class Classes:
 
         for _ in range(5):  # a code already taken (one in 10^9 with 500 running): draw again
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            row = {"code": code, "secret": secret_hash(secret), "view": view, "version": 1, "question": None,
+            hashed = secret_hash(secret)
+            row = {"code": code, "secret": hashed, "view": view, "version": 1, "question": None,
                    "asked": 0, "owner": client, "address": address, "created": now, "touched": now,
                    "expires": now + IDLE_SECONDS}
             try:
                 self.rows.start(row, allow)
             except sqlite3.IntegrityError:
                 continue
-            return Class(code, row["secret"], view, 1, None, now), secret
+            return Class(code, hashed, view, 1, None, now), secret
         raise PuzzleError("no free class code was found; try again")
 
     def find(self, code: str, address: str) -> Class:

@@ -12,6 +12,7 @@ from app.links import base_link, query_of, record_for, saved, short_link
 from app.records import records
 from app.step import request_for, step_traces, view_from_query
 from engine.core.errors import PuzzleError
+from engine.search.domain import Domain
 
 MAX_VIEW = 2000  # characters of a view URL kept as it is (a lesson slide, a tile race); longer ones are saved views
 VIEW_PATHS = ("/step", "/lessons/", "/compare", "/v/")  # the pages a class can follow
@@ -60,7 +61,7 @@ def with_step(url: str, step: int) -> str:
     return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
 
 
-def view_traces(url: str) -> tuple[object, list[dict]]:
+def view_traces(url: str) -> tuple[Domain, list[dict]]:
     """The problem a view shows and its recorded searches (what a question is made from)."""
     parts = urlsplit(url)
     if parts.path.startswith("/lessons/"):

@@ -108,7 +108,7 @@ def result_template(kind: str) -> Template | None:
 
 def result_fragment(kind: str, result: dict, job: dict | None = None) -> str:
     """A result as its kind's template draws it, whether it came from a job or was computed in the request."""
-    return render_template(result_template(kind), result=result, job=job)
+    return render_template(f"results/{kind}.html", result=result, job=job)
 
 
 def job_fragment(job_id: str):
@@ -137,6 +137,8 @@ def show(job_id: str):
     """The job's fragment for htmx's polling; its own page otherwise (where a form without JavaScript leads)."""
     fragment = job_fragment(job_id)
     job = runner().get(job_id)
+    if job is None:  # deleted (the retention rule) since its fragment was drawn
+        abort(404, description=f"there is no job {job_id}")
     live = job["status"] in (Status.QUEUED, Status.RUNNING)
     return page_unless_htmx(fragment, page_title(job), url_for("jobs.show", job_id=job_id) if live else None)
 

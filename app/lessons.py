@@ -93,7 +93,7 @@ LESSONS = (
                Slide("Uniform-cost search: g alone",
                      ("Uniform-cost search expands the node with the least path cost g. With every move costing 1 it "
                       "expands nodes in the same order as BFS would, and here it needs 631 expansions where A* beside "
-                      "it needs 14."),
+                      "it needs 14.",),
                      _tiles(["ucs", "astar"], 16, 7), "end",
                      shows="the end of both searches",
                      claims={"expanded": {"ucs": 631, "astar": 14}, "bfs_order": "ucs", "length": {"ucs": 10,
@@ -107,7 +107,7 @@ LESSONS = (
                                                                            "same_problem_as": 1}),
                Slide("Greedy best-first: h alone",
                      ("Greedy best-first search trusts h alone. It reaches the goal after 12 expansions, but with a "
-                      "12-move path where A* finds 10: ignoring g, it cannot tell a long path from a short one."),
+                      "12-move path where A* finds 10: ignoring g, it cannot tell a long path from a short one.",),
                      _tiles(["greedy", "astar"], 16, 7), "end",
                      shows="the end of both searches",
                      claims={"expanded": {"greedy": 12}, "length": {"greedy": 12, "astar": 10}, "shortest": ["astar"],
@@ -116,7 +116,7 @@ LESSONS = (
                      ("An h is admissible if it never says more moves than are really needed. Manhattan distance is: "
                       "every tile needs at least its distance in moves. With an admissible (and consistent) h, the "
                       "first goal A* expands lies on a shortest path, which is why the page says “a shortest path”: "
-                      "10 moves, as many as breadth-first search needs."),
+                      "10 moves, as many as breadth-first search needs.",),
                      _tiles(["astar"], 16, 7), "end",
                      shows="the end of the search", claims={"length": {"astar": 10}, "shortest": ["astar"]}),
            )),
@@ -125,27 +125,27 @@ LESSONS = (
                Slide("A* keeps every node it has seen",
                      ("A* remembers its whole frontier and every state reached. On this 16-move scramble its frontier "
                       "still holds 147 nodes when it finds the goal; on the 15-puzzle it would be millions. IDA* "
-                      "beside it keeps only the path it is on."),
+                      "beside it keeps only the path it is on.",),
                      _tiles(["astar", "idastar"], 16, 2), "end",
                      shows="the end of both searches", claims={"frontier": {"astar": 147}, "length": {"astar": 16}}),
                Slide("IDA*'s first iteration",
                      ("IDA* starts with the bound f ≤ h(start) and searches depth-first, cutting off every child whose "
                       "f = g + h is above the bound. Its memory is the path on the stack. Here the first iteration, "
-                      "with bound 6, has just cut off its last child without finding the goal."),
+                      "with bound 6, has just cut off its last child without finding the goal.",),
                      _tiles(["idastar"], 16, 2), {"event": "bound", "nth": 2, "offset": -1},
                      shows="the last step of iteration 1 (bound 6)",
                      claims={"iteration": 1, "bound": 6, "same_problem_as": 1}),
                Slide("Why the next bound is what it is",
                      ("When an iteration fails, the next bound is the least f that was cut off: no path below it "
                       "was left unexplored, so the bound never jumps past the optimum. One step after the last "
-                      "slide, iteration 2 starts with bound 8."),
+                      "slide, iteration 2 starts with bound 8.",),
                      _tiles(["idastar"], 16, 2), {"event": "bound", "nth": 2},
                      shows="the start of iteration 2 (bound 8)",
                      claims={"iteration": 2, "bound": 8, "same_problem_as": 2}),
                Slide("The price: repeated work",
                      ("IDA* expands the shallow nodes again in every iteration and, without a list of reached "
                       "states, reaches some states by several paths: 401 expansions against A*'s 234. More work, "
-                      "almost no memory, and the same optimal length, 16 moves."),
+                      "almost no memory, and the same optimal length, 16 moves.",),
                      _tiles(["idastar", "astar"], 16, 2), "end",
                      shows="the end of both searches",
                      claims={"expanded": {"idastar": 401, "astar": 234}, "fewer_expanded": ("astar", "idastar"),
@@ -156,7 +156,7 @@ LESSONS = (
                Slide("Misplaced tiles against Manhattan distance",
                      ("Both are admissible. Misplaced tiles counts tiles not at home (at most 8); Manhattan distance "
                       "adds up how far each tile is from home. A* with the larger h expands far fewer nodes: 36 "
-                      "against 376, for the same 16 moves."),
+                      "against 376, for the same 16 moves.",),
                      _tiles(["astar:misplaced", "astar:manhattan"], 16, 1), "end",
                      shows="the end of both searches",
                      claims={"expanded": {"astar:misplaced": 376, "astar:manhattan": 36},
@@ -164,7 +164,7 @@ LESSONS = (
                Slide("Linear conflict",
                      ("Two tiles in their goal row (or column) but in the wrong order must pass each other: one of "
                       "them leaves the line and comes back, two moves Manhattan distance does not count. Adding them "
-                      "keeps h admissible and larger still: on the same scramble A* expands 31 nodes instead of 36."),
+                      "keeps h admissible and larger still: on the same scramble A* expands 31 nodes instead of 36.",),
                      _tiles(["astar:manhattan", "astar:linear-conflict"], 16, 1), "end",
                      shows="the end of both searches",
                      claims={"expanded": {"astar:manhattan": 36, "astar:linear-conflict": 31},
@@ -258,7 +258,9 @@ def shown_figures(traces: list[dict], step: int) -> set[float]:
                 if isinstance(g, int | float) and isinstance(h, int | float):
                     shown.add(float(g + h))
         scene = trace.get("scene") or {}
-        graph = scene.get("graph") if isinstance(scene.get("graph"), dict) else {}
+        graph = scene.get("graph")
+        if not isinstance(graph, dict):
+            graph = {}
         shown.update(float(e["cost"]) for e in graph.get("edges", ()) if isinstance(e.get("cost"), int | float))
         shown.update(float(v) for v in (scene.get("h") or {}).values() if isinstance(v, int | float))
         result = trace["result"]

@@ -44,7 +44,7 @@ def too_large(error: TooLarge):
 
 def step_record(view: View, page: str = "step", **extra: str) -> dict:
     """The record of a step-through view (``page``: the page showing it; ``extra``: that page's own fields)."""
-    fields = dict(parse_qsl(query_for(view)))
+    fields: dict[str, object] = dict(parse_qsl(query_for(view)))
     if "data" in fields and view.data is not None and not isinstance(view.data, str):  # a kind's JSON, kept as JSON
         fields["data"] = view.data
     if view.graph is not None:

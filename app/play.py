@@ -43,7 +43,7 @@ def _page(template: str, args=None, **extra):
         except PuzzleError as exc:
             position.error = str(exc)
         else:
-            if fresh is not None:
+            if fresh is not None and request.endpoint is not None:  # a routed request always names its endpoint
                 shown = {"at": args["distance"]} if args.get("distance") else {}
                 return redirect(url_for(request.endpoint, **{**position.query, **shown,
                                                              "tiles": ",".join(map(str, fresh.cells))}))

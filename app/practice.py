@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 from app.step import step_traces
 from engine.core.errors import PuzzleError
+from engine.domains.graph import GraphDomain
+from engine.domains.tiles.problem import SlidingTileProblem
 from engine.search import questions
+from engine.search.domain import Domain
 
 #: Which searches each kind of question is asked about (the kinds whose answer a search's record makes interesting).
 PRACTICE_PLAN = {"next": ("bfs", "ucs", "greedy", "astar"), "f": ("astar", "idastar"), "frontier": ("bfs", "astar"),
@@ -20,7 +23,7 @@ PRACTICE_TRIES = 12  # problems tried for one question before giving up on that 
 @dataclass
 class Practice:
     question: questions.Question
-    problem: object
+    problem: Domain
     trace: dict
     data: dict
 
@@ -66,12 +69,12 @@ def practice_context(practice: Practice) -> dict:
                "bound": replay.bound, "cut": cut, "step": step, "steps": len(trace["steps"]),
                "path": trace["result"]["moves"] if practice.question.kind == "optimal" else ""}
     problem = practice.problem
-    if practice.data["problem"] == "tiles":
+    if isinstance(problem, SlidingTileProblem):
         context["board"] = {"cols": problem.initial.cols, "cells": list(problem.initial.cells)}
         node = practice.question.node
         if node is not None:
             context["node_board"] = {"cols": problem.initial.cols, "cells": trace["nodes"][node]["state"]}
-    else:
+    elif isinstance(problem, GraphDomain):  # the numbered graph
         context["edges"] = [f"{a}–{b} costs {cost}" for a, b, cost in problem.graph.edges()]
         context["ends"] = (problem.initial, problem.goal)
         if trace["uses_h"]:

@@ -210,8 +210,9 @@ class ClassRows:
 
     def followers(self, code: str, since: float) -> tuple[int, int]:
         """(students who polled since ``since``, of whom following)."""
-        count, following = self.records.one("SELECT COUNT(*), SUM(following) FROM class_students "
-                                            "WHERE code = ? AND seen >= ?", (code, since))
+        row = self.records.one("SELECT COUNT(*), SUM(following) FROM class_students WHERE code = ? AND seen >= ?",
+                               (code, since))
+        count, following = row if row is not None else (0, 0)  # an aggregate answers one row, even of no students
         return count, following or 0
 
 

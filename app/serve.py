@@ -148,7 +148,8 @@ class _RequestDeadline:
         import weakref
 
         self.sweep, self.channels, self.headers, self.body = sweep, channels, headers, body
-        self.first_seen = weakref.WeakKeyDictionary()  # a request being received → when a sweep first saw it
+        # a request being received → when a sweep first saw it
+        self.first_seen: weakref.WeakKeyDictionary[object, float] = weakref.WeakKeyDictionary()
 
     def __call__(self, now: float) -> None:
         self.sweep(now)

@@ -178,7 +178,7 @@ def step_api():
 
 def step_answer(data: dict, link=None):
     problem, g, traces = step_traces(data)
-    answer = {"problem": view_name(data), "traces": traces}
+    answer: dict[str, object] = {"problem": view_name(data), "traces": traces}
     if link is not None:
         answer["view"] = link(problem)
     if "open_at" in data:

@@ -8,12 +8,12 @@ from app.step_view import view_codec
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
 from engine.domains.graph import numbered_graph
-from engine.search.domain import DomainKind, requested_kind
+from engine.search.domain import Domain, DomainKind, requested_kind
 from engine.search.trace import DEPTH_LIMIT, trace_search
 from engine.subjects.classic import graph
 
 
-def step_problem(data: dict):
+def step_problem(data: dict) -> tuple[Domain, graph.Graph | None]:
     """The problem named by a step-through request, and the numbered graph it was drawn as (if it was)."""
     if is_numbered_request(data):
         g = graph.graph_from_request(data)
@@ -40,10 +40,11 @@ def _with_heuristic(data: dict, problem, name: str):
     if kind is None or heuristic not in view_codec(kind).heuristics():
         raise PuzzleError(f"unknown heuristic {heuristic!r} for this problem")
     codec = view_codec(kind)  # the same position (a scramble's, as it came out), another h
-    return codec.problem({**data, **codec.resolved(data, problem), "heuristic": heuristic})
+    resolved = codec.resolved(data, problem)  # a request's resolved data is its fields
+    return codec.problem({**data, **(resolved if isinstance(resolved, dict) else {}), "heuristic": heuristic})
 
 
-def step_traces(data: dict) -> tuple[object, graph.Graph | None, list[dict]]:
+def step_traces(data: dict) -> tuple[Domain, graph.Graph | None, list[dict]]:
     """The problem a step-through request names, its graph (if it is one) and one recorded trace per algorithm."""
     names = data["algorithms"] if "algorithms" in data else [data.get("algorithm", "bfs")]
     if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(isinstance(n, str) for n in names):

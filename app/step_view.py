@@ -27,15 +27,41 @@ JSON by ``is_numbered_request``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, cast
 from urllib.parse import urlencode
 
 from app.numbered_graph import FROM, NUMBERED_GRAPH, NUMBERED_GRAPH_VIEW, TO, current_query
 from engine.core.errors import PuzzleError
 from engine.core.params import choice, flag, integer, text
-from engine.search.domain import DomainKind, default_kind, domain_kinds
+from engine.search.domain import Domain, DomainKind, default_kind, domain_kinds
 from engine.search.record import ALGORITHMS
 from engine.search.trace import DEPTH_LIMIT
 from engine.search.view import JsonView
+
+
+class StepView(Protocol):
+    """What every view of ``step_views`` has, the numbered graph's included (the module's docstring)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def editor(self) -> str: ...
+    @property
+    def default_heuristic(self) -> str: ...
+    def heuristics(self) -> dict[str, str]: ...
+    def read(self, args) -> object: ...
+    def write(self, data) -> dict: ...
+    def form(self, data) -> dict: ...
+    def request(self, data) -> dict: ...
+
+
+class ViewCodec(StepView, Protocol):
+    """The interface of a kind's view codec, as the module's docstring writes it: a view that also builds its
+    kind's problem."""
+
+    def problem(self, request: dict) -> Domain: ...
+    def resolved(self, data, problem) -> object: ...
+    def answer(self, problem) -> dict: ...
 
 
 @dataclass(frozen=True)
@@ -83,15 +109,17 @@ def default_view() -> str:
     return kind.name if kind is not None else NUMBERED_GRAPH
 
 
-def view_codec(kind: DomainKind):
+def view_codec(kind: DomainKind) -> ViewCodec:
     """A kind's view codec: its own, else its JSON typed (``engine.search.view.JsonView``)."""
-    return kind.view if kind.view is not None else JsonView(kind.name)
+    # the engine keeps a kind's view as an object: it cannot name this interface, which belongs to the app
+    return cast(ViewCodec, kind.view) if kind.view is not None else JsonView(kind.name)
 
 
-def step_views() -> dict[str, object]:
+def step_views() -> dict[str, StepView]:
     """Every view ``/step`` offers, name → codec, in its menu's order: the default view first, then the numbered
     graph, then each kind by name."""
-    views = {NUMBERED_GRAPH: NUMBERED_GRAPH_VIEW, **{name: view_codec(kind) for name, kind in domain_views().items()}}
+    views: dict[str, StepView] = {NUMBERED_GRAPH: NUMBERED_GRAPH_VIEW,
+                                  **{name: view_codec(kind) for name, kind in domain_views().items()}}
     default = default_view()
     return {default: views[default], **views}
 
@@ -116,14 +144,14 @@ def view_from_query(args) -> View:
         algorithm, _, heuristic = name.partition(":")
         if algorithm not in ALGORITHMS or (heuristic and heuristic not in offered):
             raise PuzzleError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}")
-    common = {"algorithms": tuple(names), "depth_limit": integer(args, "depth_limit", 1, 40, DEPTH_LIMIT),
-              "step": integer(args, "step", 0, 1_000_000, 0), "show_h": flag(args, "show_h", False)}
+    depth_limit = integer(args, "depth_limit", 1, 40, DEPTH_LIMIT)
+    step, show_h = integer(args, "step", 0, 1_000_000, 0), flag(args, "show_h", False)
     codec = step_views()[problem]
-    common["heuristic"] = choice(args, "heuristic", tuple(offered), codec.default_heuristic)
-    data = codec.read(args)
+    heuristic = choice(args, "heuristic", tuple(offered), codec.default_heuristic)
+    common = (problem, tuple(names), heuristic, depth_limit, step, show_h)
     if problem == NUMBERED_GRAPH:  # kept in the View's own fields, as links and records name them
-        return View(problem=problem, **NUMBERED_GRAPH_VIEW.view_fields(data), **common)
-    return View(problem=problem, data=data, **common)
+        return View(*common, **NUMBERED_GRAPH_VIEW.view_fields(NUMBERED_GRAPH_VIEW.read(args)))
+    return View(*common, data=codec.read(args))
 
 
 def query_for(view: View) -> str:

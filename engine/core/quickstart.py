@@ -32,6 +32,8 @@ def load_blas_alone() -> None:
             path = Path(folder) / "linalg" / f"cython_blas{suffix}"
             if path.is_file():
                 spec = importlib.util.spec_from_file_location(BLAS, path)
+                if spec is None or spec.loader is None:
+                    return
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[BLAS] = module
                 try:

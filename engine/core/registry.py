@@ -85,7 +85,7 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
     """
 
     def __init__(self, what: str, *, loads: bool = True, asked_as: str | None = None,
-                 order: Callable[[Entry], object] | None = None) -> None:
+                 order: Callable[[Entry], int | str] | None = None) -> None:
         self.what = what
         self.asked_as = asked_as or what  # the word a user's request uses for it ("problem" for a domain)
         self._loads = loads
@@ -98,8 +98,9 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
         if name in self._entries:
             raise ValueError(f"{self.what} {name!r} is registered twice")
         self._entries[name] = entry
-        if self._order is not None:  # sorted is stable: entries of one key keep their registration order
-            self._entries = dict(sorted(self._entries.items(), key=lambda item: self._order(item[1])))
+        order = self._order
+        if order is not None:  # sorted is stable: entries of one key keep their registration order
+            self._entries = dict(sorted(self._entries.items(), key=lambda item: order(item[1])))
         return entry
 
     def forget(self, name: str) -> None:

@@ -223,7 +223,8 @@ def specialise(template: FunctionType, name: str, children_hook, h_hook):
     run = FunctionType(template.__code__, {**template.__globals__, "children": children_hook, "h": h_hook}, "run")
     # one cache index per kernel name, so loading one kernel never unpickles another's signatures
     run.__qualname__ = f"{name}[{children_hook.__module__}.{children_hook.__qualname__},{h_hook.__qualname__}]"
-    return njit(cache=True, nogil=True, _nrt=False)(run)
+    # _nrt=False (no reference counting in the kernel) is numba's own option, which its type stubs leave out
+    return njit(cache=True, nogil=True, _nrt=False)(run)  # type: ignore[call-overload]
 
 
 def best_first_kernel(children_hook, h_hook):
@@ -292,13 +293,14 @@ def compiled_hooks(problem: Domain):
     return compiled
 
 
-def stopped_result(problem: Domain, solver: str, status: str, counts: tuple, message: str,
+def stopped_result(problem: Domain, solver: str, status: Status, counts: tuple[int, int, int], message: str,
                    watch: Watch) -> SolveResult:
     """A compiled search's result without a path; ``counts``: expanded, generated, peak frontier."""
     return SolveResult(status, "", False, *counts, watch.elapsed, solver, problem.heuristic_name, message)
 
 
-def found_result(problem: Domain, solver: str, states: list, cost: float, counts: tuple, seconds: float) -> SolveResult:
+def found_result(problem: Domain, solver: str, states: list, cost: float, counts: tuple[int, int, int],
+                 seconds: float) -> SolveResult:
     """A compiled search's answer: the path of ``states``, start to goal, and its ``cost`` in ``extra``; ``seconds``
     the search's own, taken before the path was decoded."""
     actions = actions_between(problem, states)
@@ -307,11 +309,12 @@ def found_result(problem: Domain, solver: str, states: list, cost: float, counts
                        extra={"path": [problem.encode(s) for s in states], "cost": cost})
 
 
-def _stopped(problem: Domain, status: str, counts: tuple, message: str, watch: Watch) -> SolveResult:
+def _stopped(problem: Domain, status: Status, counts: tuple[int, int, int], message: str, watch: Watch) -> SolveResult:
     return stopped_result(problem, "astar-compiled", status, counts, message, watch)
 
 
-def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts: tuple, watch: Watch) -> SolveResult:
+def _found(problem: Domain, compiled, parent: np.ndarray, g: np.ndarray, counts: tuple[int, int, int],
+           watch: Watch) -> SolveResult:
     """The answer; its ``seconds`` are the whole query's, the path's decoding included."""
     numbers = trace_path(parent, compiled.start, compiled.goal)
     cost = float(g[compiled.goal])

@@ -185,8 +185,8 @@ def _report(watch: Watch, bound: float, expanded: int) -> None:
     watch.report(None, {"nodes": expanded, "bound": bound, "text": f"bound {bound:g}, {expanded:,} nodes expanded"})
 
 
-def _result(problem: Domain, status: str, counts: tuple, watch: Watch, message: str = "", states: list | None = None,
-            cost: float = 0.0) -> SolveResult:
+def _result(problem: Domain, status: Status, counts: tuple[int, int], watch: Watch, message: str = "",
+            states: list | None = None, cost: float = 0.0) -> SolveResult:
     """``counts``: expanded and generated; the peak frontier of an IDA* is its path's length."""
     if states is None:
         return stopped_result(problem, "idastar-compiled", status, (*counts, 0), message, watch)

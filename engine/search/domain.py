@@ -71,6 +71,7 @@ from engine.core.registry import Registry
 
 if TYPE_CHECKING:
     from engine.core.result import SolveResult
+    from engine.search.jobs import KindJobs
 
 
 class Domain(ABC):
@@ -180,7 +181,8 @@ class CompiledDomain:
 
 def walk(problem: Domain, actions: Iterable) -> tuple[list[Hashable], float]:
     """The states a path of moves visits from the start (start included) and what the moves cost altogether."""
-    state, states, cost = problem.initial, [problem.initial], 0
+    state, states = problem.initial, [problem.initial]
+    cost: float = 0
     for action in actions:
         cost += problem.cost(state, action)
         state = problem.result(state, action)
@@ -244,7 +246,7 @@ class DomainKind:
     #: the heuristics' names for people, in the page's menus (one without a label is shown by its name)
     heuristic_labels: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     solvers: Callable[[], Mapping[str, KindSolver]] | None = None
-    jobs: object | None = None
+    jobs: KindJobs | None = None
     view: object | None = None
     default: bool = False
 

@@ -262,6 +262,7 @@ def _bound(trace: dict, n: int, rng: random.Random, problem) -> Question:
     least = min(values)
     example = next(i for i in cut if nodes[i]["g"] + nodes[i]["h"] == least)
     bound = replay.bound
+    assert bound is not None, "an iteration ends only after its bound was set"
     wrong = [v for v in dict.fromkeys(sorted(values - {least}) + [bound, bound + 1, least + 1, least + 2])
              if v != least][:3]
     choices, answer = _shuffled(rng, least, wrong)
@@ -279,7 +280,9 @@ def cheapest_cost(problem: Domain) -> int | None:
     return traced["result"].get("cost") if traced["result"]["status"] == "solved" else None
 
 
-def _optimal(trace: dict, n: int, rng: random.Random, problem: Domain) -> Question | None:
+def _optimal(trace: dict, n: int, rng: random.Random, problem: Domain | None) -> Question | None:
+    if problem is None:  # whether a path is optimal is known only by searching the problem again
+        return None
     found = trace["result"]["cost"]
     best = cheapest_cost(problem)
     if best is None:

@@ -36,11 +36,14 @@ class _Recorder:
         self.goal_node: int | None = None
         self.meets_node: int | None = None  # bidirectional search: the other side's node where the two met
 
-    def node(self, side: str, path: tuple, state: Hashable, h: int | None) -> int:
+    def node(self, side: str, path: tuple, state: Hashable, h: float | None) -> int:
         key = (side, path)
         if key not in self.ids:
-            parent = self.ids[(side, path[:-1])] if path else None  # a search reports a node before its children
-            g = self.nodes[parent]["g"] + self.cost(self.states[parent], path[-1]) if path else 0
+            parent: int | None = None
+            g: float = 0
+            if path:
+                parent = self.ids[(side, path[:-1])]  # a search reports a node before its children
+                g = self.nodes[parent]["g"] + self.cost(self.states[parent], path[-1])
             self.ids[key] = len(self.nodes)
             self.nodes.append({"id": len(self.nodes), "parent": parent, "action": path[-1] if path else None,
                                "g": g, "depth": len(path), "h": h, "state": self.encode(state),
@@ -61,10 +64,10 @@ class _Recorder:
             self.cut = 0
         else:
             side = data.get("side", "forward")
-            step["node"] = self.node(side, data["path"], data["state"], data.get("h"))
+            step["node"] = node = self.node(side, data["path"], data["state"], data.get("h"))
             self.cut += event == "prune"
             if event == "goal":
-                self.goal_node = step["node"]
+                self.goal_node = node
                 if "other" in data:
                     other = "backward" if side == "forward" else "forward"
                     step["meets"] = self.meets_node = self.node(other, data["other"], data["state"], None)

@@ -29,6 +29,7 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.core.errors import PuzzleError
 from engine.core.status import FINISHED, Status
@@ -37,6 +38,9 @@ from engine.serving.fair import FairScheduler
 from engine.serving.jobs import INTERACTIVE, LONG, JobStore, Retention, StorageFull, canonical, checked, job_kinds
 from engine.serving.lanes import LaneCensus, LocalWorkers, start_local_cluster
 from engine.serving.worker import HANDED_OVER, TOPIC, MemoryLimitExceeded, cancel_event_name, run_job
+
+if TYPE_CHECKING:
+    from distributed import Future
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +112,7 @@ class Job:
     info: dict = field(default_factory=dict)
     order: int = 0  # the scheduler's arrival order
     attempt: int = 0
-    future: object | None = None
+    future: Future | None = None
     worker: str | None = None
     started: float | None = None  # when the worker said it started (its row may be written after the end)
     fraction: float | None = 0.0
@@ -365,7 +369,7 @@ class JobRunner:
     # ---- writing endings, and the retention rule -------------------------------------------------------------
 
     def _finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
-                info: dict | None = None, started: tuple[str, float] | None = None) -> None:
+                info: dict | None = None, started: tuple[str | None, float] | None = None) -> None:
         """Write a job's ending; if the disk is full, keep it in memory (``get`` serves it) until ``_keep`` can."""
         try:
             self.store.finish(job_id, status, result, error, info, started)
@@ -459,6 +463,7 @@ class JobRunner:
 
     def mine(self, owner: str, address: str | None = None, limit: int = 50) -> list[dict]:
         """The owner's jobs, newest first; with ``address``, also those its address started without a cookie."""
+        args: tuple[str, ...]
         where, args = "owner = ?", (owner,)
         if address:
             where, args = "owner = ? OR (anonymous = 1 AND address = ?)", (owner, address)
@@ -572,6 +577,8 @@ class JobRunner:
             log.warning("closing the cluster: %r", error)
 
     def _kill_local_workers(self) -> None:
+        if self.cluster is None:  # workers of a cluster elsewhere are not this process's to end
+            return
         for nanny in list(self.cluster.workers.values()):
             pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
             if pid:

@@ -272,7 +272,7 @@ class JobStore:
                     (fraction, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
 
     def finish(self, job_id: str, status: Status, result: dict | None = None, error: str | None = None,
-               info: dict | None = None, started: tuple[str, float] | None = None) -> bool:
+               info: dict | None = None, started: tuple[str | None, float] | None = None) -> bool:
         """Record the end of a job once; False if it had already ended (the first ending wins). ``started``: the
         worker and time the runner saw it start, written if the start's own write has not come first."""
         worker, when = started or (None, None)

@@ -14,6 +14,8 @@ class SlidingTileProblem(Domain):
     name = "tiles"
     unit_costs = True
     reversible = True
+    initial: Board
+    goal: Board
 
     def __init__(self, initial: Board, goal: Board, heuristic: str | None = "manhattan", options: dict | None = None):
         """``heuristic`` is a name in the registry (``engine.domains.tiles.heuristics``), or None: a tile solver's

@@ -6,11 +6,11 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
-from engine.search.algorithms.common import STATE_BYTES, Trace, stopped, unreachable
+from engine.search.algorithms.common import STATE_BYTES, Path, Trace, stopped, unreachable
 from engine.search.domain import Domain
 from engine.search.record import Algorithm, register
 
@@ -36,8 +36,8 @@ def best_first_search(problem: Domain, priority: Callable[[float, float], float]
     order = order or (lambda g, h, n: (priority(g, h), -g, n))
     start = problem.initial
     counter = itertools.count()
-    frontier = [(order(0, problem.h(start), next(counter)), 0, start, ())]
-    best_g = {start: 0}
+    frontier: list[tuple[tuple, float, Hashable, Path]] = [(order(0, problem.h(start), next(counter)), 0, start, ())]
+    best_g: dict[Hashable, float] = {start: 0}
     expanded = generated = peak = 0
     reported = -1
     while frontier:

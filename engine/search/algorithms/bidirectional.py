@@ -48,7 +48,7 @@ def bidirectional_search(problem: Domain, budget: Budget | None = None, trace: T
                            "generated": 0, "frontier": 0})
         return SolveResult(Status.SOLVED, "", True, seconds=watch.elapsed, solver="bidirectional")
     # paths[side][state]: the actions from that side's root to the state (backward: the actions walked from the goal)
-    paths = {"forward": {start: ()}, "backward": {goal: ()}}
+    paths: dict[str, dict[Hashable, Path]] = {"forward": {start: ()}, "backward": {goal: ()}}
     frontiers = {"forward": deque([start]), "backward": deque([goal])}
     expanded = generated = peak = 0
 

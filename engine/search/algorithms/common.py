@@ -18,7 +18,7 @@ Path = tuple
 STATE_BYTES = 250
 
 
-def stopped(watch: Watch, reason: str, expanded: int, generated: int, peak: int, solver: str) -> SolveResult:
+def stopped(watch: Watch, reason: Status, expanded: int, generated: int, peak: int, solver: str) -> SolveResult:
     return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, peak_frontier=peak,
                        seconds=watch.elapsed, solver=solver, message=watch.stop_message(reason, expanded))
 
@@ -32,5 +32,5 @@ def unreachable(expanded: int, generated: int, peak: int, watch: Watch, solver: 
 class Stop(Exception):
     """Raised inside a depth-first search when its budget runs out (its ``reason``)."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: Status):
         self.reason = reason

@@ -16,7 +16,7 @@ IDA_PROGRESS_EVERY = 10_000
 
 
 def idastar_search(problem: Domain, budget: Budget | None = None, trace: Trace | None = None,
-                   max_bound: float = math.inf, order_by: Callable[[Hashable, int], object] | None = None,
+                   max_bound: float = math.inf, order_by: Callable[[Hashable, float], tuple] | None = None,
                    watch: Watch | None = None) -> SolveResult:
     """Iterative-deepening A*: depth-first search cut off where f = g + h exceeds a bound; the next bound is the
     least f that was cut off (g is the path's cost, so on a graph with decimal costs the bounds are decimals too).
@@ -30,7 +30,7 @@ def idastar_search(problem: Domain, budget: Budget | None = None, trace: Trace |
     watch = watch or Watch(budget)
     counts = [0, 0]
 
-    def note(event: str, state: Hashable, path: Path, h: int) -> None:
+    def note(event: str, state: Hashable, path: Path, h: float) -> None:
         if trace:
             trace(event, {"state": state, "path": path, "h": h, "expanded": counts[0], "generated": counts[1]})
 
