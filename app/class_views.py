@@ -9,7 +9,8 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from app.lessons import BY_SLUG
 from app.links import base_link, query_of, record_for, saved, short_link
-from app.records import records
+from app.own_lessons import lessons, slide_view
+from app.records import ID_LENGTH, records
 from app.step import request_for, step_traces, view_from_query
 from engine.core.errors import PuzzleError
 
@@ -60,10 +61,21 @@ def with_step(url: str, step: int) -> str:
     return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
 
 
+def own_slide_request(path: str) -> dict:
+    """The step-through request of an own lesson's slide (``/lessons/own/<id>/<n>``): the view its link names."""
+    lesson_id, _, number = path.removeprefix("/lessons/own/").partition("/")
+    lesson = lessons().get(lesson_id) if len(lesson_id) == ID_LENGTH else None
+    if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson["slides"]):
+        raise PuzzleError("this lesson slide does not exist")
+    return request_for(slide_view(lesson["slides"][int(number) - 1]))
+
+
 def view_traces(url: str) -> tuple[object, list[dict]]:
     """The problem a view shows and its recorded searches (what a question is made from)."""
     parts = urlsplit(url)
-    if parts.path.startswith("/lessons/"):
+    if parts.path.startswith("/lessons/own/"):
+        data = own_slide_request(parts.path)
+    elif parts.path.startswith("/lessons/"):
         slug, _, number = parts.path.removeprefix("/lessons/").partition("/")
         lesson = BY_SLUG.get(slug)
         if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson.slides):
@@ -74,7 +86,7 @@ def view_traces(url: str) -> tuple[object, list[dict]]:
     elif parts.path.startswith("/v/") and saved(parts.path.removeprefix("/v/"))["page"] == "step":
         data = request_for(view_from_query(query_of(saved(parts.path.removeprefix("/v/")))))
     else:
-        raise PuzzleError("questions are made from the step-through and lesson slides")
+        raise PuzzleError("questions are made from the step-through, saved views and lesson slides")
     problem, _, traces = step_traces(data)
     return problem, traces
 
