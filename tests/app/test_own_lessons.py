@@ -57,11 +57,13 @@ def test_a_five_slide_lesson_on_romania_is_judged_right_on_every_slide(client):
     assert [s["state"] for s in checked["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
     assert checked["slides"][0]["stated"] == ["393", "447", "449"]
     assert checked["link"] == f"/lessons/own/{checked['id']}"
-    # the page with the verdicts at the top, and the same lesson stored once: the same link
-    page = client.get(checked["link"]).get_data(as_text=True)
+    assert checked["summary"] == f"/lessons/own/{checked['id']}/summary"
+    # the summary with the verdicts at the top, and the same lesson stored once: the same link
+    page = client.get(checked["summary"]).get_data(as_text=True)
     assert page.index("check-summary") < page.index("own-slides") and "slide 2, 5" in page
+    assert "Not on the board at step 4: 390." in page
     again = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
-    assert again.status_code == 303 and again.headers["Location"].endswith(checked["link"])
+    assert again.status_code == 303 and again.headers["Location"].endswith(checked["summary"])
 
 
 def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):
@@ -70,8 +72,14 @@ def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):
     first = client.get(f"{checked['link']}/1").get_data(as_text=True)
     assert "After Arad" in first and 'rel="next"' in first and 'rel="prev"' not in first
     assert '"walk": 10' in first and '"step": 4' in first
+    # the link presents from slide 1, where a clicker's PageDown steps at once; the summary is one click away
+    opened = client.get(checked["link"])
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"{checked['link']}/1")
+    assert f'href="{checked["summary"]}"' in first
+    # the class sees the presenting page: a slide the check flagged shows its words and no verdict
     second = client.get(f"{checked['link']}/2").get_data(as_text=True)
-    assert "Not on the board at step 4: 390." in second  # the verdict beside the words it concerns
+    assert "Sibiu's f is 140 + 253 = 390." in second.replace("&#39;", "'")
+    assert "check-verdict" not in second and "Not on the board" not in second
     last = client.get(f"{checked['link']}/5").get_data(as_text=True)
     assert 'rel="prev"' in last and 'rel="next"' not in last
     assert client.get(f"{checked['link']}/6").status_code == 404
@@ -86,7 +94,7 @@ def test_a_check_is_bounded_and_carries_on_where_it_stopped(client, monkeypatch)
     checked = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)},
                           headers={"Accept": "application/json"}).get_json()
     assert not checked["complete"] and {s["state"] for s in checked["slides"]} == {"unchecked"}
-    assert "Check the rest" in client.get(checked["link"]).get_data(as_text=True)
+    assert "Check the rest" in client.get(checked["summary"]).get_data(as_text=True)
     monkeypatch.setattr(own_lessons, "CHECK_SECONDS", 60.0)
     rest = client.post(f"{checked['link']}/check", headers={"Accept": "application/json"}).get_json()
     assert rest["complete"] and [s["state"] for s in rest["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
