@@ -5,9 +5,9 @@ A lesson (``app.lessons.read_own_lesson``: a title and slides, each a title, wor
 view's short link ``/v/<id>``, read as the view it names) is stored in
 the job database's ``lessons`` table under the first 16 hex digits of the SHA-256 of its canonical JSON, so the same
 lesson is one record and one link (``/lessons/own/<id>``, which presents it from slide 1; its summary with the
-verdicts is ``/lessons/own/<id>/summary``). Each slide's verdict (the numbers its words state that the
-step-through does not show at its step, ``app.lessons.unshown``) is stored apart in ``lesson_checks``, keyed by the
-hash of the slide's link and words: a slide is checked once, whatever lesson it is in.
+verdicts is ``/lessons/own/<id>/summary``). Each slide's verdict (every number its words state, read as what it names
+and checked against the step-through at its step, ``app.slide_check``) is stored apart in ``lesson_checks``, keyed by
+the hash of the slide's link and words and the checker's version: a slide is checked once, whatever lesson it is in.
 
 The check is bounded work in the request, not a job (issue 43): one request records traces for at most
 ``CHECK_SECONDS`` (each trace is itself bounded by ``engine.search.trace``'s budget, so a request ends within that plus
@@ -26,9 +26,10 @@ from urllib.parse import parse_qsl
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
-from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
+from app.lessons import MAX_OWN_SLIDES, read_own_lesson
 from app.links import saved_step_link
 from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
+from app.slide_check import read_words
 from app.step_search import step_traces
 from app.step_view import request_for, view_from_query
 from app.subjects import Subject
@@ -86,8 +87,12 @@ class LessonStore:
                        (slide_key(slide), json.dumps(verdict), time.time()))
 
 
+#: the checker's reading of words: a new one checks every slide again rather than show an older reading's verdict
+CHECKER = "names-1"
+
+
 def slide_key(slide: dict) -> str:
-    return hashlib.sha256(json.dumps([slide["link"], slide["text"]]).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([slide["link"], slide["text"], CHECKER]).encode()).hexdigest()
 
 
 def lessons() -> LessonStore:
@@ -124,8 +129,10 @@ def check_slides(store: LessonStore, slides: list[dict], seconds: float | None =
             store.put_verdict(slide, {"error": f"its link does not open a view: {error}"})
             continue
         step = min(view.step, max(len(trace["steps"]) for trace in traces))
-        store.put_verdict(slide, {"step": step, "stated": [n for n, _, _ in stated_numbers(slide["text"])],
-                                  "unshown": unshown(slide["text"], traces, step)})
+        readings = read_words(slide["text"], traces, step)
+        store.put_verdict(slide, {"step": step, "stated": [r.written for r in readings],
+                                  "unshown": [r.written for r in readings if not r.right],
+                                  "readings": [r.to_dict() for r in readings]})
 
 
 def report(lesson_id: str, lesson: dict, verdicts: list[dict | None]) -> dict:
