@@ -187,7 +187,7 @@ def test_the_check_reads_what_each_number_names_on_typed_romania(client):
         ("5", "A*'s nodes expanded", True), ("418", "A*'s path's cost", True), ("418", "", True)]
     page = client.get(checked["summary"]).get_data(as_text=True).replace("&#39;", "'")
     assert "Not so at step 4: 449 (f of Timisoara: 447); 447 (f of Zerind: 449)." in page
-    assert "418: on the board (it names no node or quantity the checker reads" in page
+    assert "418: on the board (it names no node or quantity the check reads" in page
     # the class's page shows the words, never the verdict
     swapped = client.get(f"{checked['link']}/3").get_data(as_text=True)
     assert "Not so" not in swapped and "f of Timisoara" not in swapped
