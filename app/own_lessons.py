@@ -272,4 +272,9 @@ def write():
     """Write a lesson in the app: add views as slides (``?add=<a /step link>`` from the step-through), write the words,
     reorder; ``?from=<id>`` starts from a stored lesson. The draft lives in the browser until it is checked."""
     start = stored_or_404(request.args["from"]) if request.args.get("from") else None
-    return render_template("own_lessons/write.html", start=start, max_slides=MAX_OWN_SLIDES)
+    checked = report(request.args["from"], start, lessons().verdicts(start["slides"]))["slides"] if start else []
+    # each slide's verdict, for the writer to show beside its words while they and its link are as they were checked
+    verdicts = [{"link": s["link"], "text": one["text"], "state": s["state"], "step": s.get("step"),
+                 "readings": s.get("readings", []), "error": s.get("error")}
+                for s, one in zip(checked, start["slides"] if start else [], strict=True)]
+    return render_template("own_lessons/write.html", start=start, verdicts=verdicts, max_slides=MAX_OWN_SLIDES)

@@ -128,3 +128,22 @@ def test_a_lecture_on_typed_romania_from_its_link_by_pagedown_with_a_class_asked
             phone.close()
         context.close()
     assert not errors, errors
+
+
+def test_the_writer_shows_each_checked_slides_verdict_until_its_words_change(browser, live_server):
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        page = context.new_page()
+        checked = page.request.post(f"{live_server}/lessons/check", form={"lesson": json.dumps(ROMANIA_LECTURE)},
+                                    headers={"Accept": "application/json", "Origin": live_server}).json()
+        page.goto(f"{live_server}/lessons/write?from={checked['id']}")
+        slides = page.locator(".writer-slide")
+        expect(slides).to_have_count(5)
+        expect(slides.nth(2).locator(".writer-verdict")).to_have_text(
+            "Not so at step 4: 449 (f of Timisoara: 447); 447 (f of Zerind: 449).")
+        expect(slides.nth(1).locator(".writer-verdict")).to_contain_text("every number agrees")
+        slides.nth(2).get_by_label("Your words").fill("Timisoara's f is 447 and Zerind's 449.")
+        expect(slides.nth(2).locator(".writer-verdict")).to_be_hidden()
+    finally:
+        page.evaluate("localStorage.clear()")
+        context.close()
