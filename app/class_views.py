@@ -35,6 +35,9 @@ def checked_view(url: object) -> str:
         return f"/v/{key}"
     if len(url) > MAX_VIEW:
         raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")
+    if parts.path.startswith("/lessons/own/") and "step" not in dict(parse_qsl(parts.query)):
+        # the page's address before its script wrote the step (a form sent without JavaScript): the slide's own step
+        return with_step(urlunsplit(("", "", parts.path, parts.query, "")), own_slide_view(parts.path).step)
     return urlunsplit(("", "", parts.path, parts.query, ""))
 
 
@@ -61,20 +64,20 @@ def with_step(url: str, step: int) -> str:
     return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
 
 
-def own_slide_request(path: str) -> dict:
-    """The step-through request of an own lesson's slide (``/lessons/own/<id>/<n>``): the view its link names."""
+def own_slide_view(path: str):
+    """The view an own lesson's slide (``/lessons/own/<id>/<n>``) shows: the one its link names."""
     lesson_id, _, number = path.removeprefix("/lessons/own/").partition("/")
     lesson = lessons().get(lesson_id) if len(lesson_id) == ID_LENGTH else None
     if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson["slides"]):
         raise PuzzleError("this lesson slide does not exist")
-    return request_for(slide_view(lesson["slides"][int(number) - 1]))
+    return slide_view(lesson["slides"][int(number) - 1])
 
 
 def view_traces(url: str) -> tuple[object, list[dict]]:
     """The problem a view shows and its recorded searches (what a question is made from)."""
     parts = urlsplit(url)
     if parts.path.startswith("/lessons/own/"):
-        data = own_slide_request(parts.path)
+        data = request_for(own_slide_view(parts.path))
     elif parts.path.startswith("/lessons/"):
         slug, _, number = parts.path.removeprefix("/lessons/").partition("/")
         lesson = BY_SLUG.get(slug)

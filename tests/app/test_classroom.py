@@ -389,3 +389,12 @@ def test_a_class_on_a_saved_view_is_asked_f_of_a_node_as_the_board_writes_it(app
     assert question["choices"][question["answer"]] == str(FRONTIER_AFTER_ARAD[city])
     assert all(re.fullmatch(r"\d+", choice) for choice in question["choices"])
     assert f"= {FRONTIER_AFTER_ARAD[city]}:" in question["reason"]
+
+
+def test_a_class_started_without_javascript_on_an_own_lessons_slide_stands_at_the_slides_step(app):
+    lecturer = browser_at(app, "127.0.0.1")
+    slide = own_lesson_on_romania(lecturer)
+    started = lecturer.post("/class/", data={"view": slide})  # the form's address: the page as the server sent it
+    code = started.headers["Location"].split("/")[-2]
+    assert app.test_client().get(f"/class/{code}/state").json["view"] == f"{slide}?step=4"
+    assert lecturer.post("/class/", json={"view": "/lessons/own/0123456789ab/1"}).status_code == 400
