@@ -33,7 +33,7 @@ QUANTITIES = {
     "f": r"f(?:[- ]values?)?", "g": r"g(?:[- ]values?)?", "h": r"h(?:[- ]values?)?|heuristic|straight[- ]line"
     r"(?: distances?)?|estimates?", "cost": r"costs?|costing|cheapest", "depth": r"depth|deep",
     "expanded": r"expand(?:s|ed|ing)?|expansions?", "generated": r"generat(?:e|es|ed|ing)|generations?",
-    "frontier": r"frontier|queue|open list", "length": r"lengths?|moves?|path length",
+    "frontier": r"frontier|queue|open list", "length": r"lengths?|moves?",
     "nodes": r"nodes|states", "cities": r"cities|towns", "edges": r"edges?|arcs?", "roads": r"roads?",
     "start": r"start", "goal": r"goal",
 }
@@ -118,7 +118,8 @@ class Board:
         place_names = sorted(self.places, key=len, reverse=True)
         alternatives = [
             ("search", "|".join(rf"(?<![\w*]){re.escape(n)}(?![\w*])" for n in search_names)),
-            ("place", "|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in place_names)),
+            # names as written, case and all: a node named G is not the g of "g = 5"
+            ("place", "|".join(rf"(?-i:(?<!\w){re.escape(n)}(?!\w))" for n in place_names)),
             ("number", NUMBER.pattern),
             *((f"q_{kind}", rf"(?<!\w)(?:{words})(?!\w)") for kind, words in QUANTITIES.items()),
             ("op", OPERATORS), ("sentence", SENTENCE), ("clause", CLAUSE)]
@@ -132,8 +133,6 @@ class Board:
             kind = match.lastgroup if match.lastgroup in ("search", "place", "number", "op", "sentence", "clause") \
                 else "quantity"
             value = match.group(0) if kind != "quantity" else match.lastgroup.removeprefix("q_")
-            if kind == "place":
-                value = next(p for p in self.places if p.lower() == value.lower())
             found.append(Token(kind, value, tuple(re.findall(r"\w+", text[last:match.start()].lower()))))
             last = match.end()
         return found

@@ -59,3 +59,12 @@ def test_a_search_named_in_the_sentence_is_the_one_checked(romania):
     astar = read("A* expanded 5 nodes.", romania, END)[0]
     assert ucs[:3] == ("5", "Uniform-cost search's nodes expanded", False) and int(ucs[3]) > 5
     assert astar == ("5", "A*'s nodes expanded", True, "")
+
+
+def test_a_node_named_as_a_quantity_is_told_apart_by_its_capital():
+    graph = {"nodes": [{"name": "S", "h": 2}, {"name": "G", "h": 0}], "edges": [{"from": "S", "to": "G", "cost": 3}],
+             "start": "S", "goal": "G"}
+    _, _, traces = step_traces({"problem": "graph", "graph": graph, "algorithms": ["astar"], "heuristic": "given"})
+    end = len(traces[0]["steps"])
+    assert read("G's g is 3 and its f is 3; S has h = 2.", traces, end) == [
+        ("3", "g of G", True, ""), ("3", "", True, ""), ("2", "h of S", True, "")]
