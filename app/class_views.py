@@ -9,7 +9,8 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from app.lessons import BY_SLUG
 from app.links import base_link, query_of, record_for, saved, short_link
-from app.records import records
+from app.own_lessons import lessons, slide_view
+from app.records import ID_LENGTH, records
 from app.step import request_for, step_traces, view_from_query
 from engine.core.errors import PuzzleError
 from engine.search.domain import Domain
@@ -35,6 +36,9 @@ def checked_view(url: object) -> str:
         return f"/v/{key}"
     if len(url) > MAX_VIEW:
         raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")
+    if parts.path.startswith("/lessons/own/") and "step" not in dict(parse_qsl(parts.query)):
+        # the page's address before its script wrote the step (a form sent without JavaScript): the slide's own step
+        return with_step(urlunsplit(("", "", parts.path, parts.query, "")), own_slide_view(parts.path).step)
     return urlunsplit(("", "", parts.path, parts.query, ""))
 
 
@@ -61,10 +65,21 @@ def with_step(url: str, step: int) -> str:
     return urlunsplit(("", "", parts.path, "&".join(fields + [f"step={step}"]), ""))
 
 
+def own_slide_view(path: str):
+    """The view an own lesson's slide (``/lessons/own/<id>/<n>``) shows: the one its link names."""
+    lesson_id, _, number = path.removeprefix("/lessons/own/").partition("/")
+    lesson = lessons().get(lesson_id) if len(lesson_id) == ID_LENGTH else None
+    if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson["slides"]):
+        raise PuzzleError("this lesson slide does not exist")
+    return slide_view(lesson["slides"][int(number) - 1])
+
+
 def view_traces(url: str) -> tuple[Domain, list[dict]]:
     """The problem a view shows and its recorded searches (what a question is made from)."""
     parts = urlsplit(url)
-    if parts.path.startswith("/lessons/"):
+    if parts.path.startswith("/lessons/own/"):
+        data = request_for(own_slide_view(parts.path))
+    elif parts.path.startswith("/lessons/"):
         slug, _, number = parts.path.removeprefix("/lessons/").partition("/")
         lesson = BY_SLUG.get(slug)
         if lesson is None or not number.isdigit() or not 1 <= int(number) <= len(lesson.slides):
@@ -75,7 +90,7 @@ def view_traces(url: str) -> tuple[Domain, list[dict]]:
     elif parts.path.startswith("/v/") and saved(parts.path.removeprefix("/v/"))["page"] == "step":
         data = request_for(view_from_query(query_of(saved(parts.path.removeprefix("/v/")))))
     else:
-        raise PuzzleError("questions are made from the step-through and lesson slides")
+        raise PuzzleError("questions are made from the step-through, saved views and lesson slides")
     problem, _, traces = step_traces(data)
     return problem, traces
 

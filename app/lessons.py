@@ -282,13 +282,6 @@ def matches(value: float, decimals: int, shown: float) -> bool:
     return decimals > 0 and abs(shown - value) < 0.5 * 10 ** -decimals
 
 
-def unshown(text: str, traces: list[dict], step: int) -> list[str]:
-    """The numbers the words state (as written) that the step-through does not show at ``step``."""
-    shown = shown_figures(traces, step)
-    return [written for written, value, decimals in stated_numbers(text)
-            if not any(matches(value, decimals, figure) for figure in shown)]
-
-
 def read_own_lesson(data: object) -> dict:
     """A lecturer's lesson as JSON: {"title": ..., "slides": [{"title", "text", "link", "walk"}]}, each link
     "/step?...&step=N" or a saved view's "/v/<id>?step=N"

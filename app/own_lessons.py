@@ -4,9 +4,10 @@ their own link exactly as the built-in lessons are.
 A lesson (``app.lessons.read_own_lesson``: a title and slides, each a title, words and a ``/step`` link or a saved
 view's short link ``/v/<id>``, read as the view it names) is stored in
 the job database's ``lessons`` table under the first 16 hex digits of the SHA-256 of its canonical JSON, so the same
-lesson is one record and one link (``/lessons/own/<id>``). Each slide's verdict (the numbers its words state that the
-step-through does not show at its step, ``app.lessons.unshown``) is stored apart in ``lesson_checks``, keyed by the
-hash of the slide's link and words: a slide is checked once, whatever lesson it is in.
+lesson is one record and one link (``/lessons/own/<id>``, which presents it from slide 1; its summary with the
+verdicts is ``/lessons/own/<id>/summary``). Each slide's verdict (every number its words state, read as what it names
+and checked against the step-through at its step, ``app.slide_check``) is stored apart in ``lesson_checks``, keyed by
+the hash of the slide's link and words and the checker's version: a slide is checked once, whatever lesson it is in.
 
 The check is bounded work in the request, not a job (issue 43): one request records traces for at most
 ``CHECK_SECONDS`` (each trace is itself bounded by ``engine.search.trace``'s budget, so a request ends within that plus
@@ -25,9 +26,10 @@ from urllib.parse import parse_qsl
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
-from app.lessons import MAX_OWN_SLIDES, read_own_lesson, stated_numbers, unshown
+from app.lessons import MAX_OWN_SLIDES, read_own_lesson
 from app.links import saved_step_link
 from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
+from app.slide_check import read_words
 from app.step_search import step_traces
 from app.step_view import request_for, view_from_query
 from app.subjects import Subject
@@ -85,8 +87,12 @@ class LessonStore:
                        (slide_key(slide), json.dumps(verdict), time.time()))
 
 
+#: the checker's reading of words: a new one checks every slide again rather than show an older reading's verdict
+CHECKER = "names-1"
+
+
 def slide_key(slide: dict) -> str:
-    return hashlib.sha256(json.dumps([slide["link"], slide["text"]]).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([slide["link"], slide["text"], CHECKER]).encode()).hexdigest()
 
 
 def lessons() -> LessonStore:
@@ -123,8 +129,10 @@ def check_slides(store: LessonStore, slides: list[dict], seconds: float | None =
             store.put_verdict(slide, {"error": f"its link does not open a view: {error}"})
             continue
         step = min(view.step, max(len(trace["steps"]) for trace in traces))
-        store.put_verdict(slide, {"step": step, "stated": [n for n, _, _ in stated_numbers(slide["text"])],
-                                  "unshown": unshown(slide["text"], traces, step)})
+        readings = read_words(slide["text"], traces, step)
+        store.put_verdict(slide, {"step": step, "stated": [r.written for r in readings],
+                                  "unshown": [r.written for r in readings if not r.right],
+                                  "readings": [r.to_dict() for r in readings]})
 
 
 def report(lesson_id: str, lesson: dict, verdicts: list[dict | None]) -> dict:
@@ -135,7 +143,8 @@ def report(lesson_id: str, lesson: dict, verdicts: list[dict | None]) -> dict:
             "unshown" if verdict["unshown"] else "ok"
         slides.append({"number": number, "title": slide["title"], "link": slide["link"], "state": state,
                        "ok": state == "ok", **(verdict or {})})
-    return {"id": lesson_id, "title": lesson["title"], "link": url_for("own_lessons.overview", lesson_id=lesson_id),
+    return {"id": lesson_id, "title": lesson["title"], "link": url_for("own_lessons.present", lesson_id=lesson_id),
+            "summary": url_for("own_lessons.overview", lesson_id=lesson_id),
             "complete": all(v is not None for v in verdicts), "ok": all(s["ok"] for s in slides), "slides": slides}
 
 
@@ -205,7 +214,18 @@ def check_rest(lesson_id: str):
 
 
 @bp.get("/lessons/own/<lesson_id>")
+def present(lesson_id: str):
+    """The lesson's link: presenting from slide 1, so a clicker's PageDown steps at once (its summary, with the
+    verdicts, one click away); asked for JSON, its verdicts as data."""
+    lesson = stored_or_404(lesson_id)
+    if wants_data():
+        return jsonify(report(lesson_id, lesson, lessons().verdicts(lesson["slides"])))
+    return redirect(url_for("own_lessons.slide", lesson_id=lesson_id, number=1))
+
+
+@bp.get("/lessons/own/<lesson_id>/summary")
 def overview(lesson_id: str):
+    """The lesson's summary for its lecturer: every slide's verdict, presenting, editing and exporting it."""
     lesson = stored_or_404(lesson_id)
     checked = report(lesson_id, lesson, lessons().verdicts(lesson["slides"]))
     if wants_data():
@@ -226,7 +246,8 @@ def export(lesson_id: str):
 @bp.get("/lessons/own/<lesson_id>/<int:number>")
 def slide(lesson_id: str, number: int):
     """One slide presented as the built-in ones are: its words beside the live step-through at its step, the
-    clicker's walk, then the next slide; its verdict beside its words when a number is not on the board."""
+    clicker's walk, then the next slide. The class sees this page: the check's verdicts stay in the summary and the
+    writer (a planned wrong claim is not given away, nor a wrong flag shown)."""
     lesson = stored_or_404(lesson_id)
     if not 1 <= number <= len(lesson["slides"]):
         abort(404)
@@ -235,14 +256,13 @@ def slide(lesson_id: str, number: int):
     shown = {"title": own["title"], "text": [p for p in own["text"].split("\n\n") if p.strip()] or [""],
              "shows": "the view its link opens", "request": request_for(view), "step": view.step,
              "walk": own["walk"]}
-    verdict = lessons().verdicts([own])[0]
     total = len(lesson["slides"])
     here = url_for("own_lessons.overview", lesson_id=lesson_id)
     before = url_for("own_lessons.slide", lesson_id=lesson_id, number=number - 1) if number > 1 else None
     after = url_for("own_lessons.slide", lesson_id=lesson_id, number=number + 1) if number < total else None
     return render_template("own_lessons/slide.html", lesson={"title": lesson["title"], "slides": lesson["slides"]},
                            slide=shown, number=number, at=integer(request.args, "step", 0, 1_000_000, None),
-                           show_h=view.show_h, home=here, verdict=verdict,
+                           show_h=view.show_h, home=here,
                            prev_link=(before, "← Previous slide") if before else None,
                            next_link=(after, "Next slide →", True) if after else (here, "End of the lesson", False))
 
@@ -252,4 +272,9 @@ def write():
     """Write a lesson in the app: add views as slides (``?add=<a /step link>`` from the step-through), write the words,
     reorder; ``?from=<id>`` starts from a stored lesson. The draft lives in the browser until it is checked."""
     start = stored_or_404(request.args["from"]) if request.args.get("from") else None
-    return render_template("own_lessons/write.html", start=start, max_slides=MAX_OWN_SLIDES)
+    checked = report(request.args["from"], start, lessons().verdicts(start["slides"]))["slides"] if start else []
+    # each slide's verdict, for the writer to show beside its words while they and its link are as they were checked
+    verdicts = [{"link": s["link"], "text": one["text"], "state": s["state"], "step": s.get("step"),
+                 "readings": s.get("readings", []), "error": s.get("error")}
+                for s, one in zip(checked, start["slides"] if start else [], strict=True)]
+    return render_template("own_lessons/write.html", start=start, verdicts=verdicts, max_slides=MAX_OWN_SLIDES)

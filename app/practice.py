@@ -62,7 +62,8 @@ def practice_context(practice: Practice) -> dict:
     expanded = [questions.node_label(trace, s["node"]) for s in done if s["event"] == "expand"]
     replay = questions.Replay(trace, step)
     nodes = trace["nodes"]
-    cut = [f"{questions.node_label(trace, s['node'])} (f = {nodes[s['node']]['g'] + nodes[s['node']]['h']})"
+    cut = [f"{questions.node_label(trace, s['node'])} "
+           f"(f = {questions.figure(nodes[s['node']]['g'] + nodes[s['node']]['h'])})"
            for s in done[replay.iteration_start:] if s["event"] == "prune"] if trace["cutoff"] == "f" else []
     context = {"title": trace["title"], "heuristic": trace["heuristic"] if trace["uses_h"] else "",
                "expanded": expanded[-PRACTICE_SHOWN:], "earlier": max(0, len(expanded) - PRACTICE_SHOWN),

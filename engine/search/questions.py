@@ -124,11 +124,18 @@ def node_label(trace: dict, node_id: int) -> str:
     return label + (" (from the goal)" if chain[0]["side"] == "backward" else "")
 
 
+def figure(value: float) -> str:
+    """A g, h, f, bound or cost as the board writes it (``figure`` in static/js/step/captions.js): at most three
+    decimals and no trailing zeros, so a typed graph's 75.0 reads 75, as on the board, and 0.1 + 0.2 reads 0.3."""
+    rounded = round(float(value), 3)
+    return str(int(rounded)) if rounded.is_integer() else repr(rounded)
+
+
 def _numbers(trace: dict, node_id: int) -> str:
     node = trace["nodes"][node_id]
     if node["h"] is None or not trace["uses_h"]:
-        return f"g = {node['g']}"
-    return f"g = {node['g']}, h = {node['h']}, f = {node['g'] + node['h']}"
+        return f"g = {figure(node['g'])}"
+    return f"g = {figure(node['g'])}, h = {figure(node['h'])}, f = {figure(node['g'] + node['h'])}"
 
 
 def _takes_next(trace: dict, n: int) -> bool:
@@ -203,8 +210,8 @@ def _next(trace: dict, n: int, rng: random.Random, problem) -> Question:
         reason = (f"{trace['title']} expands the frontier node with the least {priority}: {node_label(trace, chosen)} "
                   f"has {_numbers(trace, chosen)}.")
         if len(tied) > 1:
-            reason += (f" {len(tied)} nodes share {priority} = {replay.key(chosen)}; ties go to the larger g "
-                       "(deeper), then to the node that joined first.")
+            reason += (f" {len(tied)} nodes share {priority} = {figure(replay.key(chosen) or 0)}; ties go to the "
+                       "larger g (deeper), then to the node that joined first.")
     others = [i for i in frontier if i != chosen]
     rng.shuffle(others)
     ids, answer = _shuffled(rng, chosen, others[:MAX_CHOICES - 1])
@@ -228,11 +235,11 @@ def _f(trace: dict, n: int, rng: random.Random, problem) -> Question:
     wrong = [v for v in dict.fromkeys([g, h, f + 1, f - 1, f + 2, f - 2]) if v != f and v >= 0][:3]
     choices, answer = _shuffled(rng, f, wrong)
     measure = "number of moves" if trace["unit_costs"] else "cost"
-    reason = (f"f = g + h = {g} + {h} = {f}: g is the {measure} on the path from the start to "
-              f"{node_label(trace, node_id)} ({g}), h the {trace['heuristic'] or 'heuristic'} estimate of what is "
-              f"left from there ({h}).")
+    reason = (f"f = g + h = {figure(g)} + {figure(h)} = {figure(f)}: g is the {measure} on the path from the start "
+              f"to {node_label(trace, node_id)} ({figure(g)}), h the {trace['heuristic'] or 'heuristic'} estimate of "
+              f"what is left from there ({figure(h)}).")
     return Question("f", f"What is f of the node {node_label(trace, node_id)} ({trace['title']})?",
-                    tuple(map(str, choices)), answer, reason, n, node_id)
+                    tuple(map(figure, choices)), answer, reason, n, node_id)
 
 
 def _off_frontier(replay: Replay) -> list[int]:
@@ -267,11 +274,11 @@ def _bound(trace: dict, n: int, rng: random.Random, problem) -> Question:
              if v != least][:3]
     choices, answer = _shuffled(rng, least, wrong)
     reason = (f"This iteration cut off {len(cut)} node{'s' if len(cut) != 1 else ''} whose f was above the bound "
-              f"{bound}. The least of their f values is {least} (for example {node_label(trace, example)}: "
-              f"{_numbers(trace, example)}), so the next iteration searches up to f = {least}: no node with a "
-              "smaller f was left unexplored.")
-    return Question("bound", f"What will IDA*'s next bound be? (This iteration's bound is {bound}.)",
-                    tuple(map(str, choices)), answer, reason, n)
+              f"{figure(bound)}. The least of their f values is {figure(least)} (for example "
+              f"{node_label(trace, example)}: {_numbers(trace, example)}), so the next iteration searches up to "
+              f"f = {figure(least)}: no node with a smaller f was left unexplored.")
+    return Question("bound", f"What will IDA*'s next bound be? (This iteration's bound is {figure(bound)}.)",
+                    tuple(map(figure, choices)), answer, reason, n)
 
 
 def cheapest_cost(problem: Domain) -> int | None:
@@ -290,12 +297,12 @@ def _optimal(trace: dict, n: int, rng: random.Random, problem: Domain | None) ->
     optimal = found == best
 
     def amount(value: int) -> str:
-        return f"{value} move{'s' if value != 1 else ''}" if trace["unit_costs"] else f"cost {value}"
+        return f"{figure(value)} move{'s' if value != 1 else ''}" if trace["unit_costs"] else f"cost {figure(value)}"
 
     title = trace["title"]
     reason = (f"{title}'s path takes {amount(found)}; uniform-cost search, which always finds a cheapest path, "
               f"finds one of {amount(best)}. ")
-    reason += "So this path is optimal." if optimal else f"So this path is {found - best} more than it need be."
+    reason += "So this path is optimal." if optimal else f"So this path is {figure(found - best)} more than it need be."
     if optimal and not (trace["cheapest"] if not trace["unit_costs"] else trace["optimal"]):
         reason += f" {title} does not promise that; here it happened to find one."
     return Question("optimal", f"{title} found a path of {amount(found)}. Is it optimal?", ("Yes", "No"),

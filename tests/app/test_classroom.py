@@ -333,3 +333,68 @@ def test_the_form_without_javascript_starts_a_class_on_typed_romania(app):
     view = app.test_client().get(f"/class/{code}/state").json["view"]
     assert len(view) < 40 and opened(lecturer, view).step == 12
     assert lecturer.get(response.headers["Location"]).status_code == 200
+
+
+#: AIMA's Romania (Figure 3.1), typed in by hand as the graph editor sends it: A* with the straight-line distances.
+TYPED_ROMANIA = json.loads(ROMANIA.read_text())
+#: After A* expands Arad (step 4: expand, then three children), AIMA's Figure 3.24 has Sibiu at 140 + 253 = 393,
+#: Timisoara at 118 + 329 = 447 and Zerind at 75 + 374 = 449 on the frontier: Sibiu is expanded next.
+FRONTIER_AFTER_ARAD = {"Sibiu": 393, "Timisoara": 447, "Zerind": 449}
+
+
+def own_lesson_on_romania(client) -> str:
+    """A one-slide lesson written in the app on typed Romania at A*'s step 4; its slide's address."""
+    link = "/step?" + urlencode({"problem": "graph", "data": json.dumps(TYPED_ROMANIA), "algorithms": "astar",
+                                 "heuristic": "given", "step": 4})
+    lesson = {"title": "A* on Romania", "slides": [{"title": "After Arad", "text": "Which city is next?",
+                                                     "link": link}]}
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, headers={"Accept": "application/json"})
+    assert checked.status_code == 200, checked.data
+    return checked.json["link"] + "/1"
+
+
+def test_a_class_on_an_own_lessons_slide_is_asked_which_node_next_and_30_phones_are_tallied_exactly(app):
+    lecturer = browser_at(app, "127.0.0.1")
+    slide = own_lesson_on_romania(lecturer)
+    lecturer, code = start(app, f"{slide}?step=4")
+    asked = lecturer.post(f"/class/{code}/ask", json={"kind": "next"})
+    assert asked.status_code == 200, asked.json
+    question = asked.json["question"]
+    assert question["prompt"] == "Which node does A* expand next?" and asked.json["view"] == f"{slide}?step=4"
+    # the choices as the board writes the numbers: f = 393, not f = 393.0
+    shown = {re.search(r"→ (\w+) ", choice).group(1): int(re.search(r"f = (\d+)\)$", choice).group(1))
+             for choice in question["choices"]}
+    assert shown == FRONTIER_AFTER_ARAD and not any(".0" in choice for choice in question["choices"])
+    phones = [browser_at(app, f"10.1.0.{n}") for n in range(30)]
+    picks = [(n * 7) % len(question["choices"]) for n in range(30)]
+    for n, (phone, pick) in enumerate(zip(phones, picks, strict=True)):
+        assert phone.get(f"/class/{code}/state?student=phone{n:05d}").status_code == 200
+        body = {"student": f"phone{n:05d}", "question": question["number"], "choice": pick}
+        assert phone.post(f"/class/{code}/answer", json=body).status_code == 200
+    console = lecturer.get(f"/class/{code}/console").json["question"]
+    assert console["answers"] == 30
+    assert console["tally"] == [picks.count(c) for c in range(len(question["choices"]))]
+    revealed = lecturer.post(f"/class/{code}/reveal", json={}).json["question"]
+    assert "Sibiu" in revealed["choices"][revealed["answer"]] and "f = 393" in revealed["reason"]
+
+
+def test_a_class_on_a_saved_view_is_asked_f_of_a_node_as_the_board_writes_it(app):
+    lecturer = browser_at(app, "127.0.0.1")
+    long_view = "/step?" + urlencode({"problem": "graph", "data": json.dumps(TYPED_ROMANIA), "algorithms": "astar",
+                                      "heuristic": "given", "step": 0})
+    saved = lecturer.post("/api/views", json={"view": long_view}).json["link"]
+    lecturer, code = start(app, f"{saved}?step=4")
+    question = lecturer.post(f"/class/{code}/ask", json={"kind": "f"}).json["question"]
+    city = re.search(r"→ (\w+) \(A\*\)\?$", question["prompt"]).group(1)
+    assert question["choices"][question["answer"]] == str(FRONTIER_AFTER_ARAD[city])
+    assert all(re.fullmatch(r"\d+", choice) for choice in question["choices"])
+    assert f"= {FRONTIER_AFTER_ARAD[city]}:" in question["reason"]
+
+
+def test_a_class_started_without_javascript_on_an_own_lessons_slide_stands_at_the_slides_step(app):
+    lecturer = browser_at(app, "127.0.0.1")
+    slide = own_lesson_on_romania(lecturer)
+    started = lecturer.post("/class/", data={"view": slide})  # the form's address: the page as the server sent it
+    code = started.headers["Location"].split("/")[-2]
+    assert app.test_client().get(f"/class/{code}/state").json["view"] == f"{slide}?step=4"
+    assert lecturer.post("/class/", json={"view": "/lessons/own/0123456789ab/1"}).status_code == 400

@@ -57,11 +57,13 @@ def test_a_five_slide_lesson_on_romania_is_judged_right_on_every_slide(client):
     assert [s["state"] for s in checked["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
     assert checked["slides"][0]["stated"] == ["393", "447", "449"]
     assert checked["link"] == f"/lessons/own/{checked['id']}"
-    # the page with the verdicts at the top, and the same lesson stored once: the same link
-    page = client.get(checked["link"]).get_data(as_text=True)
+    assert checked["summary"] == f"/lessons/own/{checked['id']}/summary"
+    # the summary with the verdicts at the top, and the same lesson stored once: the same link
+    page = client.get(checked["summary"]).get_data(as_text=True)
     assert page.index("check-summary") < page.index("own-slides") and "slide 2, 5" in page
+    assert "Not so at step 4: 390 (f of Sibiu: 393)." in page
     again = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
-    assert again.status_code == 303 and again.headers["Location"].endswith(checked["link"])
+    assert again.status_code == 303 and again.headers["Location"].endswith(checked["summary"])
 
 
 def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):
@@ -70,8 +72,14 @@ def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):
     first = client.get(f"{checked['link']}/1").get_data(as_text=True)
     assert "After Arad" in first and 'rel="next"' in first and 'rel="prev"' not in first
     assert '"walk": 10' in first and '"step": 4' in first
+    # the link presents from slide 1, where a clicker's PageDown steps at once; the summary is one click away
+    opened = client.get(checked["link"])
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"{checked['link']}/1")
+    assert f'href="{checked["summary"]}"' in first
+    # the class sees the presenting page: a slide the check flagged shows its words and no verdict
     second = client.get(f"{checked['link']}/2").get_data(as_text=True)
-    assert "Not on the board at step 4: 390." in second  # the verdict beside the words it concerns
+    assert "Sibiu's f is 140 + 253 = 390." in second.replace("&#39;", "'")
+    assert "check-verdict" not in second and "Not on the board" not in second
     last = client.get(f"{checked['link']}/5").get_data(as_text=True)
     assert 'rel="prev"' in last and 'rel="next"' not in last
     assert client.get(f"{checked['link']}/6").status_code == 404
@@ -86,7 +94,7 @@ def test_a_check_is_bounded_and_carries_on_where_it_stopped(client, monkeypatch)
     checked = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)},
                           headers={"Accept": "application/json"}).get_json()
     assert not checked["complete"] and {s["state"] for s in checked["slides"]} == {"unchecked"}
-    assert "Check the rest" in client.get(checked["link"]).get_data(as_text=True)
+    assert "Check the rest" in client.get(checked["summary"]).get_data(as_text=True)
     monkeypatch.setattr(own_lessons, "CHECK_SECONDS", 60.0)
     rest = client.post(f"{checked['link']}/check", headers={"Accept": "application/json"}).get_json()
     assert rest["complete"] and [s["state"] for s in rest["slides"]] == ["ok", "unshown", "ok", "ok", "unshown"]
@@ -139,3 +147,47 @@ def test_a_slide_may_be_a_saved_views_short_link(client):
         assert bad.status_code == 400
         assert "slide 2's link" in bad.get_json()["error"]
         assert "is not the short link of a saved step-through view" in bad.get_json()["error"]
+
+
+def typed_romania_link(step: int) -> str:
+    """AIMA's Romania typed in by hand (its JSON, as the graph editor sends it), uniform-cost beside A*."""
+    return romania_link(step, example("romania"), ("ucs", "astar"))
+
+
+#: A lecture on typed Romania (20 cities, 23 roads; AIMA Figure 3.1 and the straight-line distances of Figure 3.16):
+#: at step 4 A* has expanded Arad and generated its three children; at the end of the view (uniform-cost's end, A* is
+#: done long before) A* has expanded Arad, Sibiu, Rimnicu Vilcea, Fagaras and Pitesti, 5 nodes, and popped Bucharest
+#: as the goal, by a path of cost 418 (Figure 3.24).
+ROMANIA_LECTURE = {"title": "A* on Romania, typed in", "slides": [
+    {"title": "The map", "text": "The map has 20 cities and 23 roads; A* starts at Arad with h = 366.",
+     "link": typed_romania_link(0)},
+    {"title": "After Arad", "text": "A* holds Sibiu at f = 140 + 253 = 393, Timisoara at 447 and Zerind at 449.",
+     "link": typed_romania_link(4)},
+    {"title": "Swapped", "text": "Timisoara's f is 449 and Zerind's 447.", "link": typed_romania_link(4)},
+    {"title": "Too few", "text": "A* expanded only 4 nodes.", "link": typed_romania_link(1000)},
+    {"title": "The answer", "text": "A* expanded 5 nodes and the path costs 418. Bucharest is 418 from Arad.",
+     "link": typed_romania_link(1000)},
+]}
+
+
+def test_the_check_reads_what_each_number_names_on_typed_romania(client):
+    checked = client.post("/lessons/check", data={"lesson": json.dumps(ROMANIA_LECTURE)},
+                          headers={"Accept": "application/json"}).get_json()
+    slides = checked["slides"]
+    assert [s["unshown"] for s in slides] == [[], [], ["449", "447"], ["4"], []]
+    names = [[(r["written"], r["names"]) for r in s["readings"]] for s in slides]
+    assert names[0] == [("20", "the problem's cities"), ("23", "the problem's roads"), ("366", "h of Arad")]
+    assert names[1] == [("140", ""), ("253", ""), ("393", "f of Sibiu"), ("447", "f of Timisoara"),
+                        ("449", "f of Zerind")]
+    assert [(r["names"], r["expected"]) for r in slides[2]["readings"]] == [("f of Timisoara", "447"),
+                                                                           ("f of Zerind", "449")]
+    assert [(r["names"], r["expected"]) for r in slides[3]["readings"]] == [("A*'s nodes expanded", "5")]
+    # a number bound to nothing ("418 from Arad") is checked as shown anywhere, and the summary says so
+    assert [(r["written"], r["names"], r["right"]) for r in slides[4]["readings"]] == [
+        ("5", "A*'s nodes expanded", True), ("418", "A*'s path's cost", True), ("418", "", True)]
+    page = client.get(checked["summary"]).get_data(as_text=True).replace("&#39;", "'")
+    assert "Not so at step 4: 449 (f of Timisoara: 447); 447 (f of Zerind: 449)." in page
+    assert "418: on the board (it names no node or quantity the check reads" in page
+    # the class's page shows the words, never the verdict
+    swapped = client.get(f"{checked['link']}/3").get_data(as_text=True)
+    assert "Not so" not in swapped and "f of Timisoara" not in swapped

@@ -78,7 +78,7 @@ def test_a_lecturers_own_lesson_is_checked_against_the_trace(client):
     page = client.post("/lessons/check", data={"lesson": json.dumps(lesson)}, follow_redirects=True)
     page = page.get_data(as_text=True)
     assert page.count('data-checked="ok"') == 1 and page.count('data-checked="unshown"') == 1
-    assert "Not on the board at step 19: 11." in page
+    assert "Not so at step 19: 11 (edges (the problem&#39;s, or of the path found): 8 or 3)." in page
     bad = client.post("/lessons/check", data={"lesson": '{"slides": [{"title": "x", "text": "y", "link": "/play"}]}'})
     assert bad.status_code == 400 and "/step link" in bad.get_data(as_text=True)
 

@@ -12,6 +12,8 @@ function stored() {
   try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }
 }
 const start = JSON.parse(form.dataset.start);
+// the check's verdicts of a stored lesson opened to edit: shown beside a slide while its link and words are unchanged
+const verdicts = JSON.parse(form.dataset.verdicts || "[]");
 let draft = start || stored() || { title: "", slides: [] };
 const save = () => { try { localStorage.setItem(KEY, JSON.stringify(draft)); } catch { /* private mode: the page keeps it */ } };
 
@@ -39,6 +41,23 @@ function field(label, element) {
   const wrap = document.createElement("label");
   wrap.append(label, element);
   return wrap;
+}
+
+const checkedAs = (slide) => verdicts.find((v) => v.link === slide.link && v.text === slide.text && v.state !== "unchecked");
+
+function verdictOf(slide) {
+  const found = checkedAs(slide);
+  if (!found) return null;
+  const p = document.createElement("p");
+  p.className = `writer-verdict ${found.state === "ok" ? "ok" : "error"}`;
+  if (found.state === "error") p.textContent = `Its ${found.error}`;
+  else if (found.state === "ok") p.textContent = "✓ every number agrees with the board at its step.";
+  else {
+    const wrong = found.readings.filter((r) => !r.right)
+      .map((r) => `${r.written} (${r.names ? `${r.names}: ${r.expected}` : r.expected})`);
+    p.textContent = `Not so at step ${found.step}: ${wrong.join("; ")}.`;
+  }
+  return p;
 }
 
 function render() {
@@ -69,6 +88,11 @@ function render() {
     tools.append(button("Move up", () => swap(i - 1), i === 0), button("Move down", () => swap(i + 1), i === draft.slides.length - 1),
       button("Remove", () => draft.slides.splice(i, 1), false), open);
     item.append(heading, field("Title ", title), field("Your words ", text), field("Steps the clicker walks before the next slide ", walk), tools);
+    const verdict = verdictOf(slide);
+    if (verdict) {
+      text.parentElement.after(verdict);
+      text.addEventListener("input", () => { verdict.hidden = !checkedAs(slide); });  // words changed: not checked
+    }
     list.append(item);
   });
 }
