@@ -5,8 +5,6 @@ import { onReady, plural } from "./common.js";
 import { breakdown, decorate, undecorate } from "./heuristics.js";
 
 (function () {
-  "use strict";
-
   const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
   const INVERSE = { U: "D", D: "U", L: "R", R: "L" };
   const SLID = { U: "down", D: "up", L: "right", R: "left" };  // the tile goes where the blank came from
@@ -89,7 +87,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     const compare = $("compare-link");
     const bestKey = best ? `puzzle-playground:best:${best.dataset.size}` : null;
     const elapsed = () => (began === null ? 0 : ((stopped ?? Date.now()) - began) / 1000);
-    const readBest = () => { try { return JSON.parse(localStorage.getItem(bestKey)) || {}; } catch (e) { return {}; } };
+    const readBest = () => { try { return JSON.parse(localStorage.getItem(bestKey)) || {}; } catch { return {}; } };
     const showBest = (note) => {
       if (!best) return;
       const b = readBest();
@@ -129,7 +127,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
         const fewer = !b.moves || count < b.moves, faster = !b.seconds || seconds < b.seconds;
         if (fewer || faster) {
           note = `New best${fewer && faster ? "" : fewer ? " (moves)" : " (time)"}! `;
-          try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch (e) { /* private mode: no records */ }
+          try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch { /* private mode: no records */ }
         }
       }
       if (status) status.textContent = `Solved! ${plural(count, "move")}, ${clock(seconds)}.`;
