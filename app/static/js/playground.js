@@ -1,7 +1,7 @@
 // Puzzle Playground: boards, play by click / keys / swipe, and the animation player.
 // No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
 import { Stepper } from "./stepper.js";
-import { onReady, plural } from "./common.js";
+import { announce, copyLink, onReady, plural } from "./common.js";
 import { breakdown, decorate, undecorate } from "./heuristics.js";
 
 (function () {
@@ -152,8 +152,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       view.draw();
       moved();
       // said to screen readers: a tile moving is otherwise silent (the focused tile's new place is in its name)
-      const region = $("announcer");
-      if (region && move) region.textContent = `${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`;
+      if (move) announce(`${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`);
     };
     const jump = (from, to) => {  // undo and redo: one of the player's moves (a whole slid run) at a time
       if (!from.length) return;
@@ -405,7 +404,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     if (!button) return;
     const url = new URL(button.dataset.copyLink, window.location.href).href;
     const status = button.parentElement.querySelector('[role="status"]');
-    try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
+    await copyLink(url, status);
   });
 
   onReady(() => { bind(document); bindHint(document); bindForms(); bindSolve(); });
