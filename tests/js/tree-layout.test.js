@@ -39,7 +39,8 @@ function checkLayout(replay, domain, where, opened = new Set()) {
   });
   kids.forEach((children, id) => {
     if (!children.length) return;
-    assert.equal(x.get(id), (x.get(children[0]) + x.get(children.at(-1))) / 2, `${where}: ${id} over its children`);
+    const [first, last] = [x.get(children[0]), x.get(children.at(-1))];
+    assert.ok(first - 1e-9 <= x.get(id) && x.get(id) <= last + 1e-9, `${where}: ${id} over its children`);
     children.forEach((child) => assert.equal(replay.nodes[child].parent, id));
   });
   return { kids, folded };
@@ -77,4 +78,16 @@ test("opening a folded node draws its children, and the tree still keeps them ap
   const closed = [...folded.keys()].find((id) => kids.get(id).length === 0);
   const opened = checkLayout(replay, tiles, "opened", new Set([closed]));
   assert.deepEqual(opened.kids.get(closed), replay.children[closed].filter((c) => replay.status.has(c)));
+});
+
+test("a parent whose label is wider than its children's keeps it clear of its neighbour's", () => {
+  // node 1's label (2.65 columns) is wider than its two children (1 and 1.5) side by side; its neighbours are leaves
+  const node = (id, parent, depth) => ({ id, parent, depth });
+  const nodes = [node(0, null, 0), node(1, 0, 1), node(2, 1, 2), node(3, 1, 2), node(4, 0, 1), node(5, 0, 1)];
+  const kids = new Map([[0, [4, 1, 5]], [1, [2, 3]], [2, []], [3, []], [4, []], [5, []]]);
+  const widths = { 0: 1, 1: 2.65, 2: 1, 3: 1.5, 4: 1, 5: 1 };
+  const { x } = placeColumns([0], nodes, kids, (id) => widths[id]);
+  const span = (id) => [x.get(id) + 0.5 - widths[id] / 2, x.get(id) + 0.5 + widths[id] / 2];
+  assert.ok(span(1)[0] >= span(4)[1] - 1e-9, `node 4 ends at ${span(4)[1]}, node 1 starts at ${span(1)[0]}`);
+  assert.ok(span(5)[0] >= span(1)[1] - 1e-9, `node 1 ends at ${span(1)[1]}, node 5 starts at ${span(5)[0]}`);
 });

@@ -37,7 +37,7 @@ export function visibleTree(replay, opened, selected) {
   return { kids, folded };
 }
 
-// Leaves side by side, each parent over the middle of its children, each subtree as wide as its widest label row
+// Leaves side by side, each parent over the middle of its children (as near as its label allows), each subtree as wide as its widest label row
 // needs (columns(id): the columns a node's label takes, at least 1); roots side by side half a column apart.
 // Returns each node's column (x: the left edge of its middle column), the columns used, and the deepest depth.
 export function placeColumns(roots, nodes, kids, columns) {
@@ -53,7 +53,11 @@ export function placeColumns(roots, nodes, kids, columns) {
     const c = kids.get(id);
     let at = left + (span.get(id) - c.reduce((sum, child) => sum + span.get(child), 0)) / 2;
     c.forEach((child) => { place(child, at); at += span.get(child); });
-    x.set(id, c.length ? (x.get(c[0]) + x.get(c[c.length - 1])) / 2 : left + (span.get(id) - 1) / 2);
+    const middle = c.length ? (x.get(c[0]) + x.get(c[c.length - 1])) / 2 : left + (span.get(id) - 1) / 2;
+    // over children of unequal widths the middle is off the span's centre: a label wider than the children's row
+    // would reach past the span into a neighbour's, so it moves in just enough to stay within its own
+    const half = columns(id) / 2;
+    x.set(id, Math.min(Math.max(middle, left + half - 0.5), left + span.get(id) - half - 0.5));
   };
   roots.filter((r) => kids.has(r)).forEach((r) => { measure(r); place(r, next); next += span.get(r) + 0.5; });
   return { x, columns: next, depth };
