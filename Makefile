@@ -1,11 +1,12 @@
 # Two entry points for a fresh machine: `make run` (set up, start the app) and `make test` (set up, run every test);
-# `make test-fast` leaves out the slow and the browser tests (-m "not slow and not e2e"). Both lint with ruff and check
-# the type hints of the layers without kernels with mypy (pyproject.toml says which) before the tests.
+# `make test-fast` leaves out the slow and the browser tests (-m "not slow and not e2e"). Both check the JavaScript
+# first (`make js-check`, with node 20 or later and npm from the machine), lint with ruff and check the type hints of
+# the layers without kernels with mypy (pyproject.toml says which) before the tests.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test test-fast setup browser bench
+.PHONY: run test test-fast setup browser bench js-setup js-check js-format
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +15,23 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 setup: $(VENV)/.installed
+
+# The JavaScript's tools, at the versions package-lock.json pins (npm ci installs exactly those, into node_modules/).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+js-setup: node_modules/.installed
+
+# Biome lints app/static/js and tests/js for faults (biome.json names the rules) and checks that every file is as its
+# formatter writes it; node's own test runner runs the unit tests of the modules that need no browser (tests/js/).
+js-check: js-setup
+	node_modules/.bin/biome ci .
+	node --test tests/js/
+
+# Rewrites every .js file as the formatter writes it (what js-check's format check asks for).
+js-format: js-setup
+	node_modules/.bin/biome format --write .
 
 # Playwright drives the system Chromium (its own browser download does not work on these machines).
 browser:
@@ -24,12 +42,12 @@ run: setup
 
 # Two pytest-xdist workers, a test file each at a time (its module fixtures set up once): the suite waits on Dask
 # workers and a browser much of the time, so two streams fill the two cores a CI machine has.
-test: setup browser
+test: setup browser js-check
 	$(PY) -m ruff check engine app bench tests
 	$(PY) -m mypy
 	$(PY) -m pytest -n 2 --dist loadfile
 
-test-fast: setup
+test-fast: setup js-check
 	$(PY) -m ruff check engine app bench tests
 	$(PY) -m mypy
 	$(PY) -m pytest -m "not slow and not e2e"

@@ -28,6 +28,7 @@ from engine.core.errors import PuzzleError
 from engine.core.result import Budget, SolveResult, Watch
 from engine.core.status import Status
 from engine.search.domain import Domain, actions_between
+from engine.search.view import drawing_of
 
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4
 # The fields of the scalar array ``st`` a kernel reads on entry and writes on return.
@@ -306,7 +307,7 @@ def found_result(problem: Domain, solver: str, states: list, cost: float, counts
     actions = actions_between(problem, states)
     return SolveResult(Status.SOLVED, problem.format_path(actions), True, *counts, seconds, solver,
                        problem.heuristic_name, actions=actions,
-                       extra={"path": [problem.encode(s) for s in states], "cost": cost})
+                       extra={"path": [drawing_of(problem).encode(s) for s in states], "cost": cost})
 
 
 def _stopped(problem: Domain, status: Status, counts: tuple[int, int, int], message: str, watch: Watch) -> SolveResult:

@@ -2,7 +2,8 @@
 
 A *domain* is a kind of problem (sliding tiles, a graph given as data, a grid map, the pancake puzzle); a *problem*
 is one instance of it (a start, a goal, the map). A domain lives in one folder, ``engine/domains/<name>/``, and
-its problems are instances of ``Domain`` below, with the members described here. The readable searches
+its problems are instances of ``Domain`` below, with the members described here; how a page draws them is apart,
+in its kind's ``drawing`` (``engine.search.view.Drawing``), as a search never reads it. The readable searches
 (``engine.search.algorithms``), the step-through (``engine.search.trace``, ``/api/step``) and the compiled
 best-first search (``engine.search.compiled``) read nothing else, so a new domain written to this contract gets all
 of them (ARCHITECTURE.md, "A new domain", is the checklist; ``tests/support/domain_contract.py`` checks a domain
@@ -33,12 +34,7 @@ Heuristics
     also consistent (h(s) ≤ cost(s, a) + h(result(s, a)) for every move). A domain says which heuristics it offers
     (``DomainKind.heuristics``) and picks one by name when a problem is built.
 
-Drawing (what a page needs)
-    ``encode(state)``: the state as JSON: its name in an answer's ``path`` (a graph's node name, a grid's [x, y],
-    a board's cells) and in the trace's nodes. ``scene()``: what every picture of this problem shares, as JSON (a
-    graph's nodes and edges, a grid's cells, a board's size), sent once per trace. ``picture(state)``: what is drawn
-    for one state on top of the scene, as JSON; the trace gives each node its picture, and the page's module for the
-    domain (``app/static/js/step/<domain>.js``) draws scene and picture without knowing any other domain.
+Paths
     ``format_path(actions)``: a path of moves as the result's move string.
 
 Compiled search (optional)
@@ -53,7 +49,8 @@ Kinds
     request's JSON, raising ``PuzzleError`` with a sentence on bad input: the problem's own JSON under the kind's
     name, ``{"graph": G}``, ``{"grid": {...}}``, ``{"tiles": [...], "size": "3x3"}``, and optionally ``heuristic``);
     ``/api/step``, ``/api/solve``, ``/api/compare``, their jobs and the CLI look kinds up here.
-    ``engine.core.registry`` imports the domain packages, so the lookups see every kind. A kind may carry solvers
+    ``engine.core.registry`` imports the domain packages, so the lookups see every kind; a problem's class sets
+    ``name`` to its kind's name, by which its drawing is found. A kind may carry solvers
     of its own (``solvers``: ``KindSolver``s, as the sliding tiles' pattern databases and beam search), which
     ``engine.search.solve.solve`` offers beside the generic ones, and its own reading of the solve and compare
     jobs' parameters (``jobs``: ``engine.search.jobs.KindJobs``, as the tiles' board, size and goal).
@@ -120,18 +117,6 @@ class Domain(ABC):
     def format_path(self, path: tuple) -> str:
         """A path of moves as the result's move string."""
         return " ".join(map(str, path))
-
-    def encode(self, state: Hashable):
-        """The state as JSON (a state that already is JSON, as a node's name, is itself)."""
-        return state
-
-    def scene(self) -> dict:
-        """What every picture of this problem shares, as JSON."""
-        return {}
-
-    def picture(self, state: Hashable) -> dict | None:
-        """What is drawn for one state on top of the scene, as JSON (None: nothing of its own)."""
-        return None
 
     def compiled(self) -> CompiledDomain | None:
         """The states numbered and the two numba hooks of the compiled searches, or None (no compiled search)."""
@@ -235,7 +220,9 @@ class DomainKind:
     on them). ``solvers()``: the kind's own solvers by name (None: only the generic ones); ``jobs``: how the solve
     and compare jobs read its parameters (None: the problem's JSON under the kind's name,
     ``engine.search.jobs.JSON_JOBS``); ``view``: how the step-through's query names one of its problems (None: its
-    JSON in ``data``; the interface is written in ``app/step_view.py``); ``default``: the kind a request naming no
+    JSON in ``data``; the interface is written in ``app/step_view.py``); ``drawing``: how a page draws its problems
+    (an ``engine.search.view.Drawing`` subclass, made with the problem; None: the default ``Drawing``, a state that
+    is JSON already, nothing drawn of its own); ``default``: the kind a request naming no
     ``problem`` is of (one kind says so: the sliding tiles, whose requests predate the other domains)."""
 
     name: str
@@ -248,6 +235,7 @@ class DomainKind:
     solvers: Callable[[], Mapping[str, KindSolver]] | None = None
     jobs: KindJobs | None = None
     view: object | None = None
+    drawing: type | None = None
     default: bool = False
 
 

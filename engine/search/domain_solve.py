@@ -22,6 +22,7 @@ from engine.core.result import Budget, Progress, SolveResult, Watch
 from engine.core.status import Status
 from engine.search.domain import Domain, walk
 from engine.search.record import ALGORITHMS, Algorithm
+from engine.search.view import drawing_of
 
 #: depth-first search's limit when none is given (the step-through's default)
 DEPTH_LIMIT = 12
@@ -113,7 +114,8 @@ def settle(result: SolveResult, watch: Watch, solver: str, heuristic: str, load_
         result.message = result.message or "found with a heuristic that is not admissible: not proven optimal"
     if problem is not None and result.status == Status.SOLVED and "path" not in result.extra:
         states, cost = walk(problem, result.actions)
-        result.extra.update(path=[problem.encode(state) for state in states], cost=cost)
+        encode = drawing_of(problem).encode
+        result.extra.update(path=[encode(state) for state in states], cost=cost)
     return result
 
 

@@ -15,6 +15,7 @@ from engine.core.result import Budget, Watch
 from engine.core.status import Status
 from engine.search.domain import Domain, walk
 from engine.search.record import ALGORITHMS  # filled by engine.search.algorithms, which the package imports first
+from engine.search.view import drawing_of
 
 MAX_EXPANSIONS = 2000  # enough for any 8-puzzle teaching example; the view says when the recording stopped
 #: depth-first search's depth limit when a request names none (``/step``'s "DFS limit" field, 1 to 40): a goal deeper
@@ -97,11 +98,12 @@ class _Recorder:
 
 def trace_search(problem: Domain, algorithm: str, depth_limit: int = DEPTH_LIMIT,
                  max_expansions: int = MAX_EXPANSIONS) -> dict:
-    """Run one algorithm on ``problem`` and record it: every node with its state (``encode``) and picture, every
-    step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""
+    """Run one algorithm on ``problem`` and record it: every node with its state (its drawing's ``encode``) and
+    picture, every step, and the answer (its ``path`` of states, start to goal, and its ``cost``)."""
     spec = ALGORITHMS.named(algorithm)
     lines = spec.lines
-    record = _Recorder(problem.encode, problem.picture, lines, problem.cost)
+    drawing = drawing_of(problem)
+    record = _Recorder(drawing.encode, drawing.picture, lines, problem.cost)
     budget = Budget(max_nodes=max_expansions, max_seconds=5)  # a web request: bounded well under 10 s
     result = spec.search(problem, Watch(budget), record, depth_limit)
     record.node("forward", (), problem.initial, problem.h(problem.initial))  # the root, even when it is the goal
@@ -113,7 +115,7 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = DEPTH_LIMIT
         states, cost = walk(problem, actions)
         answer["length"] = len(actions)  # a graph's move string lists nodes, not one letter per move
         answer["cost"] = cost
-        answer["path"] = [problem.encode(state) for state in states]
+        answer["path"] = [drawing.encode(state) for state in states]
     if not problem.unit_costs:  # the fewest actions is not the cheapest path: only some searches promise that
         answer["optimal"] = answer["optimal"] and spec.cheapest
     # A* and IDA* promise cheapest paths only under an admissible h; a domain that checks its h exactly (a graph's
@@ -125,7 +127,7 @@ def trace_search(problem: Domain, algorithm: str, depth_limit: int = DEPTH_LIMIT
             "cutoff": spec.cutoff, "uses_h": spec.uses_h, "optimal": spec.optimal, "cheapest": spec.cheapest,
             "unit_costs": problem.unit_costs, "h_admissible": h_admissible,
             "heuristic": problem.heuristic_name,
-            "scene": problem.scene(),
+            "scene": drawing.scene(),
             "pseudocode": [line for line, _ in spec.pseudocode], "start_line": lines.get("start", 0),
             "nodes": record.nodes, "steps": record.steps, "result": answer,
             "recording_stopped": result.status == Status.BUDGET_EXHAUSTED}

@@ -1,17 +1,52 @@
-"""The step-through's view of a kind whose problem is typed as its JSON (``DomainKind.view``; the interface of a
-view codec is written in ``app/step_view.py``): every kind without a codec of its own has one, and a kind may name
-its own, with the words its option shows and the editor its form draws (the graph kind's, the grid's)."""
+"""How a page shows a domain's problems, apart from how they are searched (``engine.search.domain.Domain``).
+
+``Drawing``: a problem's states and pictures as JSON (``DomainKind.drawing``; ``drawing_of(problem)`` gives any
+problem's). ``JsonView``: the step-through's view of a kind whose problem is typed as its JSON (``DomainKind.view``;
+the interface of a view codec is written in ``app/step_view.py``): every kind without a codec of its own has one, and
+a kind may name its own, with the words its option shows and the editor its form draws (the graph kind's, the
+grid's).
+"""
 
 from __future__ import annotations
 
 import json
 
 from engine.core.params import json_value, text
-from engine.search.domain import DomainKind, domain_kind
+from engine.search.domain import DOMAINS, Domain, DomainKind, domain_kind
 
 MAX_DATA_TEXT = 100_000  # a typed graph of a few hundred nodes, or a 64×64 grid, as JSON
 #: the editor of a problem typed as JSON: its heuristic and its JSON (app/templates/)
 JSON_EDITOR = "step/json_editor.html"
+
+
+class Drawing:
+    """How a page draws one problem of a domain: a domain's subclass, beside its ``Domain``, is its kind's
+    ``drawing`` and is made with the problem (``self.problem``). The defaults suit a state that is JSON already and
+    a page that draws it with ``generic.js``.
+
+    ``encode(state)``: the state as JSON: its name in an answer's ``path`` (a graph's node name, a grid's [x, y],
+    a board's cells) and in the trace's nodes. ``scene()``: what every picture of this problem shares, as JSON (a
+    graph's nodes and edges, a grid's cells, a board's size), sent once per trace. ``picture(state)``: what is drawn
+    for one state on top of the scene, as JSON, or None; the trace gives each node its picture, and the page's module
+    for the domain (``app/static/js/step/<domain>.js``) draws scene and picture without knowing any other domain."""
+
+    def __init__(self, problem: Domain):
+        self.problem = problem
+
+    def encode(self, state):
+        return state
+
+    def scene(self) -> dict:
+        return {}
+
+    def picture(self, state) -> dict | None:
+        return None
+
+
+def drawing_of(problem: Domain) -> Drawing:
+    """The drawing of ``problem``: its kind's (the kind its ``name`` registers), else the default ``Drawing``."""
+    kind = DOMAINS.all().get(problem.name)
+    return (kind.drawing if kind is not None and kind.drawing is not None else Drawing)(problem)
 
 
 class JsonView:

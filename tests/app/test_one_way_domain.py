@@ -10,6 +10,7 @@ from engine.core.errors import PuzzleError
 from engine.search import domain
 from engine.search.algorithms.bidirectional import bidirectional_search
 from engine.search.domain import Domain, DomainKind, register_domain
+from engine.search.view import Drawing
 from tests.support.domain_contract import check_domain
 
 MOVES = ("fill 0", "fill 1", "empty 0", "empty 1", "pour 0 into 1", "pour 1 into 0")
@@ -48,6 +49,8 @@ class JugsProblem(Domain):
     def cost(self, state, action):
         return 1
 
+
+class JugsDrawing(Drawing):
     def encode(self, state):
         return list(state)
 
@@ -62,7 +65,7 @@ def jugs_problem(data: dict) -> JugsProblem:
 
 
 EXAMPLES = ({"jugs": {"sizes": [3, 5], "target": 4}}, {"jugs": {"sizes": [4, 3], "target": 2}})
-KIND = DomainKind("jugs", "The water jugs", jugs_problem, ("zero",), EXAMPLES)
+KIND = DomainKind("jugs", "The water jugs", jugs_problem, ("zero",), EXAMPLES, drawing=JugsDrawing)
 
 
 @pytest.fixture
@@ -100,7 +103,8 @@ def test_a_problem_class_without_its_name_is_named_in_the_message(monkeypatch):
     class Unnamed(JugsProblem):
         name = Domain.name  # the default a newcomer forgets to replace
 
-    kind = register_domain(DomainKind("jugs", "The water jugs", lambda data: Unnamed(*jugs_args(data)), ("zero",)))
+    kind = register_domain(DomainKind("jugs", "The water jugs", lambda data: Unnamed(*jugs_args(data)), ("zero",),
+                                      drawing=JugsDrawing))
     with pytest.raises(AssertionError, match="set the class attribute `name = 'jugs'`"):
         check_domain(kind, [EXAMPLES[0]])
 

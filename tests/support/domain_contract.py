@@ -6,6 +6,9 @@ What it checks, per example:
 
 * the kind builds a ``Domain`` from the request's JSON, and refuses malformed JSON with a ``PuzzleError`` (never
   another exception: the app would answer 500);
+* the search and the drawing stay apart: the problem has no ``encode``, ``scene`` or ``picture`` (a search never
+  reads them), its kind's ``drawing`` does, giving JSON, one encoding per state, and the problem's ``name`` is its
+  kind's (by which its drawing is found);
 * every step-through algorithm and every solver ``solve`` offers either solves it, with a path that replays
   move by move to a goal at the cost it reports, or stops with a status that says why; a search that claims its
   path is optimal has the cheapest cost, found here by Dijkstra's algorithm;
@@ -39,6 +42,7 @@ from engine.search.domain import Domain, DomainKind
 from engine.search.record import ALGORITHMS
 from engine.search.solve import problem_solvers, solve
 from engine.search.trace import DEPTH_LIMIT, trace_search
+from engine.search.view import Drawing, drawing_of
 
 #: JSON a client may send in place of a domain's own; every kind refuses each with a sentence.
 MALFORMED = (None, 5, "x", True, [], [[[]]], {}, {"x": 1}, float("nan"))
@@ -69,11 +73,12 @@ def cheapest_cost(problem: Domain, max_states: int = 200_000) -> float | None:
 def replay_encoded(problem: Domain, path: list) -> float:
     """Walks a trace's path of encoded states from the start by the problem's own moves; the cost it adds up. Each
     step must be one move, and the last state a goal."""
+    encode = drawing_of(problem).encode
     state = problem.initial
-    assert problem.encode(state) == path[0]
+    assert encode(state) == path[0]
     total = 0
     for following in path[1:]:
-        action = next(a for a in problem.actions(state) if problem.encode(problem.result(state, a)) == following)
+        action = next(a for a in problem.actions(state) if encode(problem.result(state, a)) == following)
         total += problem.cost(state, action)
         state = problem.result(state, action)
     assert problem.is_goal(state)
@@ -98,6 +103,36 @@ def check_building(kind: DomainKind, bad: tuple = ()) -> None:
     for data in bad:
         with pytest.raises(PuzzleError):
             kind.build(data)
+
+
+def check_drawing(kind: DomainKind, problem: Domain, max_states: int = 50) -> None:
+    """The problem is searched, its kind's drawing draws it: breadth-first from the start over up to ``max_states``
+    states, each state's encoding and picture are JSON, and no two states share an encoding (a path of encoded
+    states names its moves)."""
+    assert problem.name == kind.name, (
+        f"{type(problem).__name__}.name is {problem.name!r}: set the class attribute name = {kind.name!r}, the kind's "
+        "name, by which its drawing is found")
+    for member in ("encode", "scene", "picture"):
+        assert not hasattr(problem, member), (
+            f"{type(problem).__name__}.{member} is never read: a page's drawing is the kind's drawing, a subclass of "
+            "engine.search.view.Drawing")
+    assert kind.drawing is None or issubclass(kind.drawing, Drawing), "a kind's drawing is a Drawing subclass"
+    drawing = drawing_of(problem)
+    assert type(drawing) is (kind.drawing or Drawing), (
+        f"the problem's drawing is not the {kind.name} kind's: register it")
+    assert isinstance(drawing.scene(), dict) and json.loads(json.dumps(drawing.scene())) == drawing.scene()
+    seen, queue, encodings = {problem.initial}, [problem.initial], {}
+    while queue and len(seen) <= max_states:
+        state = queue.pop(0)
+        encoded = json.dumps(drawing.encode(state), sort_keys=True)
+        assert encodings.setdefault(encoded, state) == state, f"{state} and {encodings[encoded]} encode alike"
+        picture = drawing.picture(state)
+        assert picture is None or (isinstance(picture, dict) and json.loads(json.dumps(picture)) == picture)
+        for action in problem.actions(state):
+            child = problem.result(state, action)
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
 
 
 def check_searches(problem: Domain, best: float, depth_limit: int, max_expansions: int) -> None:
@@ -254,6 +289,7 @@ def check_domain(kind: DomainKind, examples: list[dict], *, bad: tuple = (), cli
         assert isinstance(problem, Domain), f"{kind.name}'s build returns a {type(problem).__name__}, not a Domain"
         assert problem.name == kind.name, (f"the problem class's `name` is {problem.name!r}: set the class attribute "
                                            f"`name = {kind.name!r}`, the name its DomainKind registers")
+        check_drawing(kind, problem)
         best = cheapest_cost(problem)
         assert best is not None, "each example must have a reachable goal"
         costs.append(best)

@@ -2,14 +2,9 @@
 // region that is replaced is not reliably announced, so one persistent live region (#announcer in base.html) says
 // what changed: a job started, each further quarter of its progress, and how it ended. Loaded by every page,
 // because jobs are started from most of them.
-import { onReady } from "./common.js";
+import { announce, onReady } from "./common.js";
 
 const heard = new Map();  // job id → what was last announced about it
-
-function announce(text) {
-  const region = document.getElementById("announcer");
-  if (region && text) region.textContent = text;
-}
 
 function check() {
   const present = new Set();

@@ -1,6 +1,6 @@
 // The knight's tour backtracking view (seed 004): jump, back, tour.
 import { Stepper } from "./stepper.js";
-import { fetchJSON, html, onReady } from "./common.js";
+import { fetchJSON, onReady } from "./common.js";
 import { chessboard } from "./chessboard.js";
 
 function knightsView(root) {

@@ -1,12 +1,10 @@
 // Puzzle Playground: boards, play by click / keys / swipe, and the animation player.
 // No inline scripts anywhere (the Content-Security-Policy forbids them): everything binds from data attributes.
 import { Stepper } from "./stepper.js";
-import { onReady, plural } from "./common.js";
+import { announce, copyLink, onReady, plural } from "./common.js";
 import { breakdown, decorate, undecorate } from "./heuristics.js";
 
 (function () {
-  "use strict";
-
   const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
   const INVERSE = { U: "D", D: "U", L: "R", R: "L" };
   const SLID = { U: "down", D: "up", L: "right", R: "left" };  // the tile goes where the blank came from
@@ -89,7 +87,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     const compare = $("compare-link");
     const bestKey = best ? `puzzle-playground:best:${best.dataset.size}` : null;
     const elapsed = () => (began === null ? 0 : ((stopped ?? Date.now()) - began) / 1000);
-    const readBest = () => { try { return JSON.parse(localStorage.getItem(bestKey)) || {}; } catch (e) { return {}; } };
+    const readBest = () => { try { return JSON.parse(localStorage.getItem(bestKey)) || {}; } catch { return {}; } };
     const showBest = (note) => {
       if (!best) return;
       const b = readBest();
@@ -129,7 +127,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
         const fewer = !b.moves || count < b.moves, faster = !b.seconds || seconds < b.seconds;
         if (fewer || faster) {
           note = `New best${fewer && faster ? "" : fewer ? " (moves)" : " (time)"}! `;
-          try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch (e) { /* private mode: no records */ }
+          try { localStorage.setItem(bestKey, JSON.stringify({ moves: fewer ? count : b.moves, seconds: faster ? seconds : b.seconds })); } catch { /* private mode: no records */ }
         }
       }
       if (status) status.textContent = `Solved! ${plural(count, "move")}, ${clock(seconds)}.`;
@@ -154,8 +152,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
       view.draw();
       moved();
       // said to screen readers: a tile moving is otherwise silent (the focused tile's new place is in its name)
-      const region = $("announcer");
-      if (region && move) region.textContent = `${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`;
+      if (move) announce(`${n > 1 ? `${n} tiles slid` : "Slid"} ${SLID[move]}${view.isSolved() ? ". Solved!" : ""}`);
     };
     const jump = (from, to) => {  // undo and redo: one of the player's moves (a whole slid run) at a time
       if (!from.length) return;
@@ -407,7 +404,7 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     if (!button) return;
     const url = new URL(button.dataset.copyLink, window.location.href).href;
     const status = button.parentElement.querySelector('[role="status"]');
-    try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
+    await copyLink(url, status);
   });
 
   onReady(() => { bind(document); bindHint(document); bindForms(); bindSolve(); });

@@ -1,6 +1,6 @@
 // The N queens backtracking view (seed 004): place, conflict (the attacking queen ringed), remove, solution.
 import { Stepper } from "./stepper.js";
-import { fetchJSON, html, onReady } from "./common.js";
+import { fetchJSON, onReady } from "./common.js";
 import { chessboard } from "./chessboard.js";
 
 function queensView(root) {

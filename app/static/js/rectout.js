@@ -5,8 +5,6 @@ import { Stepper } from "./stepper.js";
 import { fetchJSON, onReady } from "./common.js";
 
 (function () {
-  "use strict";
-
   const VIEW = { left: -1.5, right: 14.5, bottom: -3.5, top: 14.5 };  // cm shown on the canvas
   const TURN_STEP = (2 * Math.PI) / 180;
   const NUDGE = 0.1;

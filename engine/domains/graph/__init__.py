@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
-from engine.domains.graph.problem import GraphDomain, graph_problem, numbered_graph
+from engine.domains.graph.problem import GraphDomain, GraphDrawing, graph_problem, numbered_graph
 from engine.search.domain import DomainKind, register_domain
 from engine.search.view import JsonView
 
@@ -40,7 +40,7 @@ HEURISTIC_LABELS = {"given": "the given h", "straight-line": "straight line × t
 #: typed as data in the step-through, its nodes and edges edited as tables (js/step/graph.js binds the editor)
 VIEW = JsonView("graph", "Graph typed as data (Romania, or your own)", "step/graph_editor.html")
 KIND = register_domain(DomainKind("graph", "A graph given as data", graph_problem, tuple(HEURISTIC_LABELS),
-                                  EXAMPLE_REQUESTS, HEURISTIC_LABELS, view=VIEW))
+                                  EXAMPLE_REQUESTS, HEURISTIC_LABELS, view=VIEW, drawing=GraphDrawing))
 
 __all__ = ["KIND", "Graph", "GraphDomain", "example", "examples", "graph_problem", "numbered_graph", "parse_graph",
            "verdict"]

@@ -2,7 +2,7 @@
 
 States are node names; a move is the name of the neighbour to go to, in the order the edges were given. A move's
 inverse is the way back, when the graph has it (always, undirected). The scene is the graph as drawn and the
-verdict on its h; a state's picture is its node's name.
+verdict on its h; a state's picture is its node's name (``GraphDrawing``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import functools
 from engine.core.errors import PuzzleError
 from engine.domains.graph.model import Graph, parse_graph, verdict
 from engine.search.domain import Domain
+from engine.search.view import Drawing
 
 
 class GraphDomain(Domain):
@@ -53,12 +54,6 @@ class GraphDomain(Domain):
     def format_path(self, path: tuple) -> str:
         return " ".join(map(str, path))
 
-    def encode(self, state: str) -> str:
-        return state
-
-    def picture(self, state: str) -> dict:
-        return {"node": state}
-
     @functools.cached_property
     def verdict(self) -> dict:
         """Whether its h is admissible and consistent, checked exactly (``model.verdict``)."""
@@ -68,9 +63,20 @@ class GraphDomain(Domain):
     def admissible(self) -> bool:
         return self.verdict["admissible"]
 
+
+
+class GraphDrawing(Drawing):
+    """A graph's page: the graph as drawn with its h and the verdict on it, and a state's node by its name."""
+
+    problem: GraphDomain
+
+    def picture(self, state: str) -> dict:
+        return {"node": state}
+
     def scene(self) -> dict:
-        return {"graph": self.graph.to_json(), "h": self._h, "heuristics": list(self.graph.heuristics()),
-                "verdict": self.verdict}
+        problem = self.problem
+        return {"graph": problem.graph.to_json(), "h": problem.graph.heuristic(problem.heuristic_name),
+                "heuristics": list(problem.graph.heuristics()), "verdict": problem.verdict}
 
 
 def numbered_graph(adjacency, start: int, goal: int, positions=(), straight_line: bool = True,

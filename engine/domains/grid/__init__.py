@@ -5,7 +5,7 @@ domain contract; ``compiled``: its hooks for the compiled best-first search (imp
 """
 
 from engine.domains.grid.model import HEURISTIC_LABELS, Grid, grid_from_rows, read_map, read_scenarios
-from engine.domains.grid.problem import GridDomain, grid_problem
+from engine.domains.grid.problem import GridDomain, GridDrawing, grid_problem
 from engine.search.domain import DomainKind, register_domain
 from engine.search.view import JsonView
 
@@ -18,6 +18,6 @@ EXAMPLE_REQUESTS = (
 #: painted in the step-through, cell by cell (js/step/grid.js binds the editor)
 VIEW = JsonView("grid", "Grid map: draw walls and weights", "step/grid_editor.html")
 KIND = register_domain(DomainKind("grid", "A grid map", grid_problem, tuple(HEURISTIC_LABELS), EXAMPLE_REQUESTS,
-                                  HEURISTIC_LABELS, view=VIEW))
+                                  HEURISTIC_LABELS, view=VIEW, drawing=GridDrawing))
 
 __all__ = ["KIND", "Grid", "GridDomain", "grid_from_rows", "grid_problem", "read_map", "read_scenarios"]

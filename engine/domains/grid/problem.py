@@ -3,7 +3,7 @@
 States are cells (x, y); a move is a compass direction (``model.MOVES``), its inverse the opposite one. Costs are not
 symmetric on a weighted grid (a move pays for the cell it enters), so bidirectional search, which counts moves, is
 offered but its answer's cost is summed along the forward path. The scene is the map and its ends; a state's
-picture is its cell.
+picture is its cell (``GridDrawing``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from engine.domains.grid.model import (
     heuristic_value,
 )
 from engine.search.domain import Domain
+from engine.search.view import Drawing
 
 STEP_MAX_CELLS = 64 * 64  # a request's grid for the step-through: one the page can draw and a person can read
 _STEPS = {name: (dx, dy) for name, dx, dy in MOVES}
@@ -70,16 +71,6 @@ class GridDomain(Domain):
     def format_path(self, path: tuple) -> str:
         return " ".join(path)
 
-    def encode(self, state: tuple[int, int]) -> list[int]:
-        return list(state)
-
-    def picture(self, state: tuple[int, int]) -> dict:
-        return {"cell": list(state)}
-
-    def scene(self) -> dict:
-        return {"width": self.grid.width, "height": self.grid.height, "rows": self.grid.rows(),
-                "connect": self.grid.connect, "start": list(self.initial), "goal": list(self.goal)}
-
     @functools.cached_property
     def _compiled(self):
         from engine.domains.grid.compiled import compiled_grid
@@ -89,6 +80,23 @@ class GridDomain(Domain):
     def compiled(self):
         """The hooks, made once per problem (a solve asks for them as it loads its kernel and again as it runs)."""
         return self._compiled
+
+
+class GridDrawing(Drawing):
+    """A grid map's page: the map with its two ends, a state as its cell [x, y]."""
+
+    problem: GridDomain
+
+    def encode(self, state: tuple[int, int]) -> list[int]:
+        return list(state)
+
+    def picture(self, state: tuple[int, int]) -> dict:
+        return {"cell": list(state)}
+
+    def scene(self) -> dict:
+        grid = self.problem.grid
+        return {"width": grid.width, "height": grid.height, "rows": grid.rows(), "connect": grid.connect,
+                "start": list(self.problem.initial), "goal": list(self.problem.goal)}
 
 
 def _cell(value: object, what: str) -> tuple[int, int]:

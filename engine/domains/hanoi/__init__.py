@@ -18,6 +18,7 @@ import functools
 from engine.core.errors import PuzzleError
 from engine.core.params import choice
 from engine.search.domain import Domain, DomainKind, register_domain
+from engine.search.view import Drawing
 
 PEGS = "ABC"
 #: the moves in the order every search tries them: (from peg, to peg)
@@ -73,16 +74,6 @@ class HanoiProblem(Domain):
             return 0
         return sum(peg != goal for peg, goal in zip(state, self.goal, strict=True))
 
-    def encode(self, state):
-        return list(state)
-
-    def scene(self):
-        return {"discs": len(self.initial), "pegs": PEGS, "goal": self.picture(self.goal)["pegs"]}
-
-    def picture(self, state):
-        """Each peg's discs, bottom first."""
-        return {"pegs": [[disc for disc in reversed(range(len(state))) if state[disc] == peg] for peg in range(3)]}
-
     @functools.cached_property
     def _compiled(self):
         from engine.domains.hanoi.compiled import compiled_hanoi
@@ -91,6 +82,20 @@ class HanoiProblem(Domain):
 
     def compiled(self):
         return self._compiled
+
+
+class HanoiDrawing(Drawing):
+    """The pegs' page (app/static/js/step/hanoi.js): the goal's pegs shared, each state's pegs with their discs."""
+
+    def encode(self, state):
+        return list(state)
+
+    def scene(self):
+        return {"discs": len(self.problem.initial), "pegs": PEGS, "goal": self.picture(self.problem.goal)["pegs"]}
+
+    def picture(self, state):
+        """Each peg's discs, bottom first."""
+        return {"pegs": [[disc for disc in reversed(range(len(state))) if state[disc] == peg] for peg in range(3)]}
 
 
 def _pegs(value: object, what: str) -> tuple[int, ...]:
@@ -125,4 +130,4 @@ KIND = register_domain(DomainKind("hanoi", "The Towers of Hanoi", hanoi_problem,
     {"hanoi": {"discs": 3}},
     {"hanoi": {"start": [1, 0, 2, 0], "goal": [0, 0, 0, 1]}, "heuristic": "misplaced"},
     {"hanoi": {"discs": 2}, "heuristic": "zero"},
-)))
+), drawing=HanoiDrawing))

@@ -20,7 +20,7 @@ from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solvability import require_solvable
 from engine.domains.tiles.solving import solvers
-from engine.domains.tiles.view import DEFAULT, TILE_VIEW
+from engine.domains.tiles.view import DEFAULT, TILE_VIEW, TileDrawing
 from engine.search.domain import DomainKind, register_domain
 
 
@@ -45,4 +45,5 @@ EXAMPLES = ({"size": DEFAULT["size"], "goal": DEFAULT["goal"],
 HEURISTICS_ANY_BOARD = ("manhattan", "linear-conflict", "misplaced", "zero")
 
 KIND = register_domain(DomainKind("tiles", "Sliding tiles", tile_problem, HEURISTICS_ANY_BOARD, EXAMPLES,
-                                  solvers=solvers, jobs=TILE_JOBS, view=TILE_VIEW, default=True))
+                                  solvers=solvers, jobs=TILE_JOBS, view=TILE_VIEW, drawing=TileDrawing,
+                                  default=True))

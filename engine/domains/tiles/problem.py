@@ -51,12 +51,3 @@ class SlidingTileProblem(Domain):
 
     def format_path(self, path: tuple) -> str:
         return "".join(path)
-
-    def encode(self, state: Board) -> list[int]:
-        return list(state.cells)
-
-    def scene(self) -> dict:
-        return {"rows": self.goal.rows, "cols": self.goal.cols, "goal": list(self.goal.cells)}
-
-    def picture(self, state: Board) -> dict:
-        return {"cells": list(state.cells)}

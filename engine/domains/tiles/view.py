@@ -1,5 +1,5 @@
 """The tile kind's view in the step-through (``DomainKind.view``): how ``/step``'s query names a board and how the
-step-through builds and shows it.
+step-through builds and shows it; and its drawing (``DomainKind.drawing``): a board as its cells.
 
 Query fields: ``size`` (``3x3``, ``2x4``, …), ``tiles`` (the start, ``8,1,3,4,0,2,7,6,5``; without it a no-revisit
 scramble of ``scramble`` moves with random seed ``seed``, which ``resolved`` writes as the tiles it gives), ``goal``
@@ -17,10 +17,27 @@ from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solvability import check_solvable
+from engine.search.view import Drawing
 
 STEP_MAX_CELLS = 12  # the step-through records every node; larger boards make trees nobody can read
 STEP_BOARDS = ("3x3", "2x3", "2x4", "2x5", "2x6")
 DEFAULT = {"size": "3x3", "scramble": 4, "seed": 1, "goal": "blank-last"}
+
+
+class TileDrawing(Drawing):
+    """A board's page: its size and goal shared, a state as its cells row by row."""
+
+    problem: SlidingTileProblem
+
+    def encode(self, state: Board) -> list[int]:
+        return list(state.cells)
+
+    def scene(self) -> dict:
+        goal = self.problem.goal
+        return {"rows": goal.rows, "cols": goal.cols, "goal": list(goal.cells)}
+
+    def picture(self, state: Board) -> dict:
+        return {"cells": list(state.cells)}
 
 
 def heuristic_labels() -> dict[str, str]:

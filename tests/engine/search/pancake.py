@@ -18,6 +18,7 @@ import numpy as np
 from engine.core.errors import PuzzleError
 from engine.search.compiled import hook
 from engine.search.domain import CompiledDomain, Domain, DomainKind, register_domain
+from engine.search.view import Drawing
 
 
 class PancakeProblem(Domain):
@@ -51,15 +52,6 @@ class PancakeProblem(Domain):
 
     def format_path(self, path):
         return " ".join(map(str, path))
-
-    def encode(self, state):
-        return list(state)
-
-    def picture(self, state):
-        return {"stack": list(state)}
-
-    def scene(self):
-        return {"pancakes": len(self.initial)}
 
     def compiled(self):
         n = len(self.initial)
@@ -155,8 +147,22 @@ def pancake_problem(data: dict) -> PancakeProblem:
     return PancakeProblem(tuple(stack))
 
 
+class PancakeDrawing(Drawing):
+    """A stack as its sizes, top first; the scene says how many pancakes there are."""
+
+    def encode(self, state):
+        return list(state)
+
+    def picture(self, state):
+        return {"stack": list(state)}
+
+    def scene(self):
+        return {"pancakes": len(self.problem.initial)}
+
+
 KIND = DomainKind("pancake", "The pancake puzzle", pancake_problem, ("gap",),
-                  ({"pancake": [3, 1, 4, 0, 2, 5]}, {"pancake": [1, 0]}, {"pancake": [0, 1, 2]}))
+                  ({"pancake": [3, 1, 4, 0, 2, 5]}, {"pancake": [1, 0]}, {"pancake": [0, 1, 2]}),
+                  drawing=PancakeDrawing)
 
 
 def register() -> DomainKind:

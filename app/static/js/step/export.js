@@ -20,9 +20,7 @@ function standalone(svg) {
   const box = svg.viewBox.baseVal;
   copy.setAttribute("width", box.width);
   copy.setAttribute("height", box.height);
-  const back = document.createElementNS(SVG, "rect");
-  Object.entries({ width: "100%", height: "100%", fill: "#ffffff" }).forEach(([k, v]) => back.setAttribute(k, v));
-  copy.prepend(back);
+  copy.prepend(svgEl("rect", { width: "100%", height: "100%", fill: "#ffffff" }));
   return { text: new XMLSerializer().serializeToString(copy), width: box.width, height: box.height };
 }
 

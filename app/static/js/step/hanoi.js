@@ -1,14 +1,8 @@
 // The Towers of Hanoi's part of the step-through (engine/domains/hanoi): a state is each disc's peg, smallest disc
 // first; a tree node is named by its move ("A→C"); the picture draws the three pegs with their discs, the goal's pegs
 // faint beside each, and the disc that just moved outlined. The problem is typed as JSON in the form.
-import { svgEl } from "../common.js";
+import { styled, svgEl } from "../common.js";
 import { genericDomain } from "./generic.js";
-
-// The page's Content-Security-Policy refuses style attributes; styles set through the CSSOM are the page's own.
-function styled(element, style) {
-  Object.entries(style).forEach(([name, value]) => element.style.setProperty(name, value));
-  return element;
-}
 
 const WIDTH = 300, HEIGHT = 150, BASE = 136, PEG_X = [52, 150, 248];
 

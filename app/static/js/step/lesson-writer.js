@@ -1,6 +1,8 @@
 // The lesson writer (/lessons/write): a draft lesson in this browser's storage, slides added from the step-through
 // (?add=<a /step link>) or pasted, each with its words and its place in the order; "Check and save" posts it as the
-// JSON a lesson file holds (app/lessons.py, read_own_lesson).
+// JSON a lesson file holds (app/lessons.py, read_own_lesson). The draft's rules are lesson-draft.js's.
+import { addSlide, emptyDraft, lessonJson, stepOf, swapSlides, walkOf } from "./lesson-draft.js";
+
 const KEY = "pp-lesson-draft";
 const form = document.getElementById("lesson-writer");
 const list = document.getElementById("writer-slides");
@@ -14,27 +16,15 @@ function stored() {
 const start = JSON.parse(form.dataset.start);
 // the check's verdicts of a stored lesson opened to edit: shown beside a slide while its link and words are unchanged
 const verdicts = JSON.parse(form.dataset.verdicts || "[]");
-let draft = start || stored() || { title: "", slides: [] };
+let draft = start || stored() || emptyDraft();
 const save = () => { try { localStorage.setItem(KEY, JSON.stringify(draft)); } catch { /* private mode: the page keeps it */ } };
 
-function stepLink(text) {
-  try {
-    const url = new URL(text.trim(), window.location.origin);
-    // a step-through address, or a saved view's short link (/v/<id>?step=N, which the server resolves)
-    const ok = url.pathname === "/step" ? Boolean(url.search) : /^\/v\/[a-z2-7]{12}$/.test(url.pathname);
-    return url.origin === window.location.origin && ok ? url.pathname + url.search : null;
-  } catch { return null; }
-}
-
 function add(link) {
-  const ok = stepLink(link);
-  error.hidden = true;
-  if (!ok) { error.textContent = "A slide's link is a step-through address (/step?… or /v/…), as its Copy link gives."; error.hidden = false; return false; }
-  if (draft.slides.length >= max) { error.textContent = `A lesson has at most ${max} slides.`; error.hidden = false; return false; }
-  const step = new URLSearchParams(ok.split("?")[1]).get("step") || "0";
-  draft.slides.push({ title: `Slide ${draft.slides.length + 1}`, text: "", link: ok, walk: 10, step });
-  save();
-  return true;
+  const refused = addSlide(draft, link, window.location.origin, max);
+  error.textContent = refused || "";
+  error.hidden = !refused;
+  if (!refused) save();
+  return !refused;
 }
 
 function field(label, element) {
@@ -74,8 +64,8 @@ function render() {
     const text = Object.assign(document.createElement("textarea"), { rows: 3, value: slide.text, maxLength: 4000 });
     text.addEventListener("input", () => { slide.text = text.value; save(); });
     const walk = Object.assign(document.createElement("input"), { type: "number", min: 0, max: 25, value: slide.walk ?? 10 });
-    walk.addEventListener("input", () => { slide.walk = Math.max(0, Math.min(25, +walk.value || 0)); save(); });
-    const open = Object.assign(document.createElement("a"), { href: slide.link, textContent: `its view (step ${new URLSearchParams(slide.link.split("?")[1]).get("step") || 0})` });
+    walk.addEventListener("input", () => { slide.walk = walkOf(walk.value); save(); });
+    const open = Object.assign(document.createElement("a"), { href: slide.link, textContent: `its view (step ${stepOf(slide.link)})` });
     const tools = document.createElement("div");
     tools.className = "inline-form";
     const button = (label, act, disabled) => {
@@ -84,7 +74,7 @@ function render() {
       b.addEventListener("click", () => { act(); save(); render(); });
       return b;
     };
-    const swap = (j) => { [draft.slides[i], draft.slides[j]] = [draft.slides[j], draft.slides[i]]; };
+    const swap = (j) => swapSlides(draft, i, j);
     tools.append(button("Move up", () => swap(i - 1), i === 0), button("Move down", () => swap(i + 1), i === draft.slides.length - 1),
       button("Remove", () => draft.slides.splice(i, 1), false), open);
     item.append(heading, field("Title ", title), field("Your words ", text), field("Steps the clicker walks before the next slide ", walk), tools);
@@ -113,11 +103,11 @@ document.getElementById("writer-add").addEventListener("click", () => {
   if (add(input.value)) { input.value = ""; render(); }
 });
 document.getElementById("writer-clear").addEventListener("click", () => {
-  draft = { title: "", slides: [] };
+  draft = emptyDraft();
   save();
   render();
 });
 form.addEventListener("submit", (event) => {
   if (!draft.slides.length) { event.preventDefault(); error.textContent = "Add a slide first."; error.hidden = false; return; }
-  form.elements.lesson.value = JSON.stringify({ title: draft.title, slides: draft.slides.map(({ title, text, link, walk }) => ({ title, text, link, walk })) });
+  form.elements.lesson.value = lessonJson(draft);
 });

@@ -4,7 +4,7 @@
 // (app/links.py: opened at /v/<id>, or given one by a class) writes the short form /v/<id>?step=N while it shows that
 // view, the long query again once its user changes the problem.
 import { Stepper } from "../stepper.js";
-import { fetchJSON, onReady, showError } from "../common.js";
+import { announce, copyLink, fetchJSON, onReady, showError } from "../common.js";
 import { blurAfterChoosing, keyAction } from "./clicker.js";
 import { genericDomain } from "./generic.js";
 import { SearchPanel } from "./panel.js";
@@ -35,7 +35,6 @@ function searchView(root) {
   const form = document.getElementById("step-form");
   const panels = document.getElementById("step-panels");
   const error = document.getElementById("step-error");
-  const announcer = document.getElementById("announcer");
   const config = root.dataset.config ? JSON.parse(root.dataset.config) : {};
   const lesson = config.request ? config : null;
   const options = { showH: Boolean(config.show_h), onOption: setOption };
@@ -133,9 +132,9 @@ function searchView(root) {
     if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
   }
 
-  function announce(step) {
-    if (!announcer || !views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
-    announcer.textContent = `Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" ");
+  function announceStep(step) {
+    if (!views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
+    announce(`Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" "));
   }
 
   let latest = 0;
@@ -248,7 +247,7 @@ function searchView(root) {
     });
   }
 
-  stepper.listeners.push(announce);
+  stepper.listeners.push(announceStep);
   stepper.listeners.push(() => changed());
   document.addEventListener("keydown", (event) => {
     const act = keyAction(event);
@@ -302,7 +301,7 @@ function searchView(root) {
         } catch (e) { status.textContent = `${e.message} The long link: ${url}`; return; }
       }
       copy.dataset.link = url;
-      try { await navigator.clipboard.writeText(url); status.textContent = "Link copied."; } catch { status.textContent = url; }
+      await copyLink(url, status);
     });
   }
   const compare = document.getElementById("compare-solvers");

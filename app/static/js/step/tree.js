@@ -5,8 +5,8 @@ import { plural, svgEl } from "../common.js";
 import { figure } from "./captions.js";
 import { STATUS } from "./replay.js";
 import { PanZoom, READABLE_ZOOM } from "./panzoom.js";
+import { COLLAPSE_AT, placeColumns, visibleTree } from "./tree-layout.js";
 
-const COLLAPSE_AT = 120;
 // Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
 // or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
 const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
@@ -54,36 +54,7 @@ export class SearchTree {
     else if (this.replay.status.size > COLLAPSE_AT) this.opened.add(id);
   }
 
-  // Which nodes to draw: every node the search has touched, except that past COLLAPSE_AT nodes (a projector cannot
-  // show more) a subtree with nothing left to do (no frontier node, not on the current path) folds into its root,
-  // and dropped or cut-off leaves fold into their parent's count, unless a click opened that node.
-  visibleTree() {
-    const { nodes, status, children } = this.replay;
-    const live = new Set();
-    const mark = (id) => { for (let a = id; a !== null && a !== undefined && !live.has(a); a = nodes[a].parent) live.add(a); };
-    if (this.replay.currentId !== null) mark(this.replay.currentId);
-    if (this.replay.lastEvent && this.replay.lastEvent.node !== undefined) mark(this.replay.lastEvent.node);
-    if (this.selected !== null) mark(this.selected);
-    status.forEach((s, id) => { if (s === "frontier" || s === "goal") mark(id); });
-    const fold = status.size > COLLAPSE_AT;
-    const kids = new Map();
-    const folded = new Map();
-    const count = (id) => children[id].filter((c) => status.has(c)).reduce((s, c) => s + 1 + count(c), 0);
-    const walk = (id) => {
-      let visible = children[id].filter((c) => status.has(c));
-      const open = this.opened.has(id);
-      if (fold && !open && visible.length && !live.has(id)) { folded.set(id, count(id)); kids.set(id, []); return; }
-      if (fold && !open) {
-        const dead = visible.filter((c) => !live.has(c) && !children[c].some((g) => status.has(g)) &&
-          (status.get(c) === "duplicate" || status.get(c) === "pruned"));
-        if (dead.length) { folded.set(id, dead.length); visible = visible.filter((c) => !dead.includes(c)); }
-      }
-      kids.set(id, visible);
-      visible.forEach(walk);
-    };
-    this.replay.roots.filter((r) => status.has(r)).forEach(walk);
-    return { kids, folded };
-  }
+  visibleTree() { return visibleTree(this.replay, this.opened, this.selected); }
 
   labelsBelow() { return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain; }
   rowHeight() { return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4; }
@@ -94,25 +65,10 @@ export class SearchTree {
     return Math.max(1, (chars * (this.svg.closest(".large-text") ? 11 : 8.5) + 8) / DX);
   }
 
-  // Leaves side by side, each parent over the middle of its children, each subtree as wide as its widest label row
-  // needs; returns columns by node and the tree's size.
+  // Columns by node (tree-layout.js) and the tree's size in px at zoom 1.
   layout(kids) {
-    const x = new Map(), span = new Map();
-    let next = 0, depth = 0;
-    const measure = (id) => {
-      depth = Math.max(depth, this.replay.nodes[id].depth);
-      const below = kids.get(id).reduce((sum, child) => sum + measure(child), 0);
-      span.set(id, Math.max(this.columns(id), below));
-      return span.get(id);
-    };
-    const place = (id, left) => {
-      const c = kids.get(id);
-      let at = left + (span.get(id) - c.reduce((sum, child) => sum + span.get(child), 0)) / 2;
-      c.forEach((child) => { place(child, at); at += span.get(child); });
-      x.set(id, c.length ? (x.get(c[0]) + x.get(c[c.length - 1])) / 2 : left + (span.get(id) - 1) / 2);
-    };
-    this.replay.roots.filter((r) => kids.has(r)).forEach((r) => { measure(r); place(r, next); next += span.get(r) + 0.5; });
-    return { x, width: Math.max(1, next) * DX + 2 * PAD, height: (depth + 1) * this.rowHeight() + 2 * PAD };
+    const { x, columns, depth } = placeColumns(this.replay.roots, this.replay.nodes, kids, (id) => this.columns(id));
+    return { x, width: Math.max(1, columns) * DX + 2 * PAD, height: (depth + 1) * this.rowHeight() + 2 * PAD };
   }
 
   // The overview's folding by depth: the deepest level kept is the deepest at which the tree still fits the box at a
