@@ -13,12 +13,27 @@ cookie); the next class in a lecture hall, an hour later, joins as freely. A req
 same, as its address's cookieless client, and is given a name by a later request. The names given are counted in
 the app's records (``app.records.Allowance``), so two web processes on one database give the amount once between them.
 
+Names are given only to a page a browser loads (``page_load``: a GET of a page whose request says it wants HTML, as
+every browser's navigation does; never a fetch, an API call or a script's ``Accept: */*``). Every other cookieless
+request is its network's cookieless client and takes nothing from the allowance, so a script behind a lecture hall's
+NAT, sending as many cookieless requests as it likes, leaves the class's names to the students' browsers. (The other
+way, giving names to every request and not counting the cookieless ones, would let the script's requests each be a new
+client again.) A script that poses as a browser loading pages still takes names, as many as the allowance of its
+network: the limit is the defence there, and it is counted by network (``network``).
+
+Every limit counts a network, not an address (``network``): an IPv6 address is its /64, the block one household, one
+phone or one server is given (anyone holding one has 2^64 addresses), and an IPv4 address is itself. IPv4 addresses are
+scarce (a household, a campus or a mobile carrier's NAT shows the world one), so one actor holding many costs that
+actor as much as the limits save; grouping a /24 instead would put a whole campus building (every lecturer of a
+department) behind one share of the limits.
+
 The secret key lives in the instance folder (``secret_key``, made once, readable by its owner alone), so cookies
 outlive a restart and every process reading that folder signs and checks alike.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import secrets
@@ -72,6 +87,32 @@ def instance_secret(folder: str | os.PathLike) -> bytes:
         except OSError:
             pass
         return key
+
+
+IPV6_PREFIX = 64  # bits of an IPv6 address that name one network (a household, a phone, a server)
+
+
+def network(address: str) -> str:
+    """The network every limit counts ``address`` by (module docstring): an IPv6 address's /64, an IPv4 address (an
+    IPv4-mapped IPv6 address too) itself; text that is no address (a test's, a socket's path) as it is, cut short."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_PREFIX), strict=False))
+    return str(parsed)
+
+
+def page_load(method: str, accept: str, fetch_dest: str | None) -> bool:
+    """Whether a cookieless request is a browser loading a page (the only request given a new name): a GET that says
+    it wants HTML (a browser's navigation names ``text/html``; a request without ``Accept`` is taken at its word, a
+    script's ``*/*`` is not), and, from a browser that says what it fetches, fetches a document."""
+    if method != "GET" or (fetch_dest is not None and fetch_dest not in ("document", "iframe")):
+        return False
+    return not accept or "text/html" in accept
 
 
 def signer(secret_key: str | bytes) -> Signer:
