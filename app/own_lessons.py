@@ -81,7 +81,7 @@ class LessonStore:
         if charge is not None:
             charge(2 * size + VERDICT_BYTES * len(lesson["slides"]))
         with self.rows.writing() as db:
-            now = time.time()
+            now = self.rows.clock()
             db.execute("INSERT OR IGNORE INTO lessons (id, body, created) VALUES (?, ?, ?)", (lesson_id, body, now))
             self.rows.keep(db, "lessons", lesson_id, size, now)
         return lesson_id
@@ -104,7 +104,7 @@ class LessonStore:
     def put_verdict(self, slide: dict, verdict: dict) -> None:
         text = json.dumps(verdict)
         with self.rows.writing() as db:
-            now = time.time()
+            now = self.rows.clock()
             db.execute("INSERT OR REPLACE INTO lesson_checks (key, verdict, checked) VALUES (?, ?, ?)",
                        (slide_key(slide), text, now))
             self.rows.keep(db, "lesson_checks", slide_key(slide), len(text.encode()), now)

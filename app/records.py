@@ -90,6 +90,7 @@ class Records:
 
     def __init__(self, path: str, budget: int = RECORDS_BUDGET):
         self.path, self.budget = path, budget
+        self.clock = time.time  # when records are written and used (a test may set its own)
         self.local = threading.local()
         self.kept_tables: dict[str, str] = {}  # a table whose rows are kept within the budget → its key column
         with self.writing() as db:
@@ -138,7 +139,7 @@ class Records:
         """``keys`` of ``table`` were opened now: written only for those last used over ``REFRESH_SECONDS`` ago, so
         a page opened by a class costs one write per record in ten minutes. A disk that refuses it changes nothing
         the reader sees."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         if not keys:
             return
         marks = ",".join("?" * len(keys))
@@ -213,7 +214,7 @@ class Records:
                 charge(size)
             try:
                 with self.writing() as db:
-                    now = time.time()
+                    now = self.clock()
                     db.execute("INSERT OR IGNORE INTO views (id, body, created) VALUES (?, ?, ?)", (key, body, now))
                     self.keep(db, "views", key, size, now)
             except StorageFull as error:
