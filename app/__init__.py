@@ -53,6 +53,8 @@ def create_app(config: dict | None = None) -> Flask:
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
         # new owner cookies one network address may be given (``app.identity``): at once, then one per so many s
         NEW_IDENTITIES=NewIdentities(),
+        # bytes the saved views, own lessons and their verdicts may hold together (``app.records``)
+        RECORDS_BUDGET=int(float(os.environ.get("PUZZLE_RECORDS_MB") or 200) * 2**20),
     )
     if config:
         app.config.update(config)

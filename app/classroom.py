@@ -30,6 +30,7 @@ from app import reached_over_https, refuse
 from app.class_model import IDLE_SECONDS, MAX_STUDENTS, POLL_MILLISECONDS, SECRET_COOKIE, Class, classes
 from app.class_views import checked_view, view_step, view_traces, with_step
 from app.practice import practice_context, practice_numbers, practice_question
+from app.quotas import charge
 from app.records import secret_hash
 from app.solve_api import json_body
 from app.subjects import Subject
@@ -56,6 +57,9 @@ def refused(error):
 
 
 # ---- pages --------------------------------------------------------------------------------------------------------
+
+CLASS_ROW_BYTES = 300  # a class's row beside its view: code, hashes, owner, network, times
+
 
 def address() -> str:
     """The network a request came from, as the class limits count it (an IPv6 address's /64: ``app.identity``)."""
@@ -100,6 +104,7 @@ def index():
 def start():
     """Start a class on the view the form names; the lecturer's browser gets the secret as a cookie."""
     view = checked_view(request.form.get("view") if request.form else json_body().get("view"))
+    charge(CLASS_ROW_BYTES + len(view))  # a start writes a row (and ends the client's oldest past its three)
     lesson, secret = classes().start(view, client(), address())
     if request.form:
         response = redirect(url_for("classroom.lead", code=lesson.code), 303)

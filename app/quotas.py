@@ -1,7 +1,7 @@
 """What one client may write into the records (``app.records``: saved views, own lessons and their slides' verdicts,
 the views classes start on and move to), so that no client fills the disk.
 
-Every new record is ``charge``d before it is written: one write against a rate (``WRITES`` in ten minutes) and its
+Every new record (a class started too) is ``charge``d before it is written: one write against a rate (``WRITES`` in ten minutes) and its
 bytes against a quota (``BYTES`` a day), for the client (its signed cookie, or its network's cookieless client:
 ``app.submit.client``) and, with a room of several clients, for its network (``app.identity.network``), so that
 names minted by a script behind one network share one room. Both are counted in the records (``Allowance``), so
@@ -35,8 +35,8 @@ def charge(size: int) -> None:
     saying what to do when either has written its share."""
     who, where = client(), "net:" + network_address()
     if not (RECORD_WRITES.take(who, WRITES) and RECORD_WRITES.take(where, NETWORK_WRITES)):
-        raise QuotaExceeded(f"{WRITES} new views or lessons were saved from your browser or network in ten minutes; "
-                            "copy the long link from the address bar, or wait a few minutes")
+        raise QuotaExceeded(f"{WRITES} new views, lessons or classes were saved from your browser or network in ten "
+                            "minutes; copy the long link from the address bar, or wait a few minutes")
     if not (RECORD_BYTES.take(who, BYTES, size) and RECORD_BYTES.take(where, NETWORK_BYTES, size)):
         raise QuotaExceeded(f"your browser or network has saved {BYTES // 2**20} MB of views and lessons today, as "
                             "much as one may; a view or a lesson saved before still opens, and the long link of a "

@@ -106,8 +106,9 @@ class Records:
         now, as used when they were made."""
         self.kept_tables[table] = key
         with self.writing(immediate=True) as db:
-            db.execute(f"INSERT OR IGNORE INTO kept (tab, key, size, used) SELECT ?, {key}, "
-                       f"length(CAST({body} AS BLOB)), {created} FROM {table}", (table,))
+            db.execute(f"INSERT INTO kept (tab, key, size, used) SELECT ?, {key}, length(CAST({body} AS BLOB)), "
+                       f"{created} FROM {table} WHERE NOT EXISTS (SELECT 1 FROM kept WHERE tab = ? AND "
+                       f"kept.key = {table}.{key})", (table, table))
             db.execute("INSERT OR REPLACE INTO kept_bytes (one, bytes) SELECT 1, COALESCE(SUM(size), 0) FROM kept")
 
     def keep(self, db: sqlite3.Connection, table: str, key: str, size: int, now: float) -> None:
