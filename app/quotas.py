@@ -1,7 +1,7 @@
 """What one client may write into the records (``app.records``: saved views, own lessons and their slides' verdicts,
-the views classes start on and move to), so that no client fills the disk.
+the views classes start on and move to, the classes themselves), so that no client fills the disk.
 
-Every new record (a class started too) is ``charge``d before it is written: one write against a rate (``WRITES`` in ten minutes) and its
+Every new record is ``charge``d before it is written: one write against a rate (``WRITES`` in ten minutes) and its
 bytes against a quota (``BYTES`` a day), for the client (its signed cookie, or its network's cookieless client:
 ``app.submit.client``) and, with a room of several clients, for its network (``app.identity.network``), so that
 names minted by a script behind one network share one room. Both are counted in the records (``Allowance``), so
