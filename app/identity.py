@@ -1,16 +1,16 @@
-"""Who a client is: an owner cookie the server signed, and how fast one network address may be given new ones.
+"""Who a client is: an owner cookie the server signed, and how fast one network may be given new ones.
 
 The owner cookie (``pp_owner``) names the browser that owns the jobs it starts, and every per-client limit counts
 by it. A name anyone could make up would let one client be a thousand browsers, so the cookie carries the server's
 signature (``itsdangerous`` with the app's secret key): a made-up or altered cookie is no cookie, and its request
-is the cookieless client of its address (``engine.serving.cluster.anonymous_owner``), which counts as one.
+is the cookieless client of its network (``engine.serving.cluster.anonymous_owner``), which counts as one.
 
-Signed names are given out by the server, one per cookieless request, so the next way to be many is to ask for
-many: an address gets at most ``NewIdentities.limit`` new names in any ``NewIdentities.window`` seconds, 120 in six
+Signed names are given out by the server, one per cookieless page load, so the next way to be many is to ask for
+many: a network gets at most ``NewIdentities.limit`` new names in any ``NewIdentities.window`` seconds, 120 in six
 minutes (one every 3 s on average, 1,200 an hour). 120 at once lets a class of 100 behind one NAT address join
 within a minute, each student's browser asking once or twice (a page opened in two tabs before either has its
 cookie); the next class in a lecture hall, an hour later, joins as freely. A request past the limit is served all the
-same, as its address's cookieless client, and is given a name by a later request. The names given are counted in
+same, as its network's cookieless client, and is given a name by a later page load. The names given are counted in
 the app's records (``app.records.Allowance``), so two web processes on one database give the amount once between them.
 
 Names are given only to a page a browser loads (``page_load``: a GET of a page whose request says it wants HTML, as
@@ -135,12 +135,12 @@ def cookie_for(owner: str, secret_key: str | bytes) -> str:
 
 
 class NewIdentities(Allowance):
-    """How many new owner names each network address may still be given: ``limit`` in any ``window`` seconds."""
+    """How many new owner names each network may still be given: ``limit`` in any ``window`` seconds."""
 
     def __init__(self, limit: int = 120, window: float = 360.0):
         super().__init__("new-identity", window)
         self.limit = limit
 
-    def take(self, address: str) -> bool:  # type: ignore[override]
-        """Whether ``address`` may be given one more name now (and count it)."""
-        return super().take(address, self.limit)
+    def take(self, network: str) -> bool:  # type: ignore[override]
+        """Whether ``network`` (``network(address)``) may be given one more name now (and count it)."""
+        return super().take(network, self.limit)
