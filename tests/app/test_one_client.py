@@ -190,3 +190,13 @@ def test_every_cookie_is_secure_behind_https_and_only_then(app):
     response = direct.post("/class/", json={"view": LINK}, base_url="https://localhost")
     assert response.status_code == 200
     assert "; Secure" in first.headers["Set-Cookie"] and "; Secure" in response.headers["Set-Cookie"]
+
+
+def test_a_network_is_an_ipv6_addresss_64_and_an_ipv4_address_itself():
+    from app.identity import network
+
+    assert network("2001:db8:1:2:aaaa:bbbb:cccc:dddd") == network("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert network("2001:db8:1:3::1") != network("2001:db8:1:2::1")
+    assert network("10.0.0.1") == "10.0.0.1" != network("10.0.0.2")
+    assert network("::ffff:10.0.0.1") == "10.0.0.1"  # an IPv4 client of a dual-stack socket
+    assert network("not an address") == "not an address" and len(network("x" * 500)) == 64
