@@ -120,16 +120,17 @@ class Records:
         else:
             db.execute("UPDATE kept SET used = ? WHERE tab = ? AND key = ?", (now, table, key))
         (total,) = db.execute("SELECT bytes FROM kept_bytes WHERE one = 1").fetchone()
+        tables = list(self.kept_tables)  # those this process has opened (another's, such as the lessons, wait)
         while total > self.budget:
-            oldest = db.execute("SELECT tab, key, size FROM kept WHERE NOT (tab = ? AND key = ?) ORDER BY used "
-                                "LIMIT 64", (table, key)).fetchall()
+            oldest = db.execute(f"SELECT tab, key, size FROM kept WHERE tab IN ({','.join('?' * len(tables))}) "
+                                "AND NOT (tab = ? AND key = ?) ORDER BY used LIMIT 64",
+                                (*tables, table, key)).fetchall()
             if not oldest:
                 break
             for tab, old, old_size in oldest:
                 if total <= self.budget:
                     break
-                if tab in self.kept_tables:
-                    db.execute(f"DELETE FROM {tab} WHERE {self.kept_tables[tab]} = ?", (old,))
+                db.execute(f"DELETE FROM {tab} WHERE {self.kept_tables[tab]} = ?", (old,))
                 db.execute("DELETE FROM kept WHERE tab = ? AND key = ?", (tab, old))
                 total -= old_size
             db.execute("UPDATE kept_bytes SET bytes = ? WHERE one = 1", (total,))
