@@ -21,7 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from app.identity import NewIdentities, cookie_for, instance_secret, owner_of
+from app.identity import NewIdentities, cookie_for, instance_secret, network, owner_of, page_load
 from engine.core import registry
 from engine.core.errors import PuzzleError
 from engine.serving import store
@@ -53,6 +53,8 @@ def create_app(config: dict | None = None) -> Flask:
         BUILD_TABLES=os.environ.get("PUZZLE_BUILD_TABLES", "1") != "0",
         # new owner cookies one network address may be given (``app.identity``): at once, then one per so many s
         NEW_IDENTITIES=NewIdentities(),
+        # bytes the saved views, own lessons and their verdicts may hold together (``app.records``)
+        RECORDS_BUDGET=int(float(os.environ.get("PUZZLE_RECORDS_MB") or 200) * 2**20),
     )
     if config:
         app.config.update(config)
@@ -151,9 +153,12 @@ def install_request_guards(app: Flask) -> None:
             g.owner = owner
         else:  # no cookie we signed: the one this response sets (if its address may have one) owns what it starts
             g.owner = g.new_owner = secrets.token_hex(16)
-            # a page's files ask alongside the page, before its cookie is back: only the page's request names one
-            g.give_cookie = request.endpoint != "static" and app.config["NEW_IDENTITIES"].take(
-                request.remote_addr or "")
+            # only a browser loading a page is named (``app.identity``): a page's files ask alongside it, before its
+            # cookie is back, and a script's cookieless requests take nothing from the names its network may have
+            g.give_cookie = (request.endpoint != "static" and not request.path.startswith("/api/")
+                             and page_load(request.method, request.headers.get("Accept", ""),
+                                           request.headers.get("Sec-Fetch-Dest"))
+                             and app.config["NEW_IDENTITIES"].take(network(request.remote_addr or "")))
         if request.method not in ("GET", "HEAD", "OPTIONS") and not same_origin():
             return refuse(403, "this request came from another site; open the playground's own page to do this")
         return None

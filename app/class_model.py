@@ -18,7 +18,11 @@ Limits: a client (the owner cookie, or every cookieless request from one address
 with no class running, so one address that started many never stops a lecturer elsewhere. A code is 8 letters from a
 31-letter alphabet (8.5 × 10^11 codes); an address may miss ``MISSES_PER_MINUTE`` codes a minute (then its further
 misses are refused for the minute; a known class's polls never are), so finding one of 500 live classes by guessing
-takes an address about 50 years. Following a class starts no job, so it never counts against a job quota.
+takes an address about 50 years. Following a class starts no job, so it never counts against a job quota. An
+"address" here is a network (``app.identity.network``: an IPv6 address's /64), so an actor holding a whole /64 has the
+places of one address. Starting a class, and moving it to a view not saved before, are charged to the client as
+records it writes (``app.quotas``); moving it along a view (a step, a slide) changes its row in place and is not. A
+student is counted, as a follower and as an answer, by the browser's signed identity (``app.classroom.student_key``).
 """
 
 from __future__ import annotations

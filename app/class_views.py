@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from app.lessons import BY_SLUG
 from app.links import base_link, query_of, record_for, saved, short_link
 from app.own_lessons import lessons, slide_view
+from app.quotas import charge
 from app.records import ID_LENGTH, records
 from app.step import request_for, step_traces, view_from_query
 from engine.core.errors import PuzzleError
@@ -32,7 +33,7 @@ def checked_view(url: object) -> str:
     if parts.path == "/step":
         return base_link(view_from_query(dict(parse_qsl(parts.query))))
     if parts.path == "/step/compare":
-        key = records().save_view(record_for(url))
+        key = records().save_view(record_for(url), charge)
         return f"/v/{key}"
     if len(url) > MAX_VIEW:
         raise PuzzleError(f"the view must be this site's page address (at most {MAX_VIEW} characters)")

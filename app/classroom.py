@@ -15,6 +15,7 @@ practising alone is ``app.practice``.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import io
 import json
@@ -25,16 +26,18 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from app import refuse
+from app import reached_over_https, refuse
 from app.class_model import IDLE_SECONDS, MAX_STUDENTS, POLL_MILLISECONDS, SECRET_COOKIE, Class, classes
 from app.class_views import checked_view, view_step, view_traces, with_step
 from app.practice import practice_context, practice_numbers, practice_question
+from app.quotas import charge
 from app.records import secret_hash
 from app.solve_api import json_body
 from app.subjects import Subject
-from app.submit import client
+from app.submit import client, network_address
 from engine.core.errors import PuzzleError
 from engine.search import questions
+from engine.serving.cluster import QuotaExceeded
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
 SUBJECTS = [
@@ -46,7 +49,7 @@ SUBJECTS = [
 @bp.errorhandler(HTTPException)
 def refused(error):
     """A class's JSON requests (the dock's and the bar's) get their refusals as JSON; pages get the usual page."""
-    code = error.code if isinstance(error, HTTPException) else 400
+    code = error.code if isinstance(error, HTTPException) else 429 if isinstance(error, QuotaExceeded) else 400
     message = error.description if isinstance(error, HTTPException) else str(error)
     if request.is_json:
         return jsonify(error=message), code
@@ -55,8 +58,19 @@ def refused(error):
 
 # ---- pages --------------------------------------------------------------------------------------------------------
 
+CLASS_ROW_BYTES = 300  # a class's row beside its view: code, hashes, owner, network, times
+
+
 def address() -> str:
-    return request.remote_addr or "unknown"
+    """The network a request came from, as the class limits count it (an IPv6 address's /64: ``app.identity``)."""
+    return network_address() or "unknown"
+
+
+def student_key() -> str:
+    """Who a student is for the tally and the count of followers: the browser's signed identity (``app.submit.client``:
+    its owner cookie, or its network's one cookieless client), never an id the request names, so one browser
+    answers a question once and follows as one student however many ids it makes up."""
+    return hashlib.sha256(client().encode()).hexdigest()[:24]
 
 
 def lecturer_of(lesson: Class) -> None:
@@ -90,13 +104,14 @@ def index():
 def start():
     """Start a class on the view the form names; the lecturer's browser gets the secret as a cookie."""
     view = checked_view(request.form.get("view") if request.form else json_body().get("view"))
+    charge(CLASS_ROW_BYTES + len(view))  # a start writes a row (and ends the client's oldest past its three)
     lesson, secret = classes().start(view, client(), address())
     if request.form:
         response = redirect(url_for("classroom.lead", code=lesson.code), 303)
     else:
         response = jsonify({**lecturer_state(lesson), "qr": str(qr_svg(class_link(lesson)))})
     response.set_cookie(SECRET_COOKIE, secret, path=f"/class/{lesson.code}", httponly=True, samesite="Strict",
-                        max_age=IDLE_SECONDS)
+                        max_age=IDLE_SECONDS, secure=reached_over_https())
     return response
 
 
@@ -151,6 +166,8 @@ def lecturer_state(lesson: Class) -> dict:
 
 
 def student_id(value: object) -> str:
+    """The id a student's page made, checked (it says the request is a student's; who the student is, is
+    ``student_key``)."""
     if not isinstance(value, str) or not 8 <= len(value) <= 40 or not value.isalnum():
         raise PuzzleError("student must be the id this page made (8 to 40 letters and digits)")
     return value
@@ -162,7 +179,8 @@ def state(code: str):
     lesson = classes().find(code, address())
     student = request.args.get("student")
     if student:
-        classes().polled(lesson.code, student_id(student), request.args.get("following", "1") == "1")
+        student_id(student)
+        classes().polled(lesson.code, student_key(), request.args.get("following", "1") == "1")
     etag = f'"{lesson.code}-{lesson.version}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)
@@ -197,7 +215,7 @@ def ask(code: str):
     lesson = classes().find(code, address())
     lecturer_of(lesson)
     kind = json_body().get("kind")
-    if kind not in questions.KINDS:
+    if not isinstance(kind, str) or kind not in questions.KINDS:
         raise PuzzleError(f"kind must be one of {', '.join(questions.KINDS)}")
     problem, traces = view_traces(lesson.view)
     step = view_step(lesson.view)
@@ -231,7 +249,7 @@ def answer(code: str):
     """A student's answer to the open question (a later one replaces it until the answer is shown)."""
     lesson = classes().find(code, address())
     data = json_body()
-    student = student_id(data.get("student"))
+    student = student_key()
     asked = lesson.question
     if asked is None or data.get("question") != asked["number"]:
         raise PuzzleError("this question is no longer open")

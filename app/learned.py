@@ -10,9 +10,11 @@ from flask import Blueprint, render_template, request
 from app.subjects import Subject
 from app.submit import job_fragment_for, runner
 from engine.domains.tiles import goal_board
+from engine.serving.jobs import FULL_SIZE_VARIABLE, full_size_jobs
 from engine.subjects.learned.catalogue import VALUE_RULES, TrainingParams, trained_tables
-from engine.subjects.learned.curve import CURVE_WALKS, recorded_curves
+from engine.subjects.learned.curve import recorded_curves
 from engine.subjects.learned.evaluate import MAX_POSITIONS, PAPER
+from engine.subjects.learned.jobs import FULL_COMMAND, page_curve_walks
 
 bp = Blueprint("learned", __name__, url_prefix="/learned")
 SUBJECTS = [Subject("learned.index", "Learned", "Learned heuristic", "Seed 002: train a table on random walks out of "
@@ -42,7 +44,8 @@ def index():
     names = {t["name"]: t for t in tables}
     return render_template("learned/index.html", tables=tables, evaluations=evaluations, names=names,
                            defaults=TrainingParams(), quick=QUICK_WALKS, rules=VALUE_RULES, paper=PAPER,
-                           max_positions=MAX_POSITIONS, curves=curves_by_reading(), curve_walks=CURVE_WALKS)
+                           max_positions=MAX_POSITIONS, curves=curves_by_reading(), curve_walks=page_curve_walks(),
+                           full_size=full_size_jobs(), full_command=FULL_COMMAND, full_variable=FULL_SIZE_VARIABLE)
 
 
 def curves_by_reading() -> list[dict]:

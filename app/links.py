@@ -18,7 +18,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from app import refuse, step
-from app.records import Allowance, TooLarge, records
+from app.quotas import charge
+from app.records import TooLarge, records
 from app.solve_api import json_body
 from app.step_search import step_problem
 from app.step_view import View, current_query, domain_views, query_for, request_for, view_from_query
@@ -30,11 +31,6 @@ bp = Blueprint("links", __name__)
 SAVED_PAGES = {"/step": "step", "/step/compare": "step/compare"}
 KEY = re.compile(r"[a-z2-7]{12}")
 MAX_URL = 60_000  # characters of a view's address sent to be saved (the body's limit is 64 KB)
-SAVES_PER_TEN_MINUTES = 120  # views one network address may save (a lecturer copies a link a step at most)
-
-
-#: Counted in the records: every web process on them together.
-VIEW_SAVES = Allowance("view-save", 600.0)
 
 
 @bp.errorhandler(TooLarge)
@@ -114,7 +110,7 @@ def saved_step_link(link: str) -> str:
 def base_link(view: View) -> str:
     """The short address of a view at its step: the record of the view at step 0 without h shown (one record for
     every step of it) and the step and option in the query, as ``page.js`` writes the address of such a page."""
-    key = records().save_view(step_record(replace(view, step=0, show_h=False)))
+    key = records().save_view(step_record(replace(view, step=0, show_h=False)), charge)
     return short_link(key, view.step, view.show_h)
 
 
@@ -124,12 +120,10 @@ def short_link(key: str, step: int, show_h: bool) -> str:
 
 @bp.post("/api/views")
 def save():
-    """Save the view ``{"view": "<its address>"}``: its short link (the same view gets the same link)."""
+    """Save the view ``{"view": "<its address>"}``: its short link (the same view gets the same link; a new one is
+    charged to the client: ``app.quotas``)."""
     record = record_for(json_body().get("view"))
-    if not VIEW_SAVES.take(request.remote_addr or "unknown", SAVES_PER_TEN_MINUTES):
-        abort(429, f"{SAVES_PER_TEN_MINUTES} views were saved from your network address in ten minutes; "
-              "copy the long link from the address bar, or wait a few minutes")
-    key = records().save_view(record)
+    key = records().save_view(record, charge)
     link = url_for("links.open_view", key=key)
     return jsonify(id=key, link=link, url=url_for("links.open_view", key=key, _external=True))
 

@@ -12,8 +12,10 @@ from app.subjects import Subject
 from app.submit import job_fragment_for, page_unless_htmx, runner, start_job
 from engine.core.errors import PuzzleError
 from engine.core.records import load_record
+from engine.serving.jobs import FULL_SIZE_VARIABLE, full_size_jobs
 from engine.subjects.meta.claims import claims, judge
 from engine.subjects.meta.encoding import covering_cycle_pairs
+from engine.subjects.meta.jobs import FULL_COMMAND
 from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
 from engine.subjects.meta.solvers import scrambled_position
 
@@ -58,7 +60,8 @@ def index():
                            quick=QUICK_EXPERIMENT, full=FULL_EXPERIMENT, experiment=experiment, paper=PAPER,
                            recorded=record if record.get("result") else None,
                            compared=compared, clamp=load_record("meta", "clamp") or {},
-                           selection=load_record("meta", "selection") or {})
+                           selection=load_record("meta", "selection") or {}, full_size=full_size_jobs(),
+                           full_command=FULL_COMMAND, full_variable=FULL_SIZE_VARIABLE)
 
 
 @bp.post("/run")

@@ -8,6 +8,9 @@ lesson is one record and one link (``/lessons/own/<id>``, which presents it from
 verdicts is ``/lessons/own/<id>/summary``). Each slide's verdict (every number its words state, read as what it names
 and checked against the step-through at its step, ``app.slide_check``) is stored apart in ``lesson_checks``, keyed by
 the hash of the slide's link and words and the checker's version: a slide is checked once, whatever lesson it is in.
+Both are kept within the records' budget, least recently used first (``app.records``: opening a lesson or its
+slides marks it used, so a lesson a lecturer opens stays), and a new lesson is charged to its client before it is
+stored (``app.quotas``).
 
 The check is bounded work in the request, not a job (issue 43): one request records traces for at most
 ``CHECK_SECONDS`` (each trace is itself bounded by ``engine.search.trace``'s budget, so a request ends within that plus
@@ -22,12 +25,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from urllib.parse import parse_qsl
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from app.lessons import MAX_OWN_SLIDES, read_own_lesson
 from app.links import saved_step_link
+from app.quotas import charge
 from app.records import ID_LENGTH, Records, app_extension, canonical, record_id, records
 from app.slide_check import read_words
 from app.step_search import step_traces
@@ -51,6 +56,7 @@ CHECK_SECONDS = 8.0  # the traces one request may record: past it, the rest of t
 MAX_CHECKS = 2  # checks at once in one web process (each holds a thread and, being Python, much of the GIL)
 RETRY_SECONDS = 5
 MAX_SOURCE = 1_000_000  # 30 slides of 25,000-character links and 4,000-character words fit
+VERDICT_BYTES = 512  # a slide's verdict beyond its numbers: its step, the keys, a sentence when its link fails
 
 
 class LessonStore:
@@ -62,29 +68,49 @@ class LessonStore:
         with rows.writing() as db:
             for statement in SCHEMA:
                 db.execute(statement)
+        rows.retain("lessons", "id", "body", "created")  # within the records' budget, least recently opened first
+        rows.retain("lesson_checks", "key", "verdict", "checked")
 
-    def put(self, lesson: dict) -> str:
+    def put(self, lesson: dict, charge: Callable[[int], None] | None = None) -> str:
+        """The lesson's id: stored now unless it was before (then only marked used); a new one is first charged
+        (``charge(bytes)``, which raises to refuse: ``app.quotas``) its size and as much again for its slides'
+        verdicts, which are at most its words and the numbers in them."""
         body = canonical(lesson)
         lesson_id = record_id(body)
+        if self.rows.one("SELECT 1 FROM lessons WHERE id = ?", (lesson_id,)) is not None:
+            self.rows.used("lessons", [lesson_id])
+            return lesson_id
+        size = len(body.encode())
+        if charge is not None:
+            charge(2 * size + VERDICT_BYTES * len(lesson["slides"]))
         with self.rows.writing() as db:
-            db.execute("INSERT OR IGNORE INTO lessons (id, body, created) VALUES (?, ?, ?)", (lesson_id, body,
-                                                                                          time.time()))
+            now = self.rows.clock()
+            db.execute("INSERT OR IGNORE INTO lessons (id, body, created) VALUES (?, ?, ?)", (lesson_id, body, now))
+            self.rows.keep(db, "lessons", lesson_id, size, now)
         return lesson_id
 
     def get(self, lesson_id: str) -> dict | None:
+        """The lesson (marked used: a lesson that is opened is kept)."""
         row = self.rows.one("SELECT body FROM lessons WHERE id = ?", (lesson_id,))
-        return json.loads(row["body"]) if row else None
+        if row is None:
+            return None
+        self.rows.used("lessons", [lesson_id])
+        return json.loads(row["body"])
 
     def verdicts(self, slides: list[dict]) -> list[dict | None]:
         keys = [slide_key(slide) for slide in slides]
         found = {row["key"]: row["verdict"] for row in self.rows.connection().execute(
             f"SELECT key, verdict FROM lesson_checks WHERE key IN ({','.join('?' * len(keys))})", keys)}
+        self.rows.used("lesson_checks", list(found))
         return [json.loads(found[key]) if key in found else None for key in keys]
 
     def put_verdict(self, slide: dict, verdict: dict) -> None:
+        text = json.dumps(verdict)
         with self.rows.writing() as db:
+            now = self.rows.clock()
             db.execute("INSERT OR REPLACE INTO lesson_checks (key, verdict, checked) VALUES (?, ?, ?)",
-                       (slide_key(slide), json.dumps(verdict), time.time()))
+                       (slide_key(slide), text, now))
+            self.rows.keep(db, "lesson_checks", slide_key(slide), len(text.encode()), now)
 
 
 #: the checker's reading of words: a new one checks every slide again rather than show an older reading's verdict
@@ -205,7 +231,7 @@ def check():
         if wants_data():
             return refused(400, str(error))
         raise
-    return checked_answer(lessons().put(lesson), lesson)
+    return checked_answer(lessons().put(lesson, charge), lesson)
 
 
 @bp.post("/lessons/own/<lesson_id>/check")

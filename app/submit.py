@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from flask import current_app, g, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
+from app.identity import network
 from engine.core.params import MAX_REQUEST_SECONDS, choice, number
 from engine.core.status import FINISHED, Status
 from engine.search.jobs import QUICK_SECONDS, every_kind_jobs, kind_jobs
@@ -52,15 +53,26 @@ class JobsNotStarted(NoWorker):
     """The app was built without its job runner (a test or a script that needs none)."""
 
 
+def network_address() -> str:
+    """The network the request came from, as every per-address limit counts it (``app.identity.network``: an IPv6
+    address's /64)."""
+    return network(request.remote_addr or "")
+
+
 def owner() -> str:
     """Who is asking: the browser's cookie (the first response sets it, and it owns what that request starts)."""
-    return g.get("owner") or anonymous_owner(request.remote_addr or "")
+    return g.get("owner") or anonymous_owner(network_address())
 
 
 def client() -> str:
-    """Who counts for a per-client limit: the browser's signed cookie, or for a request without one its address's
+    """Who counts for a per-client limit: the browser's signed cookie, or for a request without one its network's
     cookieless client (as ``JobRunner.submit`` counts jobs)."""
-    return anonymous_owner(request.remote_addr or "") if g.get("new_owner") else owner()
+    return anonymous_owner(network_address()) if g.get("new_owner") else owner()
+
+
+def signed_client() -> bool:
+    """Whether the request carries an owner cookie this server signed (``client`` is then that browser alone)."""
+    return not g.get("new_owner")
 
 
 class WebWork:
@@ -124,12 +136,12 @@ QUICK_SOLVES = WebWork("quick solve", per_client=1, overall=4)
 def anonymous_address() -> str | None:
     """The client's address when its request carried no cookie (curl, a script): it may see and cancel what its
     address started without one."""
-    return request.remote_addr if g.get("new_owner") else None
+    return network_address() if g.get("new_owner") else None
 
 
 def start_job(kind: str, params: dict) -> tuple[str, bool]:
     """Submit a job for the current browser: (job id, reattached to an identical running job)."""
-    return runner().submit(kind, params, owner(), request.remote_addr or "", anonymous=bool(g.get("new_owner")))
+    return runner().submit(kind, params, owner(), network_address(), anonymous=bool(g.get("new_owner")))
 
 
 def request_cancel(job_id: str) -> dict | None:

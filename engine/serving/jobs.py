@@ -59,6 +59,55 @@ class JobView:
     form_values: Callable[[dict], dict] | None = None
 
 
+#: The longest any job runs, whatever its parameters say (``PUZZLE_MAX_JOB_SECONDS``; a kind may set its own in
+#: ``job_kind``): a job's own budgets are per search, per trial or per table, so their product could hold a long-lane
+#: worker for days. Two hours is far past every job a page offers at its sizes; the full-size measurements run from
+#: the command line, whose budgets are the operator's.
+MAX_JOB_SECONDS = float(os.environ.get("PUZZLE_MAX_JOB_SECONDS") or 2 * 3600)
+#: Set to 1 by an operator whose server may run the full-size experiments as jobs (``full_size_jobs``).
+FULL_SIZE_VARIABLE = "PUZZLE_FULL_SIZE_JOBS"
+
+
+def full_size_jobs() -> bool:
+    """Whether jobs may take the full-size parameters of the paper's experiments (hours of a long-lane worker each).
+    Off by default: one click, or an empty POST from anyone, would hold a long-lane worker for hours, so the full
+    size is the operator's (the command line, or this server's ``PUZZLE_FULL_SIZE_JOBS=1``)."""
+    return os.environ.get(FULL_SIZE_VARIABLE, "0") not in ("", "0")
+
+
+def operator_size(what: str, command: str) -> PuzzleError:
+    """The refusal of parameters past a page's size: what is capped and how the operator runs the full size."""
+    return PuzzleError(f"{what} on this server; the full size runs from the command line ({command}), or as a job "
+                       f"once the operator sets {FULL_SIZE_VARIABLE}=1")
+
+
+def within(function: JobFunction, seconds: float) -> JobFunction:
+    """``function`` stopped (through its cancel) once it has run ``seconds``, and then failed with a sentence: no job
+    holds a worker longer, whatever its parameters."""
+    def bounded(params: dict, report, cancel: threading.Event) -> dict:
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            cancel.set()
+
+        timer = threading.Timer(seconds, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            result = function(params, report, cancel)
+        finally:
+            timer.cancel()
+        if expired.is_set():
+            raise PuzzleError(f"this job ran for {seconds / 60:,.0f} minutes, the longest a job may run here, and was "
+                              "stopped; ask for less (fewer positions, trials or walks)")
+        return result
+
+    bounded.__doc__, bounded.__name__ = function.__doc__, function.__name__
+    bounded.ceiling = seconds  # type: ignore[attr-defined]
+    return bounded
+
+
 @dataclass(frozen=True)
 class JobKind:
     name: str
@@ -68,6 +117,7 @@ class JobKind:
     doc: str
     view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
     max_bytes: int | None = None  # its parameters' canonical JSON at most (None: ``MAX_PARAMS_BYTES``)
+    max_seconds: float = MAX_JOB_SECONDS  # the longest one of its jobs runs (``run`` stops it then: ``within``)
 
     def view_for(self, params: dict) -> JobView:
         return self.view(params) if callable(self.view) else self.view
@@ -93,17 +143,19 @@ def _no_check(params: dict) -> dict:
 
 def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
              view: JobView | Callable[[dict], JobView] | None = None,
-             max_bytes: int | None = None) -> Callable[[JobFunction], JobFunction]:
+             max_bytes: int | None = None, max_seconds: float | None = None) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
     (default: the name, counting nodes); ``max_bytes``: its parameters at most, for a kind that takes a problem's
-    data (default ``MAX_PARAMS_BYTES``)."""
+    data (default ``MAX_PARAMS_BYTES``); ``max_seconds``: the longest one of its jobs runs (default
+    ``MAX_JOB_SECONDS``: ``within``)."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
     def register(function: JobFunction) -> JobFunction:
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         shown = view or JobView(name.replace("-", " ").capitalize())
-        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown, max_bytes))
+        ceiling = MAX_JOB_SECONDS if max_seconds is None else max_seconds
+        KINDS.add(JobKind(name, within(function, ceiling), check or _no_check, lane, doc, shown, max_bytes, ceiling))
         return function
     return register
 

@@ -33,6 +33,16 @@ def start(app, view=VIEW, address="127.0.0.1"):
     return lecturer, response.json["code"]
 
 
+def joined(app, code: str, address: str = "127.0.0.1"):
+    """A student's browser that has opened the class's page, so it holds its owner cookie (a student is counted by
+    it: ``app.classroom.student_key``)."""
+    student = app.test_client()
+    student.environ_base["REMOTE_ADDR"] = address
+    assert student.get(f"/class/{code}", headers={"Accept": "text/html"}).status_code == 200
+    assert student.get_cookie("pp_owner") is not None
+    return student
+
+
 def opened(client, view_url: str):
     """The step-through view a class's short address (/v/<id>?step=N) opens, read back through the saved view."""
     path, _, query = view_url.partition("?")
@@ -86,7 +96,7 @@ def test_students_follow_the_lecturers_view_and_cannot_move_it(app):
 def test_the_lecturer_sees_how_many_follow(app):
     lecturer, code = start(app)
     for n, following in (("s1aaaaaaaa", 1), ("s2aaaaaaaa", 1), ("s3aaaaaaaa", 0)):
-        app.test_client().get(f"/class/{code}/state?student={n}&following={following}")
+        joined(app, code).get(f"/class/{code}/state?student={n}&following={following}")
     state = lecturer.get(f"/class/{code}/console").json
     assert (state["students"], state["following"]) == (3, 2)
 
@@ -135,7 +145,7 @@ def test_asking_which_node_next_tallies_answers_and_reveals_the_engines_answer(a
     # asked mid-expansion, the class moves on to where the next node is taken from the queue
     _, _, (trace,) = step_traces({"problem": "tiles", "size": "3x3", "scramble": 6, "seed": 3, "algorithms": ["bfs"]})
     assert step >= 2 and trace["steps"][step]["event"] == "expand"
-    students = [app.test_client() for _ in range(3)]
+    students = [joined(app, code) for _ in range(3)]
     seen = students[0].get(f"/class/{code}/state").json["question"]
     assert "answer" not in seen and "reason" not in seen and seen["choices"] == question["choices"]
     for i, student in enumerate(students):
@@ -247,7 +257,7 @@ def test_two_web_processes_on_one_database_serve_one_class(tmp_path):
               "BUILD_TABLES": False}
     first, second = create_app(config), create_app(config)
     lecturer, code = start(first)
-    near, far = first.test_client(), second.test_client()
+    near, far = joined(first, code), joined(second, code)
     near.get(f"/class/{code}/state?student=nearby001")
     far.get(f"/class/{code}/state?student=faraway01&following=0")
     assert lecturer.post(f"/class/{code}/view", json={"view": VIEW.replace("step=0", "step=4")}).status_code == 200

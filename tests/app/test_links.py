@@ -100,10 +100,10 @@ def test_a_view_too_large_to_keep_is_a_413_and_unknown_links_a_404(client):
     assert client.get("/api/views/aaaaaaaaaaaa").status_code == 404
 
 
-def test_saving_is_limited_per_address(client, app, monkeypatch):
-    from app import links
+def test_saving_is_limited_per_client(client, app, monkeypatch):
+    from app import quotas
 
-    monkeypatch.setattr(links, "SAVES_PER_TEN_MINUTES", 3)
+    monkeypatch.setattr(quotas, "WRITES", 3)
     answers = [client.post("/api/views", json={"view": f"/step?step={n}"}).status_code for n in range(4)]
     assert answers == [200, 200, 200, 429]
     elsewhere = app.test_client().post("/api/views", json={"view": "/step?step=9"},
@@ -112,9 +112,9 @@ def test_saving_is_limited_per_address(client, app, monkeypatch):
 
 
 def test_two_web_processes_on_one_database_count_an_addresss_saves_together(tmp_path, monkeypatch):
-    from app import links
+    from app import quotas
 
-    monkeypatch.setattr(links, "SAVES_PER_TEN_MINUTES", 3)
+    monkeypatch.setattr(quotas, "WRITES", 3)
     config = {"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path)}
     first, second = create_app(config), create_app(config)
     answers = [(first if n % 2 else second).test_client().post("/api/views", json={"view": f"/step?step={n}"})

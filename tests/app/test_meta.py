@@ -119,3 +119,17 @@ def test_an_experiment_table_without_checkpoints_of_one_algorithm_keeps_its_colu
     spans = sum(int(n) for n in re.findall(r'colspan="(\d+)"', header)) + header.count('rowspan="2"')
     body_row = html.split('<tr class="depth-row"')[1].split("</tr>")[0]
     assert body_row.count("<td>") == spans == 2 + len(result["table"][0]["ga"]["checkpoints"]) + 4
+
+
+def test_the_full_size_experiment_is_the_operators_and_the_page_says_how_to_run_it(client, monkeypatch):
+    """An empty request once started the paper's 30 trials of 10,000 iterations: hours of a long-lane worker."""
+    from engine.serving.jobs import FULL_SIZE_VARIABLE
+
+    monkeypatch.delenv(FULL_SIZE_VARIABLE, raising=False)
+    html = client.get("/meta/").get_data(as_text=True)
+    assert 'name="full"' not in html and "python bench/meta.py --experiment --trials 30" in html
+    response = client.post("/meta/experiment", data={"full": "1"})
+    assert response.status_code == 400 and "python bench/meta.py" in response.get_data(as_text=True)
+    api = client.post("/api/jobs", json={"kind": "meta-experiment", "params": {"trials": 30}})
+    assert api.status_code == 400 and FULL_SIZE_VARIABLE in api.get_json()["error"]
+    assert client.post("/api/jobs", json={"kind": "learned-curve", "params": {"walks": "100000000"}}).status_code == 400

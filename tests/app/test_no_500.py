@@ -93,3 +93,37 @@ def test_on_a_full_data_disk_the_default_8_puzzle_solve_and_the_hint_are_answere
     hint = client.post("/api/hint", json={"size": "3x3", "tiles": SEED_004})
     assert hint.status_code == 200 and hint.get_json()["before"] == 31, hint.get_data(as_text=True)[:300]
     assert hint.get_json()["after"] == 30
+
+
+#: What a class route may be sent where it reads a string, a number or nothing: lists, objects, huge values.
+CLASS_BODIES = [{}, {"kind": ["next"]}, {"kind": {"next": 1}}, {"kind": "x" * 10_000}, {"kind": None},
+                {"view": ["/step"]}, {"view": {"a": 1}}, {"view": "/step?" + "a" * 60_000}, {"view": 10**400},
+                {"student": ["abcdefgh1"], "question": [1], "choice": [0]}, {"question": 10**300, "choice": 10**300},
+                {"choice": {"a": 1}, "name": ["x"]}, {"name": {"n": 1}, "question": "1", "choice": "0"},
+                {"student": "x" * 50_000}]
+
+
+def test_no_class_route_answers_500_to_its_lecturer_or_a_student_whatever_the_body(pages):
+    """As the lecturer (with the class's secret) and as a student: ``/class/<code>/ask`` with a list ``kind`` was a
+    500; every class route, sent lists and objects where strings and numbers go, answers 4xx or 2xx."""
+    lecturer = pages
+    lecturer.get("/", headers={"Accept": "text/html"})
+    started = lecturer.post("/class/", json={"view": "/step?problem=tiles&size=3x3&scramble=4&seed=1&step=3"})
+    code = started.get_json()["code"]
+    assert lecturer.post(f"/class/{code}/ask", json={"kind": "next"}).status_code == 200  # a question open
+    asked = lecturer.post(f"/class/{code}/ask", json={"kind": ["next"]})
+    assert asked.status_code == 400 and "kind must be one of" in asked.get_json()["error"]
+    student = pages.application.test_client()
+    routes = [f"/class/{code}/{action}" for action in ("view", "ask", "reveal", "answer")] + ["/class/"]
+    for client in (student, lecturer):
+        for route in routes:
+            for body in CLASS_BODIES:
+                response = client.post(route, data=json.dumps(body), content_type="application/json")
+                assert response.status_code < 500, (route, body, response.get_data(as_text=True)[:300])
+            assert client.post(route, data="[1, 2]", content_type="application/json").status_code < 500
+            assert client.post(route, data={"view": ["a", "b"]}).status_code < 500
+        for query in ({"student": ["a", "b"]}, {"student": "x" * 5_000, "following": "2"}, {"code": "é" * 300}):
+            for path in (f"/class/{code}/state", f"/class/{code}/console", f"/class/{code}/lead", "/class/",
+                         f"/class/{code}", f"/class/{code}/qr.svg", "/class/practice"):
+                assert client.get(path, query_string=query).status_code < 500, (path, query)
+    assert lecturer.post(f"/class/{code}/end", json={"view": [1]}).status_code < 500

@@ -231,10 +231,12 @@ def test_missing_tables_are_built_by_a_job_at_start_up(tmp_path, scheduler_addre
         runner.shutdown()
 
 
-def test_the_first_responses_cookie_owns_the_job_it_starts(app):
+def test_a_script_that_opened_no_page_is_given_no_name_and_still_holds_what_it_starts(app):
+    """Names are given to pages a browser loads (``app.identity``): a script's request is its network's cookieless
+    client, which sees and cancels what it started."""
     script = app.test_client()  # keeps cookies, as a requests.Session does, but has not opened any page yet
     response = script.post("/api/jobs", json={"kind": "classic-queens", "params": EIGHTEEN_QUEENS})
-    assert response.status_code == 202 and script.get_cookie("pp_owner") is not None
+    assert response.status_code == 202 and script.get_cookie("pp_owner") is None
     assert [j["id"] for j in script.get("/api/jobs").get_json()["jobs"]] == [job_id(response)]
     assert script.post(f"/api/jobs/{job_id(response)}/cancel").status_code == 200
 

@@ -167,7 +167,8 @@ def check_build(params: dict) -> dict:
     return {"names": names}
 
 
-@job_kind("tables-build", check=check_build, lane=LONG, view=JobView("Building the pattern databases", None))
+@job_kind("tables-build", check=check_build, lane=LONG, view=JobView("Building the pattern databases", None),
+          max_seconds=12 * 3600)  # the 6×6 databases alone take hours of one core
 def tables_build_job(params: dict, report, cancel) -> dict:
     """Build the missing tables of ``params["names"]`` (default: every table) in the background."""
     names = params.get("names")

@@ -10,7 +10,7 @@ from engine.core.params import choice, integer, number, text
 from engine.core.result import Budget
 from engine.core.status import Status
 from engine.domains.tiles import goal_board
-from engine.serving.jobs import JobView, job_kind
+from engine.serving.jobs import JobView, full_size_jobs, job_kind, operator_size
 from engine.subjects.learned.catalogue import check_params, trained_tables
 from engine.subjects.learned.evaluate import MAX_POSITIONS, evaluate, positions_source
 
@@ -59,24 +59,49 @@ def evaluate_job(params: dict, report, cancel) -> dict:
                     positions_from=params.get("positions_from", "uniform"))
 
 
+#: The largest M curve a job measures unless the operator allows the full size (``full_size_jobs``): tables of up to
+#: 10^7 walks (about 2 minutes of training each) on up to 100 positions, each search within a minute: about half an
+#: hour of one long-lane worker. The paper's M = 10^8 trains for 18 to 25 minutes alone, and a curve of it hours.
+PAGE_WALKS = 10_000_000
+PAGE_POSITIONS = 100
+PAGE_SECONDS = 60.0
+FULL_COMMAND = "python -m engine learned curve --walks-list 700000,2000000,10000000,100000000 --positions 100"
+
+
+def page_curve_walks() -> list[int]:
+    """The values of M a curve job measures by default: the paper's, less those past the page's size."""
+    from engine.subjects.learned.curve import CURVE_WALKS
+
+    return [m for m in CURVE_WALKS if full_size_jobs() or m <= PAGE_WALKS]
+
+
 def check_curve(params: dict) -> dict:
     """The M curve's parameters: ``walks`` (1 to 8 values of M, a list or "700000,2000000"), ``positions``
     (1..MAX_POSITIONS), ``seed`` (which positions), ``train_seed``, ``max_nodes`` and ``max_seconds`` (each search's
-    budget)."""
-    from engine.subjects.learned.curve import CURVE_WALKS, MAX_NODES, MAX_SECONDS
+    budget); past the page's size (``PAGE_WALKS``, ``PAGE_POSITIONS``, ``PAGE_SECONDS``) only where the operator
+    allows the full size."""
+    from engine.subjects.learned.curve import MAX_NODES, MAX_SECONDS
 
-    walks = params.get("walks") or list(CURVE_WALKS)
+    full = full_size_jobs()
+    walks = params.get("walks") or page_curve_walks()
     if isinstance(walks, str):
         walks = walks.replace(",", " ").split()
     if not isinstance(walks, list) or not 1 <= len(walks) <= 8:
         raise PuzzleError("walks must be 1 to 8 values of M, e.g. 700000,2000000")
     walks = [check_params({"walks": w}).walks for w in walks]
-    return {"walks": walks, "positions": integer(params, "positions", 1, MAX_POSITIONS, 100),
-            "seed": integer(params, "seed", 0, 2**31 - 1, 0),
-            "train_seed": integer(params, "train_seed", 0, 2**31 - 1, 0),
-            "max_nodes": integer(params, "max_nodes", 1, 20_000_000_000, MAX_NODES),
-            "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS),
-            "positions_from": positions_source(params.get("positions_from"))}
+    checked = {"walks": walks, "positions": integer(params, "positions", 1, MAX_POSITIONS, 100),
+               "seed": integer(params, "seed", 0, 2**31 - 1, 0),
+               "train_seed": integer(params, "train_seed", 0, 2**31 - 1, 0),
+               "max_nodes": integer(params, "max_nodes", 1, 20_000_000_000, MAX_NODES),
+               "max_seconds": number(params, "max_seconds", 1, 3_600, MAX_SECONDS if full else PAGE_SECONDS),
+               "positions_from": positions_source(params.get("positions_from"))}
+    if not full:
+        over = ([f"M at most {PAGE_WALKS:,}"] if max(walks) > PAGE_WALKS else []) + \
+            ([f"at most {PAGE_POSITIONS} positions"] if checked["positions"] > PAGE_POSITIONS else []) + \
+            ([f"each search within {PAGE_SECONDS:.0f} s"] if checked["max_seconds"] > PAGE_SECONDS else [])
+        if over:
+            raise operator_size(f"a curve is measured with {', '.join(over)}", FULL_COMMAND)
+    return checked
 
 
 @job_kind("learned-curve", check=check_curve, view=JobView("Measuring the M curve", None))

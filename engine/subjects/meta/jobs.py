@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
-from engine.serving.jobs import JobView, job_kind
+from engine.serving.jobs import JobView, full_size_jobs, job_kind, operator_size
 from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
+
+#: The largest experiment a job runs unless the operator allows the full size (``full_size_jobs``): twice the page's
+#: classroom size (5 trials, 1,000 iterations, 5,000 generations: a few minutes); the paper's 30 trials of 10,000
+#: iterations and 50,000 generations hold a long-lane worker for hours.
+PAGE_SIZE = {"trials": 10, "iterations": 2_000, "generations": 10_000}
+FULL_COMMAND = "python bench/meta.py --experiment --trials 30 --depths 10,20,30,40,50"
 
 
 def check_experiment(params: dict) -> dict:
-    """The experiment's parameters, validated at submission: depths, trials, run lengths, seed."""
+    """The experiment's parameters, validated at submission: depths, trials, run lengths, seed; past ``PAGE_SIZE``
+    only where the operator allows the full size."""
     from engine.subjects.meta.experiment import DEPTHS
 
     depths = params.get("depths") or list(DEPTHS)
@@ -18,12 +25,18 @@ def check_experiment(params: dict) -> dict:
     if not isinstance(depths, list) or not 1 <= len(depths) <= 10:
         raise PuzzleError("depths must be 1 to 10 scramble depths such as 10 20 30")
     depths = [integer({"depth": d}, "depth", 1, 100) for d in depths]
-    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000),
+    full = full_size_jobs()
+    dpso = params_from(DPSOParams, {"iterations": params.get("iterations", 10_000 if full else 1_000),
                                     "particles": params.get("particles"), "vmax": params.get("vmax")})
-    ga = params_from(GAParams, {"generations": params.get("generations", 50_000)})
-    return {"depths": depths, "trials": integer(params, "trials", 1, 100, 30),
-            "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
-            "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
+    ga = params_from(GAParams, {"generations": params.get("generations", 50_000 if full else 5_000)})
+    checked = {"depths": depths, "trials": integer(params, "trials", 1, 100, 30 if full else 5),
+               "iterations": dpso.iterations, "particles": dpso.particles, "vmax": dpso.vmax,
+               "generations": ga.generations, "seed": integer(params, "seed", 0, 2**31 - 1, 0)}
+    if not full:
+        over = [f"{name} at most {most:,}" for name, most in PAGE_SIZE.items() if checked[name] > most]
+        if over:
+            raise operator_size(f"an experiment runs with {', '.join(over)}", FULL_COMMAND)
+    return checked
 
 
 @job_kind("meta-experiment", check=check_experiment, view=JobView("Running the experiment", "trials"))

@@ -235,9 +235,11 @@ def test_the_m_curve_evaluates_every_table_on_the_same_positions_and_reuses_the_
     assert shape(written) == shape(load_record("learned", "m-curve-uniform"))
 
 
-def test_the_curve_job_checks_its_parameters():
+def test_the_curve_job_checks_its_parameters(monkeypatch):
+    from engine.serving.jobs import FULL_SIZE_VARIABLE
     from engine.subjects.learned.jobs import check_curve
 
+    monkeypatch.setenv(FULL_SIZE_VARIABLE, "1")
     assert check_curve({"walks": "700000, 2000000", "positions": "10"})["walks"] == [700_000, 2_000_000]
     assert check_curve({})["walks"] == [700_000, 2_000_000, 10_000_000, 100_000_000]
     for params, message in [({"walks": "0"}, "walks"), ({"walks": "1 2 3 4 5 6 7 8 9"}, "1 to 8"),
@@ -248,6 +250,21 @@ def test_the_curve_job_checks_its_parameters():
             check_curve(params)
     assert check_curve({})["positions_from"] == "uniform"
     assert check_curve({"positions_from": " Walk:060 "})["positions_from"] == "walk:60"
+
+
+def test_a_curve_job_past_the_pages_size_is_the_operators(monkeypatch):
+    """An empty request once started the paper's curve (M up to 10^8, each search an hour): hours of a worker."""
+    from engine.serving.jobs import FULL_SIZE_VARIABLE
+    from engine.subjects.learned.jobs import check_curve
+
+    monkeypatch.delenv(FULL_SIZE_VARIABLE, raising=False)
+    empty = check_curve({})
+    assert max(empty["walks"]) == 10_000_000 and empty["max_seconds"] <= 60 and empty["positions"] <= 100
+    for params in ({"walks": "100000000"}, {"positions": "500"}, {"max_seconds": "3600"}):
+        with pytest.raises(PuzzleError, match="python -m engine learned curve"):
+            check_curve(params)
+    monkeypatch.setenv(FULL_SIZE_VARIABLE, "1")
+    assert check_curve({"walks": "100000000", "positions": "500"})["walks"] == [100_000_000]
 
 
 def test_positions_by_random_sliding_are_that_many_slides_from_the_goal_and_reproducible():
