@@ -33,9 +33,10 @@ def _answer(answer):
 
 
 def public(job: dict) -> dict:
-    """A job as anyone may read it: everything but who started it, from where, and the internal address of the
-    worker that ran it (a result can be shared by its id)."""
-    return {key: value for key, value in job.items() if key not in ("owner", "address", "anonymous", "worker", *INTERNAL_COLUMNS)}
+    """A job as anyone may read it: everything but who started it, from where, the internal address of the worker
+    that ran it and how the runners keep it (a result can be shared by its id)."""
+    hidden = ("owner", "address", "anonymous", "worker", *INTERNAL_COLUMNS)
+    return {key: value for key, value in job.items() if key not in hidden}
 
 
 @bp.post("/solve")

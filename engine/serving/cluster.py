@@ -8,7 +8,8 @@ whose workers advertise no lane at all still runs every job (in priority order),
 gives.
 
 Jobs belong to the database and the cluster, not to a web process. Each ``JobRunner`` (one per web process) has an id;
-a job's row names the runner that holds it and a lease that runner renews every ``RENEW_EVERY`` seconds. The parts:
+a job's row names the runner that holds it and a lease (``LEASE`` seconds) that runner renews several times a lease.
+The parts:
 
 * ``engine.serving.admission``: the limits, counted in the database in the transaction that inserts the row;
 * ``engine.serving.dispatch``: the queue (rows waiting), claimed in fair turns by whichever runner has a free slot,
@@ -49,7 +50,7 @@ __all__ = ["BACKGROUND_TEXT", "KILL_AFTER", "MAX_RESTARTS", "RESTARTED_TEXT", "J
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two renewals of a runner's lease on its rows (and between the keeper's other rounds).
+#: Seconds between two rounds of the keeper (adopting, enforcing cancels, asking for yields, offering the queue).
 RENEW_EVERY = 1.0
 #: Seconds a lease lasts unless renewed: past them, another runner adopts the row.
 LEASE = 10.0
@@ -86,6 +87,7 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
         # Workers this runner replaced for a job that ignored its cancel: the other jobs they ran are requeued.
         self._replaced: set[str] = set()
         self._closed = False
+        self._renewed = -float("inf")
         self.cluster = None
         if scheduler:
             self.client = Client(scheduler, timeout="10s", set_as_default=False)
@@ -153,7 +155,9 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
                     pass
 
     def _renew(self) -> None:
-        self.store.renew(self.id, time.time() + self.LEASE)
+        if time.monotonic() - self._renewed >= self.LEASE / 4:  # a few renewals per lease, not a write a second
+            self.store.renew(self.id, time.time() + self.LEASE)
+            self._renewed = time.monotonic()
 
     def prune(self) -> int:
         """Apply the retention rule (``engine.serving.jobs.Retention``) now; how many rows it deleted."""

@@ -348,10 +348,13 @@ class JobStore:
         were. A row waiting in the queue just changes hands; one that was dispatched is its new holder's to adopt
         (its task may still run) or end."""
         now = time.time()
+        lapsed = ("SELECT * FROM jobs WHERE status IN (?, ?) AND (runner IS NULL OR runner != ?) "
+                  "AND (lease IS NULL OR lease < ?)")
+        with self._connect() as db:  # most looks find none: a read, not the write lock
+            if db.execute(lapsed + " LIMIT 1", (*ACTIVE, runner, now)).fetchone() is None:
+                return []
         with self.transaction() as db:
-            rows = [_job(row) for row in db.execute(
-                "SELECT * FROM jobs WHERE status IN (?, ?) AND (runner IS NULL OR runner != ?) "
-                "AND (lease IS NULL OR lease < ?)", (*ACTIVE, runner, now))]
+            rows = [_job(row) for row in db.execute(lapsed, (*ACTIVE, runner, now))]
             for row in rows:
                 db.execute("UPDATE jobs SET runner = ?, lease = ? WHERE id = ?", (runner, lease, row["id"]))
         return rows
