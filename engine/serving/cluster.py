@@ -21,9 +21,10 @@ The parts:
 A runner that starts or runs touches only its own rows and those whose lease has lapsed: a lapsed waiting row just
 changes hands; a lapsed dispatched row is adopted if its task still lives on the cluster (every task is published
 under its key, so it outlives the client that submitted it), and marked interrupted if not. A runner that stops while
-its cluster lives on (``scheduler=`` given) lets its leases lapse at once (``leave``): its tasks run on and the next
-runner that looks (within ``RENEW_EVERY`` seconds) adopts them. A runner that owns the embedded cluster ends it, so
-it marks its rows interrupted.
+its cluster lives on (``scheduler=`` given) and another runner works on the database (the ``runners`` table, leased
+too) lets its leases lapse at once (``leave``): its tasks run on and the next runner that looks (within
+``RENEW_EVERY`` seconds) adopts them. A runner that owns the embedded cluster ends it, and the last runner on the
+database has nobody to hand on to: they cancel their tasks and mark their rows interrupted.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
         #: set when the runner shuts down
         self.stopped = threading.Event()
         try:
+            self._renew()  # known to be alive before anything else: a process stopping now hands its jobs here
             self._adopt()
         except StorageFull:
             log.warning("the disk of the job database is full: rows left by stopped servers are looked at later")
@@ -222,9 +224,9 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
     # ---- stopping -----------------------------------------------------------------------------------------------
 
     def shutdown(self) -> None:
-        """Stop following jobs. With a cluster of its own (the embedded one) the running jobs are asked to cancel and
-        its rows are marked interrupted; on a shared cluster its jobs run on, for another runner to adopt
-        (``leave``)."""
+        """Stop following jobs. On a shared cluster with another runner on the database, its jobs run on, for that
+        runner to adopt; else (its own embedded cluster ends with it, or nobody would follow them) they are asked to
+        cancel and its rows are marked interrupted (``leave``)."""
         if self._closed:
             return
         self._closed = True
@@ -234,20 +236,22 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
             self._jobs.clear()
         for job in jobs:  # nobody waits for a job this runner no longer follows
             job.ended.set()
-        if self.cluster is not None:
+        hand_on = self._hands_on()
+        if not hand_on:
             from distributed import Event
 
             for job in jobs:
                 if job.future is not None:
                     try:
                         Event(cancel_event_name(job.id), client=self.client).set()
+                        self.client.unpublish_dataset(task_key(job.kind, job.id, job.attempt))
                     except Exception:
                         pass
         # Closing the scheduler interrupts the workers' waits on cancel events, which Dask logs as errors: they are
         # the expected end of those waits, not faults.
         logging.getLogger("distributed.event").setLevel(logging.CRITICAL)
         self._writer.shutdown(wait=True, cancel_futures=True)
-        self.leave()
+        self.leave(hand_on)
         try:
             self.client.close(timeout=2)
             if self.cluster is not None:
@@ -258,15 +262,20 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
         except Exception as error:  # stopping goes on: the caller's process is about to end
             log.warning("closing the cluster: %r", error)
 
-    def leave(self) -> None:
-        """What becomes of the rows this runner holds when its process stops: on a shared cluster their leases lapse
-        now, so another runner adopts them (the tasks run on); on its own embedded cluster, which ends with it, they
-        are marked interrupted."""
+    def _hands_on(self) -> bool:
+        """Whether this runner's jobs go on when it stops: its cluster lives on (``scheduler=`` given) and another
+        runner works on the database to adopt them."""
+        return self.cluster is None and self.store.others_alive(self.id)
+
+    def leave(self, hand_on: bool | None = None) -> None:
+        """What becomes of the rows this runner holds when its process stops: handed on (``_hands_on``), their leases
+        lapse now and another runner adopts them within ``RENEW_EVERY`` seconds, the tasks running on; else they are
+        marked interrupted."""
         try:
-            if self.cluster is not None:
-                self.store.interrupt_runner(self.id)
-            else:
+            if self._hands_on() if hand_on is None else hand_on:
                 self.store.release(self.id)
+            else:
+                self.store.interrupt_runner(self.id)
         except StorageFull:
             log.warning("the disk is full: the rows of this web process are left to lapse")
 

@@ -201,6 +201,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     created REAL NOT NULL, started REAL, finished REAL
 )
 """
+#: The runners (one per web process) working on the database, each until its lease lapses.
+RUNNERS = "CREATE TABLE IF NOT EXISTS runners (id TEXT PRIMARY KEY, lease REAL NOT NULL)"
 #: Columns added after the first schema; an older database gets them on open.
 ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT",
                  "address": "TEXT NOT NULL DEFAULT ''", "anonymous": "INTEGER NOT NULL DEFAULT 0",
@@ -238,6 +240,7 @@ class JobStore:
                 db.execute("CREATE INDEX IF NOT EXISTS jobs_address_turn ON jobs (address, turn)")
                 db.execute("CREATE INDEX IF NOT EXISTS jobs_client_turn ON jobs (client, turn)")
                 db.execute("CREATE INDEX IF NOT EXISTS jobs_turn ON jobs (turn)")
+                db.execute(RUNNERS)
         except StorageFull as error:
             raise StorageFull("the disk of the job database is full, so it cannot be opened: free some space and "
                               "start again (the operator: see the README, \"Storage\")") from error
@@ -329,19 +332,32 @@ class JobStore:
                            "WHERE id = ? AND status = ? AND dispatched IS NULL",
                            (Status.CANCELLED.value, time.time(), job_id, Status.QUEUED.value)) == 1
 
-    def renew(self, runner: str, lease: float) -> int:
-        """Renew the hold of ``runner`` on every unfinished row it holds, until ``lease``."""
-        return self._write("UPDATE jobs SET lease = ? WHERE runner = ? AND status IN (?, ?)", (lease, runner, *ACTIVE))
+    def renew(self, runner: str, lease: float) -> None:
+        """Renew the lease of ``runner``, and its hold on every unfinished row it holds, until ``lease``."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO runners (id, lease) VALUES (?, ?)", (runner, lease))
+            db.execute("DELETE FROM runners WHERE lease < ?", (time.time() - 86400,))  # processes long gone
+            db.execute("UPDATE jobs SET lease = ? WHERE runner = ? AND status IN (?, ?)", (lease, runner, *ACTIVE))
 
-    def release(self, runner: str) -> int:
+    def others_alive(self, runner: str) -> bool:
+        """Whether a runner other than ``runner`` works on the database (its lease has not lapsed)."""
+        with self._connect() as db:
+            return db.execute("SELECT 1 FROM runners WHERE id != ? AND lease >= ? LIMIT 1",
+                              (runner, time.time())).fetchone() is not None
+
+    def release(self, runner: str) -> None:
         """Let every row ``runner`` holds lapse now: the next runner that looks adopts them (a web process that stops
-        while the cluster runs on)."""
-        return self._write("UPDATE jobs SET lease = 0 WHERE runner = ? AND status IN (?, ?)", (runner, *ACTIVE))
+        while the cluster and another web process run on)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM runners WHERE id = ?", (runner,))
+            db.execute("UPDATE jobs SET lease = 0 WHERE runner = ? AND status IN (?, ?)", (runner, *ACTIVE))
 
-    def interrupt_runner(self, runner: str) -> int:
-        """Mark the unfinished rows ``runner`` holds interrupted (its own cluster, which ran them, ends with it)."""
-        return self._write("UPDATE jobs SET status = ?, finished = ? WHERE runner = ? AND status IN (?, ?)",
-                           (Status.INTERRUPTED.value, time.time(), runner, *ACTIVE))
+    def interrupt_runner(self, runner: str) -> None:
+        """Mark the unfinished rows ``runner`` holds interrupted (nobody goes on following them)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM runners WHERE id = ?", (runner,))
+            db.execute("UPDATE jobs SET status = ?, finished = ? WHERE runner = ? AND status IN (?, ?)",
+                       (Status.INTERRUPTED.value, time.time(), runner, *ACTIVE))
 
     def take_lapsed(self, runner: str, lease: float) -> list[dict]:
         """Hold every unfinished row whose runner's hold has lapsed (or that no runner holds); those rows, as they
