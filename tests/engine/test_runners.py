@@ -149,3 +149,20 @@ def test_a_long_job_that_cannot_resume_is_never_asked_to_yield(tmp_path, schedul
         assert after["status"] == "done" and after["started"] >= done["finished"]
     finally:
         runner.shutdown()
+
+
+@pytest.mark.slow
+def test_a_cancel_sent_to_the_other_process_is_enforced_by_the_process_that_holds_the_job(pair, monkeypatch):
+    """The job ignores its cancel: the runner whose lease it carries replaces its worker, whoever was asked."""
+    monkeypatch.setattr("engine.serving.cancelling.KILL_AFTER", 1.0)
+    a, b = pair
+    stubborn, _ = a.submit("test-ignore-cancel", {}, owner="x")
+    wait_until(lambda: a.get(stubborn)["status"] == "running", timeout=180)
+    worker = a.get(stubborn)["worker"]
+    b.cancel(stubborn, owner="x")
+    job = b.wait(stubborn, timeout=180)
+    assert job["status"] == "cancelled" and "worker process was replaced" in job["error"]
+    assert worker in a._replaced and not b._replaced  # a, which holds it, replaced the worker
+    wait_until(lambda: worker not in a.client.scheduler_info(n_workers=-1)["workers"]
+               and len(a.client.scheduler_info(n_workers=-1)["workers"]) == 2, timeout=300)
+    register_everywhere(a.client)  # the fresh worker knows only the real kinds
