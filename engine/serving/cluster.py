@@ -208,10 +208,12 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
         """Block until the job has ended (written by any web process) or ``timeout`` passes; the row as it then is."""
         deadline = time.monotonic() + timeout
         while True:
-            row = self.get(job_id)
+            row = self.store.get(job_id)  # the row alone: the live overlay (``get``) is for the answer
+            with self._lock:
+                unwritten = job_id in self._unwritten
             left = deadline - time.monotonic()
-            if row is None or row["status"] in FINISHED or left <= 0:
-                return row
+            if row is None or unwritten or row["status"] in FINISHED or left <= 0:
+                return self.get(job_id)
             with self._ending:  # an ending this runner writes wakes it at once; another process's, within 0.1 s
                 self._ending.wait(min(0.1, left))
 
