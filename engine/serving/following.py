@@ -168,12 +168,15 @@ class Following:
 
     def _requeue(self, job: Job, future) -> bool:
         """A job whose worker this runner replaced for another job's ignored cancel (``_enforce_cancel``) did nothing
-        wrong: it waits again, in its lane, and starts afresh (at most ``MAX_RESTARTS`` times); whether it did."""
+        wrong: it waits again, in its lane, and starts afresh (at most ``MAX_RESTARTS`` times); whether it did. So
+        does a job whose worker died before it started (handed to a worker another web process was replacing)."""
         if future.status != "error":
             return False
+        never_started = job.worker is None and type(future.exception()).__name__ == "KilledWorker"
         with self._lock:
             replaced = job.worker in self._replaced
-        if self._closed or not replaced or job.restarts >= MAX_RESTARTS or self._cancel_asked(job):
+        if (self._closed or not (replaced or never_started) or job.restarts >= MAX_RESTARTS
+                or self._cancel_asked(job)):
             return False
         job.restarts += 1
         job.worker, job.fraction, job.note = None, 0.0, RESTARTED_TEXT

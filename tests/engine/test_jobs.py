@@ -495,3 +495,23 @@ def test_a_job_whose_worker_was_replaced_for_another_jobs_cancel_starts_again_an
         runner._jobs[other.id] = other
     runner._end(other, lost)
     assert runner.get(other.id)["status"] == "failed"
+
+
+def test_a_job_whose_worker_died_before_it_started_waits_again(runner):
+    """Handed to a worker that was being replaced (by this or another web process, for another job's ignored cancel):
+    Dask fails it with ``KilledWorker`` before it ever started, and it is queued again rather than failed."""
+    from engine.serving.cluster import Job
+
+    class KilledWorker(Exception):  # what distributed raises, by its name
+        pass
+
+    job_id, params = "neverstart1", checked("test-count", {"n": 3})[1]
+    runner.store.create(job_id, "test-count", params, "someone", "long", "10.0.0.5", runner=runner.id,
+                        lease=time.time() + 600)
+    runner.store._write("UPDATE jobs SET dispatched = ? WHERE id = ?", (time.time(), job_id))
+    job = Job(job_id, "test-count", params, "someone", "10.0.0.5", "long", params)  # no worker said it started
+    lost = SimpleNamespace(status="error", exception=lambda: KilledWorker("1 workers died"), result=lambda: None)
+    runner._end(job, lost)
+    assert job.restarts == 1
+    finished = runner.wait(job_id, timeout=RESTART)
+    assert finished["status"] == "done" and finished["result"]["reached"] == 3
