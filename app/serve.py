@@ -225,23 +225,23 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         stopping.set()
-        threading.Thread(target=_end_by_deadline, args=(runner.store,), daemon=True, name="stop-deadline").start()
+        threading.Thread(target=_end_by_deadline, args=(runner,), daemon=True, name="stop-deadline").start()
         server.close()
         runner.shutdown()
     return 0
 
 
-#: Seconds an orderly stop may take; past them the process marks its jobs interrupted and ends its workers itself
-#: (a worker busy in a kernel, or a hundred open connections, must not keep the server alive).
+#: Seconds an orderly stop may take; past them the process leaves its jobs (``JobRunner.leave``) and ends its workers
+#: itself (a worker busy in a kernel, or a hundred open connections, must not keep the server alive).
 STOP_WITHIN = 7.0
 
 
-def _end_by_deadline(store) -> None:
+def _end_by_deadline(runner) -> None:
     time.sleep(STOP_WITHIN)
     import psutil
 
     try:
-        store.interrupt_unfinished()
+        runner.leave()
     finally:
         children = psutil.Process().children(recursive=True)
         for child in children:

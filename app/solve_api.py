@@ -10,7 +10,7 @@ from engine.core.errors import PuzzleError
 from engine.core.params import json_value
 from engine.domains.tiles import check_solvable, goal_board, parse_goal, parse_size
 from engine.domains.tiles.board import position_from
-from engine.serving.jobs import job_kinds
+from engine.serving.jobs import INTERNAL_COLUMNS, job_kinds
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -33,9 +33,10 @@ def _answer(answer):
 
 
 def public(job: dict) -> dict:
-    """A job as anyone may read it: everything but who started it, from where, and the internal address of the
-    worker that ran it (a result can be shared by its id)."""
-    return {key: value for key, value in job.items() if key not in ("owner", "address", "anonymous", "worker")}
+    """A job as anyone may read it: everything but who started it, from where, the internal address of the worker
+    that ran it and how the runners keep it (a result can be shared by its id)."""
+    hidden = ("owner", "address", "anonymous", "worker", *INTERNAL_COLUMNS)
+    return {key: value for key, value in job.items() if key not in hidden}
 
 
 @bp.post("/solve")

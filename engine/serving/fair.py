@@ -1,6 +1,8 @@
 """Who runs next on a lane: fair shares across network addresses, then across browsers.
 
-The web process holds every job until its lane has a free slot (a worker thread), then hands it to Dask. The choice is
+A job waits in the job database (``engine.serving.dispatch``) until its lane has a free slot (a worker thread), then
+whichever web process has it claims it and hands it to Dask; the queue's state is loaded into this scheduler for each
+choice (``FairScheduler.loaded``), so every web process chooses alike. The choice is
 round robin: among the waiting jobs whose browser has nothing running on that lane, the one whose address, then whose
 browser, was served longest ago (never served comes first), then the oldest. So one browser has at most one job
 running per lane, a hundred cookies from one address share that address's turn, and nobody waits behind another's
@@ -25,6 +27,7 @@ class Waiting:
     lane: str
     order: int = field(default=0)
     client: str = ""  # who takes turns: the owner unless set
+    turn: int = -1  # the turn it was given when taken
 
     def __post_init__(self):
         self.client = self.client or self.owner
@@ -37,6 +40,19 @@ class FairScheduler:
         self._served: dict[tuple[str, str], int] = {}
         self._turns = itertools.count()
         self._arrivals = itertools.count()
+
+    @classmethod
+    def loaded(cls, waiting: list, running: list, served: dict[tuple[str, str], int], turn: int) -> FairScheduler:
+        """A scheduler in a given state: ``waiting`` in their arrival order, ``running`` (each with its ``lane`` and
+        ``client``), the turn each ``("address", a)`` and ``("client", c)`` was last served, the next turn's number."""
+        scheduler = cls()
+        for job in waiting:
+            scheduler.add(job)
+        for job in running:
+            scheduler._running.setdefault(job.lane, []).append(job)
+        scheduler._served = dict(served)
+        scheduler._turns = itertools.count(turn)
+        return scheduler
 
     def add(self, job) -> None:
         """A job joins its lane's queue (a new job, or one handed over from another lane)."""
@@ -74,7 +90,7 @@ class FairScheduler:
                     break
                 self._waiting.remove(job)
                 running.append(job)
-                turn = next(self._turns)
+                turn = job.turn = next(self._turns)
                 self._served[("address", job.address)] = self._served[("client", job.client)] = turn
                 started.append(job)
         return started

@@ -16,6 +16,7 @@ waiting for; never queued behind long work) or ``long`` (research, experiments, 
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import shutil
@@ -83,7 +84,9 @@ def operator_size(what: str, command: str) -> PuzzleError:
 
 def within(function: JobFunction, seconds: float) -> JobFunction:
     """``function`` stopped (through its cancel) once it has run ``seconds``, and then failed with a sentence: no job
-    holds a worker longer, whatever its parameters."""
+    holds a worker longer, whatever its parameters. It keeps the function's name, module and docstring: where a kind
+    was registered is read from them."""
+    @functools.wraps(function)
     def bounded(params: dict, report, cancel: threading.Event) -> dict:
         expired = threading.Event()
 
@@ -103,7 +106,6 @@ def within(function: JobFunction, seconds: float) -> JobFunction:
                               "stopped; ask for less (fewer positions, trials or walks)")
         return result
 
-    bounded.__doc__, bounded.__name__ = function.__doc__, function.__name__
     bounded.ceiling = seconds  # type: ignore[attr-defined]
     return bounded
 
@@ -118,6 +120,9 @@ class JobKind:
     view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
     max_bytes: int | None = None  # its parameters' canonical JSON at most (None: ``MAX_PARAMS_BYTES``)
     max_seconds: float = MAX_JOB_SECONDS  # the longest one of its jobs runs (``run`` stops it then: ``within``)
+    #: stopped by its cancel, it returns a partial result whose ``"resume"`` holds the parameters that go on from
+    #: there: the runner may then ask it to yield its long-lane slot to another client's job and run it again later
+    resumable: bool = False
 
     def view_for(self, params: dict) -> JobView:
         return self.view(params) if callable(self.view) else self.view
@@ -143,11 +148,12 @@ def _no_check(params: dict) -> dict:
 
 def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
              view: JobView | Callable[[dict], JobView] | None = None,
-             max_bytes: int | None = None, max_seconds: float | None = None) -> Callable[[JobFunction], JobFunction]:
+             max_bytes: int | None = None, max_seconds: float | None = None,
+             resumable: bool = False) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
     (default: the name, counting nodes); ``max_bytes``: its parameters at most, for a kind that takes a problem's
     data (default ``MAX_PARAMS_BYTES``); ``max_seconds``: the longest one of its jobs runs (default
-    ``MAX_JOB_SECONDS``: ``within``)."""
+    ``MAX_JOB_SECONDS``: ``within``); ``resumable``: see ``JobKind.resumable``."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
@@ -155,7 +161,8 @@ def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Calla
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         shown = view or JobView(name.replace("-", " ").capitalize())
         ceiling = MAX_JOB_SECONDS if max_seconds is None else max_seconds
-        KINDS.add(JobKind(name, within(function, ceiling), check or _no_check, lane, doc, shown, max_bytes, ceiling))
+        KINDS.add(JobKind(name, within(function, ceiling), check or _no_check, lane, doc, shown, max_bytes, ceiling,
+                          resumable))
         return function
     return register
 
@@ -250,9 +257,24 @@ CREATE TABLE IF NOT EXISTS jobs (
     created REAL NOT NULL, started REAL, finished REAL
 )
 """
+#: The runners (one per web process) working on the database, each until its lease lapses.
+RUNNERS = "CREATE TABLE IF NOT EXISTS runners (id TEXT PRIMARY KEY, lease REAL NOT NULL)"
 #: Columns added after the first schema; an older database gets them on open.
 ADDED_COLUMNS = {"owner": "TEXT NOT NULL DEFAULT ''", "lane": "TEXT NOT NULL DEFAULT 'long'", "worker": "TEXT",
-                 "address": "TEXT NOT NULL DEFAULT ''", "anonymous": "INTEGER NOT NULL DEFAULT 0"}
+                 "address": "TEXT NOT NULL DEFAULT ''", "anonymous": "INTEGER NOT NULL DEFAULT 0",
+                 # who takes turns and counts against the per-browser limit (``engine.serving.admission``)
+                 "client": "TEXT NOT NULL DEFAULT ''",
+                 # the runner (one per web process) that holds the row, and when its hold lapses unless renewed
+                 "runner": "TEXT", "lease": "REAL",
+                 # handed to Dask (a row still queued until the worker says it started may be dispatched already)
+                 "dispatched": "REAL", "waiting_since": "REAL", "turn": "INTEGER",
+                 "attempt": "INTEGER NOT NULL DEFAULT 0", "restarts": "INTEGER NOT NULL DEFAULT 0",
+                 "cancel": "INTEGER NOT NULL DEFAULT 0", "run_params": "TEXT", "note": "TEXT NOT NULL DEFAULT ''"}
+#: Columns that say how a job is run, not what it is: no page or answer shows them (``app.solve_api.public``).
+INTERNAL_COLUMNS = ("client", "runner", "lease", "dispatched", "waiting_since", "turn", "attempt", "restarts",
+                    "cancel", "run_params", "note")
+#: The statuses of a job not yet ended.
+ACTIVE = (Status.QUEUED.value, Status.RUNNING.value)
 
 
 class JobStore:
@@ -270,6 +292,11 @@ class JobStore:
                         db.execute(f"ALTER TABLE jobs ADD COLUMN {column} {spec}")
                 db.execute("CREATE INDEX IF NOT EXISTS jobs_owner ON jobs (owner, status)")
                 db.execute("CREATE INDEX IF NOT EXISTS jobs_kind ON jobs (kind, status, created)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, lane)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_address_turn ON jobs (address, turn)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_client_turn ON jobs (client, turn)")
+                db.execute("CREATE INDEX IF NOT EXISTS jobs_turn ON jobs (turn)")
+                db.execute(RUNNERS)
         except StorageFull as error:
             raise StorageFull("the disk of the job database is full, so it cannot be opened: free some space and "
                               "start again (the operator: see the README, \"Storage\")") from error
@@ -296,13 +323,37 @@ class JobStore:
             finally:
                 db.close()
 
+    @contextmanager
+    def transaction(self):
+        """One write transaction that holds SQLite's write lock from its start (``BEGIN IMMEDIATE``): what it reads
+        no other process changes before it commits, so a count and the insert it allows are one step."""
+        with disk_full_as_storage_full():
+            db = self._connect()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            finally:
+                db.close()
+
     def create(self, job_id: str, kind: str, params: dict, owner: str, lane: str, address: str = "",
-               anonymous: bool = False, info: dict | None = None) -> None:
-        """A queued row; ``address``: the client's network address, ``anonymous``: its request carried no cookie."""
-        self._write("INSERT INTO jobs (id, kind, params, status, created, owner, lane, address, anonymous, info) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (job_id, kind, canonical(params), Status.QUEUED.value, time.time(), owner, lane, address,
-                     int(anonymous), json.dumps(info or {})))
+               anonymous: bool = False, info: dict | None = None, *, client: str = "", note: str = "",
+               runner: str | None = None, lease: float | None = None, db: sqlite3.Connection | None = None) -> None:
+        """A queued row; ``address``: the client's network address, ``anonymous``: its request carried no cookie;
+        ``runner`` and ``lease``: who holds it until it is dispatched; ``db``: a transaction to write it in."""
+        now = time.time()
+        args = (job_id, kind, canonical(params), Status.QUEUED.value, now, owner, lane, address, int(anonymous),
+                json.dumps(info or {}), client or owner, note, runner, lease, now)
+        sql = ("INSERT INTO jobs (id, kind, params, status, created, owner, lane, address, anonymous, info, client, "
+               "note, runner, lease, waiting_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        if db is not None:
+            db.execute(sql, args)
+        else:
+            self._write(sql, args)
 
     def started(self, job_id: str, worker: str, when: float) -> None:
         """Running on ``worker``; ``started`` keeps the first start (a job handed over to another lane starts again).
@@ -315,9 +366,98 @@ class JobStore:
                     (Status.QUEUED.value, Status.RUNNING.value, when, worker, job_id, Status.QUEUED.value))
 
     def hand_over(self, job_id: str, lane: str, info: dict) -> None:
-        """Queued again on another lane (its slice on the interactive lane ended)."""
-        self._write("UPDATE jobs SET status = ?, lane = ?, info = ?, worker = NULL WHERE id = ? AND status IN (?, ?)",
-                    (Status.QUEUED.value, lane, json.dumps(info), job_id, Status.QUEUED.value, Status.RUNNING.value))
+        """Queued again, waiting for a turn on ``lane`` (its slice on the interactive lane ended, it yielded its turn
+        on the long lane, or its worker was replaced): any runner may dispatch it from here."""
+        self._write("UPDATE jobs SET status = ?, lane = ?, info = ?, worker = NULL, dispatched = NULL, "
+                    "waiting_since = ? WHERE id = ? AND status IN (?, ?)",
+                    (Status.QUEUED.value, lane, json.dumps(info), time.time(), job_id, *ACTIVE))
+
+    def go_on_with(self, job_id: str, run_params: dict, note: str, restarts: int) -> None:
+        """What the job's next attempt runs with (the rest of its budget, where it stopped) and says while it waits;
+        written before ``hand_over`` makes the row one any runner may dispatch."""
+        self._write("UPDATE jobs SET run_params = ?, note = ?, restarts = ? WHERE id = ? AND status IN (?, ?)",
+                    (canonical(run_params), note, restarts, job_id, *ACTIVE))
+
+    def ask_cancel(self, job_id: str) -> bool:
+        """Mark a job's cancel asked, for whichever runner holds it; whether it was still unfinished."""
+        return self._write("UPDATE jobs SET cancel = 1 WHERE id = ? AND status IN (?, ?)", (job_id, *ACTIVE)) == 1
+
+    def cancel_waiting(self, job_id: str) -> bool:
+        """End a job that waits in the queue (no task runs it) as cancelled; whether it was waiting."""
+        return self._write("UPDATE jobs SET status = ?, error = 'cancelled', finished = ?, cancel = 1 "
+                           "WHERE id = ? AND status = ? AND dispatched IS NULL",
+                           (Status.CANCELLED.value, time.time(), job_id, Status.QUEUED.value)) == 1
+
+    def renew(self, runner: str, lease: float) -> None:
+        """Renew the lease of ``runner``, and its hold on every unfinished row it holds, until ``lease``."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO runners (id, lease) VALUES (?, ?)", (runner, lease))
+            db.execute("DELETE FROM runners WHERE lease < ?", (time.time() - 86400,))  # processes long gone
+            db.execute("UPDATE jobs SET lease = ? WHERE runner = ? AND status IN (?, ?)", (lease, runner, *ACTIVE))
+
+    def others_alive(self, runner: str) -> bool:
+        """Whether a runner other than ``runner`` works on the database (its lease has not lapsed)."""
+        with self._connect() as db:
+            return db.execute("SELECT 1 FROM runners WHERE id != ? AND lease >= ? LIMIT 1",
+                              (runner, time.time())).fetchone() is not None
+
+    def release(self, runner: str) -> None:
+        """Let every row ``runner`` holds lapse now: the next runner that looks adopts them (a web process that stops
+        while the cluster and another web process run on)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM runners WHERE id = ?", (runner,))
+            db.execute("UPDATE jobs SET lease = 0 WHERE runner = ? AND status IN (?, ?)", (runner, *ACTIVE))
+
+    def interrupt_runner(self, runner: str) -> None:
+        """Mark the unfinished rows ``runner`` holds interrupted (nobody goes on following them)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM runners WHERE id = ?", (runner,))
+            db.execute("UPDATE jobs SET status = ?, finished = ? WHERE runner = ? AND status IN (?, ?)",
+                       (Status.INTERRUPTED.value, time.time(), runner, *ACTIVE))
+
+    def take_lapsed(self, runner: str, lease: float) -> list[dict]:
+        """Hold every unfinished row whose runner's hold has lapsed (or that no runner holds); those rows, as they
+        were. A row waiting in the queue just changes hands; one that was dispatched is its new holder's to adopt
+        (its task may still run) or end."""
+        now = time.time()
+        lapsed = ("SELECT * FROM jobs WHERE status IN (?, ?) AND (runner IS NULL OR runner != ?) "
+                  "AND (lease IS NULL OR lease < ?)")
+        with self._connect() as db:  # most looks find none: a read, not the write lock
+            if db.execute(lapsed + " LIMIT 1", (*ACTIVE, runner, now)).fetchone() is None:
+                return []
+        with self.transaction() as db:
+            rows = [_job(row) for row in db.execute(lapsed, (*ACTIVE, runner, now))]
+            for row in rows:
+                db.execute("UPDATE jobs SET runner = ?, lease = ? WHERE id = ?", (runner, lease, row["id"]))
+        return rows
+
+    def cancels_asked(self, runner: str) -> list[str]:
+        """The unfinished rows ``runner`` holds whose cancel was asked (by any web process)."""
+        with self._connect() as db:
+            return [row[0] for row in db.execute("SELECT id FROM jobs WHERE runner = ? AND cancel = 1 "
+                                                 "AND status IN (?, ?)", (runner, *ACTIVE))]
+
+    def waiting_clients(self, lane: str) -> set[str]:
+        """The clients with a job waiting for a turn on ``lane``."""
+        with self._connect() as db:
+            return {row[0] for row in db.execute("SELECT DISTINCT client FROM jobs WHERE status = ? AND lane = ? "
+                                                 "AND dispatched IS NULL", (Status.QUEUED.value, lane))}
+
+    def held(self, lane: str | None = None) -> list[dict]:
+        """The unfinished rows handed to Dask (running, or dispatched and not yet started), of ``lane`` or every."""
+        where = "status IN (?, ?) AND (dispatched IS NOT NULL OR status = ?)"
+        args: tuple = (*ACTIVE, Status.RUNNING.value)
+        if lane is not None:
+            where, args = where + " AND lane = ?", (*args, lane)
+        return self.select(where, args, limit=10_000)
+
+    def waiting(self, lane: str | None = None) -> list[dict]:
+        """The rows waiting in the queue for a turn, oldest first."""
+        args: tuple[str, ...]
+        where, args = "status = ? AND dispatched IS NULL", (Status.QUEUED.value,)
+        if lane is not None:
+            where, args = where + " AND lane = ?", (*args, lane)
+        return sorted(self.select(where, args, limit=10_000), key=lambda row: (row["waiting_since"] or 0, row["id"]))
 
     def progress(self, job_id: str, fraction: float | None, info: dict) -> None:
         self._write("UPDATE jobs SET fraction = ?, info = ? WHERE id = ? AND status IN (?, ?)",
@@ -414,6 +554,8 @@ def _job(row: sqlite3.Row) -> dict:
     job["params"] = json.loads(job["params"])
     job["info"] = json.loads(job["info"] or "{}")
     job["result"] = json.loads(job["result"]) if job["result"] else None
+    if "run_params" in job:
+        job["run_params"] = json.loads(job["run_params"]) if job["run_params"] else job["params"]
     end = job["finished"] or time.time()
     job["elapsed"] = end - job["started"] if job["started"] else 0.0
     job["waited"] = (job["started"] or end) - job["created"]

@@ -29,6 +29,11 @@ def cancel_event_name(job_id: str) -> str:
     return f"puzzle-cancel-{job_id}"
 
 
+def yield_event_name(job_id: str) -> str:
+    """The Dask ``Event`` that asks a running job of a resumable kind to give its slot to another client's turn."""
+    return f"puzzle-yield-{job_id}"
+
+
 class MemoryLimitExceeded(Exception):
     """The job grew past its memory limit and was stopped."""
 
@@ -42,7 +47,9 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
     """Run one job on this worker; returns its result dict, or raises (PuzzleError for bad input found late).
 
     With ``slice_seconds`` the job is stopped (as by a cancel) once it has run that long, and the result says only
-    ``{HANDED_OVER: True, "seconds": ...}``: it held an interactive slot long enough."""
+    ``{HANDED_OVER: True, "seconds": ..., "resume": ...}``: it held an interactive slot long enough. A job of a
+    resumable kind is stopped so too when its yield event is set (another client's turn on its lane); ``resume`` is
+    what its partial result says to go on with (None: it starts again)."""
     from distributed import Event, get_client, get_worker
 
     from engine.core import registry
@@ -61,8 +68,10 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
     cancel = threading.Event()
     finished = threading.Event()
     # The event is bound to the worker's client here, in the task's thread: the watcher thread has no worker context
-    watch = _Watchers(Event(cancel_event_name(job_id), client=get_client()), cancel, finished, memory_limit, send,
-                      slice_seconds)
+    client = get_client()
+    resumable = job_kinds()[kind].resumable
+    watch = _Watchers(Event(cancel_event_name(job_id), client=client), cancel, finished, memory_limit, send,
+                      slice_seconds, Event(yield_event_name(job_id), client=client) if resumable else None)
     watch.start()
     began = time.monotonic()
     last = [0.0]
@@ -81,8 +90,9 @@ def run_job(job_id: str, kind: str, params: dict, memory_limit: int, data_dir: s
         raise MemoryLimitExceeded(
             f"this job went over its memory limit ({memory_limit / 2**30:.1f} GB) and was stopped; "
             "try smaller parameters")
-    if watch.sliced:
-        return {HANDED_OVER: True, "seconds": time.monotonic() - began}
+    if watch.sliced or watch.yielded:
+        resume = result.get("resume") if isinstance(result, dict) else None
+        return {HANDED_OVER: True, "seconds": time.monotonic() - began, "resume": resume}
     return result  # cancelled or not: the web process knows whether it asked, and a partial result is worth keeping
 
 
@@ -93,20 +103,25 @@ def _sender(worker, job_id: str):
 
 
 class _Watchers:
-    """Two threads beside the job: one waits for the cancel event, one samples the process's memory."""
+    """Threads beside the job: one waits for the cancel event, one samples the process's memory, and for a resumable
+    kind one waits for the yield event."""
 
     MEMORY_SAMPLE = 0.1  # seconds
     GRACE = 2.0  # seconds a job over its memory limit has to stop before the process ends itself
 
     def __init__(self, remote_cancel, cancel: threading.Event, finished: threading.Event, memory_limit: int, send,
-                 slice_seconds: float = 0.0):
+                 slice_seconds: float = 0.0, remote_yield=None):
         self.remote_cancel, self.cancel, self.finished = remote_cancel, cancel, finished
+        self.remote_yield = remote_yield
+        self.yielded = False
         self.memory_limit, self.send = memory_limit, send
         self.slice_ends = time.monotonic() + slice_seconds if slice_seconds > 0 else float("inf")
         self.memory_exceeded = self.sliced = False
 
     def start(self) -> None:
         threading.Thread(target=self._wait_for_cancel, daemon=True, name="job-cancel").start()
+        if self.remote_yield is not None:
+            threading.Thread(target=self._wait_for_yield, daemon=True, name="job-yield").start()
         if self.memory_limit > 0:
             threading.Thread(target=self._watch_memory, daemon=True, name="job-memory").start()
 
@@ -123,6 +138,19 @@ class _Watchers:
                     return
             except Exception as error:  # the scheduler went away: nobody can ask for a cancel any more
                 log.warning("cannot watch for cancel: %r", error)
+                if self.finished.wait(0.5):
+                    return
+
+    def _wait_for_yield(self) -> None:
+        while not self.finished.is_set() and not self.cancel.is_set():
+            try:
+                if self.remote_yield.wait(timeout=0.5):
+                    if not self.finished.is_set() and not self.cancel.is_set():
+                        self.yielded = True
+                        self.cancel.set()
+                    return
+            except Exception as error:  # the scheduler went away: the job runs on to its end
+                log.warning("cannot watch for a yield: %r", error)
                 if self.finished.wait(0.5):
                     return
 

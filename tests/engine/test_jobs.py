@@ -125,7 +125,7 @@ def test_a_waiting_job_names_what_holds_its_lane_and_how_many_wait_before_it(run
 
 
 def test_a_job_that_ignores_cancel_loses_its_worker_and_others_carry_on(runner, monkeypatch):
-    monkeypatch.setattr("engine.serving.cluster.KILL_AFTER", 1.0)
+    monkeypatch.setattr("engine.serving.cancelling.KILL_AFTER", 1.0)
     other, _ = runner.submit("test-interactive", {"n": 400, "sleep": 0.01})  # on the other worker
     stubborn, _ = runner.submit("test-ignore-cancel", {})
     wait_until(lambda: runner.get(stubborn)["status"] == "running")
@@ -224,20 +224,29 @@ def test_a_start_written_after_the_end_fills_in_the_start_and_leaves_the_status(
     assert (row["status"], row["started"], row["worker"]) == ("done", 50.0, "tcp://v")
 
 
-def test_restart_keeps_results_and_marks_unfinished_jobs_interrupted(tmp_path, scheduler_address):
+def test_restart_keeps_results_and_takes_over_the_rows_a_vanished_server_left(tmp_path, scheduler_address):
+    """A server that stopped without handing its rows on (its lease lapsed): the next one keeps the results, marks
+    interrupted the job whose task is gone with it and runs the one that was still waiting in the queue."""
+    from distributed import Client
+
     path = str(tmp_path / "jobs.sqlite")
     store = JobStore(path)
-    store.create("done1", "test-count", {"n": 3}, "a", "long")
+    gone = {"runner": "vanished", "lease": time.time() - 1}
+    store.create("done1", "test-count", {"n": 3}, "a", "long", **gone)
     store.started("done1", "tcp://w", time.time())
     store.finish("done1", Status.DONE, {"reached": 3})
-    store.create("running1", "test-count", {"n": 9}, "a", "long")
+    store.create("running1", "test-count", {"n": 9}, "a", "long", **gone)
+    store._write("UPDATE jobs SET dispatched = ?, attempt = 1 WHERE id = 'running1'", (time.time(),))
     store.started("running1", "tcp://w", time.time())
-    store.create("queued1", "test-count", {"n": 9}, "a", "long")
+    store.create("queued1", "test-count", checked("test-count", {"n": 9})[1], "a", "long", **gone)
+    with Client(scheduler_address, set_as_default=False) as client:
+        register_everywhere(client)
     runner = JobRunner(path, scheduler=scheduler_address)  # what a server does when it starts
     try:
         assert runner.get("done1")["result"] == {"reached": 3}
-        assert runner.get("running1")["status"] == runner.get("queued1")["status"] == "interrupted"
-        assert runner.latest("test-count")["id"] == "done1"
+        assert runner.get("running1")["status"] == "interrupted"
+        assert runner.wait("queued1", timeout=180)["result"] == {"status": "done", "reached": 9}
+        assert runner.latest("test-count", lambda params: params["n"] == 3)["id"] == "done1"
     finally:
         runner.shutdown()
 
@@ -465,7 +474,9 @@ def test_a_job_whose_worker_was_replaced_for_another_jobs_cancel_starts_again_an
     from engine.serving.cluster import RESTARTED_TEXT, Job
 
     job_id, params = "bystander01", checked("test-count", {"n": 3})[1]
-    runner.store.create(job_id, "test-count", params, "someone", "long", "10.0.0.5")
+    held = {"runner": runner.id, "lease": time.time() + 600}  # dispatched by this runner, as its record says
+    runner.store.create(job_id, "test-count", params, "someone", "long", "10.0.0.5", **held)
+    runner.store._write("UPDATE jobs SET dispatched = ? WHERE id = ?", (time.time(), job_id))
     job = Job(job_id, "test-count", params, "someone", "10.0.0.5", "long", params, worker="tcp://gone:1")
     with runner._lock:
         runner._jobs[job_id] = job
@@ -478,8 +489,29 @@ def test_a_job_whose_worker_was_replaced_for_another_jobs_cancel_starts_again_an
     assert finished["status"] == "done" and finished["result"]["reached"] == 3
     # a job on a worker nobody replaced that fails is failed, as before
     other = Job("failing0001", "test-count", params, "someone", "10.0.0.5", "long", params, worker="tcp://w:2")
-    runner.store.create(other.id, "test-count", params, "someone", "long", "10.0.0.5")
+    runner.store.create(other.id, "test-count", params, "someone", "long", "10.0.0.5", **held)
+    runner.store._write("UPDATE jobs SET dispatched = ? WHERE id = ?", (time.time(), other.id))
     with runner._lock:
         runner._jobs[other.id] = other
     runner._end(other, lost)
     assert runner.get(other.id)["status"] == "failed"
+
+
+def test_a_job_whose_worker_died_before_it_started_waits_again(runner):
+    """Handed to a worker that was being replaced (by this or another web process, for another job's ignored cancel):
+    Dask fails it with ``KilledWorker`` before it ever started, and it is queued again rather than failed."""
+    from engine.serving.cluster import Job
+
+    class KilledWorker(Exception):  # what distributed raises, by its name
+        pass
+
+    job_id, params = "neverstart1", checked("test-count", {"n": 3})[1]
+    runner.store.create(job_id, "test-count", params, "someone", "long", "10.0.0.5", runner=runner.id,
+                        lease=time.time() + 600)
+    runner.store._write("UPDATE jobs SET dispatched = ? WHERE id = ?", (time.time(), job_id))
+    job = Job(job_id, "test-count", params, "someone", "10.0.0.5", "long", params)  # no worker said it started
+    lost = SimpleNamespace(status="error", exception=lambda: KilledWorker("1 workers died"), result=lambda: None)
+    runner._end(job, lost)
+    assert job.restarts == 1
+    finished = runner.wait(job_id, timeout=RESTART)
+    assert finished["status"] == "done" and finished["result"]["reached"] == 3

@@ -36,6 +36,22 @@ def interactive_job(params, report, cancel):
     return count_job(params, report, cancel)
 
 
+def _resumable_params(params: dict) -> dict:
+    return {**_count_params(params), "start": integer(params, "start", 0, 10**6, 0)}
+
+
+@job_kind("test-resumable", check=_resumable_params, resumable=True)
+def resumable_job(params, report, cancel):
+    """Count from ``start`` to n; stopped, it says where to go on from. Its result says where its last attempt
+    started, so a test sees that it went on rather than starting again."""
+    for i in range(params["start"], params["n"]):
+        if cancel.is_set():
+            return {"status": "cancelled", "reached": i, "resume": {"start": i}}
+        report(i / params["n"], {"nodes": i, "text": f"{i} of {params['n']}"})
+        time.sleep(params["sleep"])
+    return {"status": "done", "reached": params["n"], "last_start": params["start"]}
+
+
 @job_kind("test-fail")
 def failing_job(params, report, cancel):
     """Fail as bad input found late, or as a bug."""
