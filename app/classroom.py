@@ -27,6 +27,7 @@ from werkzeug.exceptions import HTTPException
 
 from app import refuse
 from app.class_model import IDLE_SECONDS, MAX_STUDENTS, POLL_MILLISECONDS, SECRET_COOKIE, Class, classes
+from app.class_polls import install as install_poll_answers
 from app.class_views import checked_view, view_step, view_traces, with_step
 from app.practice import practice_context, practice_numbers, practice_question
 from app.records import secret_hash
@@ -41,6 +42,12 @@ SUBJECTS = [
     Subject("classroom.index", "Class", "Teach a class", "Students follow the lecturer's step-through on their "
             "phones and answer questions the engine makes from it; or practise alone, graded at once."),
 ]
+
+@bp.record_once
+def answer_unchanged_polls(state) -> None:
+    """Polls of a class that has not changed are answered before Flask (``app.class_polls``)."""
+    install_poll_answers(state.app)
+
 
 @bp.errorhandler(PuzzleError)
 @bp.errorhandler(HTTPException)
