@@ -7,10 +7,11 @@ the server and every web process that reads the same database serves it. A class
 touched it for ``IDLE_SECONDS``.
 
 Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed), answered
-before Flask from the version each web process keeps for at most 0.1 s (``app.class_polls``). Which students polled lately is kept in this process and written in one batch at most
-once a second (``Presence``), so a class of hundreds costs the database one small write a second. Short requests
-keep no connection or thread per student, whatever the server's connection model, and ``bench/classroom.py``
-measures the propagation a class of 100 sees.
+before Flask from the version each web process keeps for at most 0.1 s (``app.class_polls``). Which students polled
+lately is kept in this process and written in one batch at most once a second (``Presence``), so a class of hundreds
+costs the database one small write a second per web process; the latest poll of a student wins, whichever process
+saw it, so several web processes count each student once. Short requests keep no connection or thread per student,
+whatever the server's connection model, and ``bench/classroom.py --follow`` measures the propagation a class sees.
 
 Limits: a client (the owner cookie, or every cookieless request from one address: ``app.submit``) keeps at most
 ``PER_CLIENT`` classes (starting another ends its least recently driven one); a network address at most

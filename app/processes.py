@@ -54,7 +54,7 @@ def cluster_command(argv: list[str] | None = None) -> int:
     import logging
 
     from app import create_app
-    from engine.serving.lanes import start_local_cluster
+    from engine.serving.lanes import kill_local_workers, start_local_cluster
 
     logging.getLogger("distributed").setLevel(logging.WARNING)
     config = create_app().config  # the data folder and the workers' shape, as the web processes read them
@@ -70,7 +70,8 @@ def cluster_command(argv: list[str] | None = None) -> int:
         while not stopping.wait(0.5):
             pass
     finally:
-        cluster.close(timeout=10)
+        kill_local_workers(cluster)  # the web processes have stopped following their jobs: nothing to wait for
+        cluster.close(timeout=3)
     return 0
 
 
