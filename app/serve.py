@@ -1,13 +1,17 @@
 """Serving the playground: ``python -m app``, ``make run`` and ``puzzle-playground serve``.
 
-The server is waitress: a production WSGI server in pure Python, one process of threads. One process suits this app
-because every heavy computation runs in Dask worker processes, and it keeps the Dask client (and, by default, the
-local cluster's scheduler) in a single place; waitress also runs unchanged wherever Python does. gunicorn would fork
-several copies of the app, each with its own Dask client and cluster, for no gain here.
+The server is waitress: a production WSGI server in pure Python, one process of threads. By default one process
+serves everything, with the local cluster's scheduler inside it: every heavy computation runs in Dask worker
+processes. ``--processes N`` (``app.processes``, docs/several-processes.md) runs N such web processes on one
+listening socket, one database and one cluster started once, for a lecture hall one process's GIL cannot answer.
 
 Settings come from options or the environment: ``HOST`` (default 127.0.0.1; 0.0.0.0 opens it to the network),
 ``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (32),
-``CONNECTION_LIMIT`` (2000).
+``CONNECTION_LIMIT`` (2000, per web process), ``PROCESSES`` (1).
+
+Stopping (SIGTERM, Ctrl-C): the process stops accepting, answers the requests it has received (``drain``: at most
+``DRAIN_SECONDS``), closes its idle kept-alive connections, then stops following its jobs; past ``STOP_WITHIN`` it
+ends regardless.
 
 Connections (``make_server``): waitress reads every socket in one event loop and hands only whole requests to its
 threads, so an idle or slow socket costs a file descriptor and a few kilobytes, never a thread. What locks a server
