@@ -170,19 +170,40 @@ def start_server(folder: str, port: int, extra_env: dict, processes: int = 1) ->
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def web_rss(server_pid: int) -> int:
-    """The web processes' memory: the server itself when it is one process (its workers left out), else the
-    supervisor's web processes (``--listen-fd``)."""
+def web_processes(server_pid: int) -> list:
+    """The web processes: the server itself when it is one process (its workers left out), else the supervisor's
+    web processes (``--listen-fd``)."""
     import psutil
 
     try:
         root = psutil.Process(server_pid)
         if "--processes" in root.cmdline() and root.cmdline()[-1] == "1":
-            return root.memory_info().rss
-        return sum(child.memory_info().rss for child in root.children()
-                   if "--listen-fd" in child.cmdline())
+            return [root]
+        return [child for child in root.children() if "--listen-fd" in child.cmdline()]
+    except psutil.Error:
+        return []
+
+
+def web_rss(server_pid: int) -> int:
+    import psutil
+
+    try:
+        return sum(process.memory_info().rss for process in web_processes(server_pid))
     except psutil.Error:
         return 0
+
+
+def cpu_seconds(processes: list) -> float:
+    import psutil
+
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
 
 
 def wait_for_server(port: int, server: subprocess.Popen, folder: str) -> None:
@@ -470,6 +491,7 @@ def sse_probe(counts=(16, 31, 40, 100)) -> None:
     server.close()
 
 
+POLL = "poll GET /class/<code>/state"
 JOIN_SECONDS = 5  # students open the link over this many seconds (scanning a QR code, typing the code)
 FOLLOW_VIEW = "/step?problem=tiles&size=3x3&scramble=8&seed=5&algorithms=astar&step={}"
 
@@ -519,6 +541,8 @@ def follow(port: int, args, server: subprocess.Popen) -> list:
     joined.wait(timeout=args.seconds)
     time.sleep(1)  # every student has polled once since joining
     restart_at = None if args.restart_at is None else time.monotonic() + args.restart_at
+    web = web_processes(server.pid)
+    web_cpu, own_cpu, polls_before = cpu_seconds(web), time.process_time(), len(results.times.get(POLL, []))
     step = 0
     while time.monotonic() < stop_at - 3:
         if restart_at is not None and time.monotonic() >= restart_at:
@@ -534,6 +558,11 @@ def follow(port: int, args, server: subprocess.Popen) -> list:
             sent[json.loads(payload)["version"]] = began
         time.sleep(random.uniform(1.5, 2.5))
     crowd.join(timeout=60)
+    polls = len(results.times.get(POLL, [])) - polls_before
+    if args.restart_at is None and polls:  # the same processes from start to end
+        print(f"CPU per poll while the lecturer stepped ({polls} polls): web processes "
+              f"{(cpu_seconds(web) - web_cpu) / polls * 1e6:.0f} µs, the simulated phones "
+              f"{(time.process_time() - own_cpu) / polls * 1e6:.0f} µs")
     delays = [at - sent[version] for version, at in seen if version in sent]
     expected = len(sent) * args.students
     print(f"steps sent: {len(sent)}; arrivals measured: {len(delays)} of {expected}")
@@ -549,7 +578,7 @@ def follow(port: int, args, server: subprocess.Popen) -> list:
     console = lecturer.json(f"/class/{code}/console")
     print(f"the lecturer's console at the end: {console.get('students')} students, {console.get('following')} "
           "following")
-    polls = [t * 1000 for t in results.times.get("poll GET /class/<code>/state", [])]
+    polls = [t * 1000 for t in results.times.get(POLL, [])]
     return [None, args.students, f"{percentile(ms, 0.5):.0f}", f"{percentile(ms, 0.95):.0f}",
             f"{max(ms, default=0):.0f}", f"{percentile(polls, 0.95):.0f}", len(results.errors),
             f"{mb[0]:.0f} → {mb[-1]:.0f}", ""]
@@ -609,7 +638,7 @@ async def follower(port: int, code: str, number: int, stop_at: float, results: R
     while time.monotonic() < stop_at:
         began = time.monotonic()
         took, status, headers, payload = await me.call(f"/class/{code}/state?student={student_id}&following=1", etag)
-        results.honest("poll GET /class/<code>/state", took, status, payload)
+        results.honest(POLL, took, status, payload)
         if status == 200:
             state = json.loads(payload)
             etag, poll = headers.get("etag", ""), state["poll"] / 1000
