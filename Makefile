@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test test-fast setup browser bench js-setup js-check js-format
+.PHONY: run run-processes test test-fast setup browser bench js-setup js-check js-format
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ browser:
 
 run: setup
 	$(PY) -m app
+
+# Several web processes on one port, sharing one cluster and one database (docs/several-processes.md);
+# `kill -HUP` the supervisor for a rolling restart.
+PROCESSES ?= 2
+run-processes: setup
+	$(PY) -m app --processes $(PROCESSES)
 
 # Two pytest-xdist workers, a test file each at a time (its module fixtures set up once): the suite waits on Dask
 # workers and a browser much of the time, so two streams fill the two cores a CI machine has.

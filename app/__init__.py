@@ -103,7 +103,8 @@ def init_jobs(app: Flask) -> JobRunner:
                                                 data_dir=config["DATA_DIR"])
     atexit.register(runner.shutdown)
     if config["BUILD_TABLES"]:
-        build_missing_tables(runner)
+        if tables_job(runner) is None:  # several web processes on one database: the first to start queues it
+            build_missing_tables(runner)
         threading.Thread(target=keep_tables_built, args=(runner,), daemon=True, name="keep-tables-built").start()
     return runner
 

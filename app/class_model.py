@@ -6,11 +6,12 @@ open question, answers, who started it, when it was started, last driven and exp
 the server and every web process that reads the same database serves it. A class expires when its lecturer has not
 touched it for ``IDLE_SECONDS``.
 
-Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed): one
-primary-key read per poll. Which students polled lately is kept in this process and written in one batch at most
-once a second (``Presence``), so a class of hundreds costs the database one small write a second. Short requests
-keep no connection or thread per student, whatever the server's connection model, and ``bench/classroom.py``
-measures the propagation a class of 100 sees.
+Transport: students poll ``/class/<code>/state`` with ``If-None-Match`` (a 304 while nothing changed), answered
+before Flask from the version each web process keeps for at most 0.1 s (``app.class_polls``). Which students polled
+lately is kept in this process and written in one batch at most once a second (``Presence``), so a class of hundreds
+costs the database one small write a second per web process; the latest poll of a student wins, whichever process
+saw it, so several web processes count each student once. Short requests keep no connection or thread per student,
+whatever the server's connection model, and ``bench/classroom.py --follow`` measures the propagation a class sees.
 
 Limits: a client (the owner cookie, or every cookieless request from one address: ``app.submit``) keeps at most
 ``PER_CLIENT`` classes (starting another ends its least recently driven one); a network address at most
@@ -27,6 +28,7 @@ student is counted, as a follower and as an answer, by the browser's signed iden
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -47,7 +49,7 @@ PER_ADDRESS = 20  # classes running from one network address (a department behin
 PER_CLIENT = 3  # classes one browser keeps; a fourth ends its least recently driven one
 IDLE_SECONDS = 3 * 3600  # a lecture and its break
 TOUCH_EVERY = 60  # seconds: how stale the lecturer's last touch may grow before it is written again
-MAX_STUDENTS = 400  # per class: polls and answers beyond this are refused
+MAX_STUDENTS = 1000  # per class: a lecture hall; answers beyond this are refused, polls beyond it not counted
 FOLLOWING_SECONDS = 5  # a student who polled this recently counts as following
 PRESENCE_WRITE_SECONDS = 1.0  # how often this process writes the polls it has seen
 MISSES_PER_MINUTE = 60  # unknown codes one address may look up a minute (a lecture hall behind one NAT mistypes)
@@ -171,3 +173,9 @@ class Classes:
 def classes() -> Classes:
     return app_extension("classes", lambda: Classes(ClassRows(records())))
 
+
+def student_key(client: str) -> str:
+    """Who a student is for the tally and the count of followers, from the browser's signed identity (its owner
+    cookie, or its network's one cookieless client), never from an id the request names: one browser answers a
+    question once and follows as one student however many ids it makes up."""
+    return hashlib.sha256(client.encode()).hexdigest()[:24]

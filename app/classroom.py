@@ -15,7 +15,6 @@ practising alone is ``app.practice``.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import io
 import json
@@ -26,8 +25,9 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from app import reached_over_https, refuse
+from app import class_model, reached_over_https, refuse
 from app.class_model import IDLE_SECONDS, MAX_STUDENTS, POLL_MILLISECONDS, SECRET_COOKIE, Class, classes
+from app.class_polls import install as install_poll_answers
 from app.class_views import checked_view, view_step, view_traces, with_step
 from app.practice import practice_context, practice_numbers, practice_question
 from app.quotas import charge
@@ -44,6 +44,12 @@ SUBJECTS = [
     Subject("classroom.index", "Class", "Teach a class", "Students follow the lecturer's step-through on their "
             "phones and answer questions the engine makes from it; or practise alone, graded at once."),
 ]
+
+@bp.record_once
+def answer_unchanged_polls(state) -> None:
+    """Polls of a class that has not changed are answered before Flask (``app.class_polls``)."""
+    install_poll_answers(state.app)
+
 
 @bp.errorhandler(PuzzleError)
 @bp.errorhandler(HTTPException)
@@ -67,10 +73,8 @@ def address() -> str:
 
 
 def student_key() -> str:
-    """Who a student is for the tally and the count of followers: the browser's signed identity (``app.submit.client``:
-    its owner cookie, or its network's one cookieless client), never an id the request names, so one browser
-    answers a question once and follows as one student however many ids it makes up."""
-    return hashlib.sha256(client().encode()).hexdigest()[:24]
+    """The asking browser's key as a student (``app.class_model.student_key`` of ``app.submit.client``)."""
+    return class_model.student_key(client())
 
 
 def lecturer_of(lesson: Class) -> None:

@@ -245,6 +245,8 @@ class ClassRows:
 
     def __init__(self, records: Records):
         self.records = records
+        #: Writes of classes by this process: a version kept in memory (``app.class_polls``) is stale once this moves.
+        self.changes = 0
 
     def start(self, row: dict, allow) -> None:
         """Insert a class after ending the expired ones; ``allow(db, now)`` runs first in the same transaction (it
@@ -261,9 +263,12 @@ class ClassRows:
 
     def update(self, code: str, assignments: str, args: tuple, where: str = "", where_args: tuple = ()) -> int:
         """``UPDATE classes SET <assignments> WHERE code = ? <where>``: the rows changed (0 or 1)."""
-        with self.records.writing() as db:
-            return db.execute(f"UPDATE classes SET {assignments} WHERE code = ? {where}",
-                              (*args, code, *where_args)).rowcount
+        try:
+            with self.records.writing() as db:
+                return db.execute(f"UPDATE classes SET {assignments} WHERE code = ? {where}",
+                                  (*args, code, *where_args)).rowcount
+        finally:
+            self.changes += 1  # once written: a version read before it is stale
 
     def ask(self, code: str, question: dict, view: str) -> None:
         """Put ``question`` to the class (numbered after the last one), the class at ``view``."""
@@ -272,10 +277,12 @@ class ClassRows:
             number = asked + 1
             db.execute("UPDATE classes SET asked = ?, question = ?, view = ?, version = version + 1 WHERE code = ?",
                        (number, json.dumps({"number": number, "question": question, "revealed": False}), view, code))
+        self.changes += 1
 
     def end(self, code: str) -> None:
         with self.records.writing() as db:
             _delete_classes(db, "code = ?", (code,))
+        self.changes += 1
 
     def answer(self, code: str, number: int, student: str, choice: int, name: str | None, most: int) -> bool:
         """Record (or replace) a student's answer; False when the question already has ``most`` others."""
@@ -297,9 +304,10 @@ class ClassRows:
     def seen(self, polls: list[tuple[str, str, float, int]], forget_before: float) -> None:
         """Students' latest polls (code, student, when, following), and forget polls older than ``forget_before``."""
         with self.records.writing() as db:
+            # each web process writes its own batch: a student's latest poll wins, whichever process saw it
             db.executemany("INSERT INTO class_students (code, student, seen, following) VALUES (?, ?, ?, ?) "
                            "ON CONFLICT (code, student) DO UPDATE SET seen = excluded.seen, "
-                           "following = excluded.following", polls)
+                           "following = excluded.following WHERE excluded.seen >= seen", polls)
             db.execute("DELETE FROM class_students WHERE seen < ?", (forget_before,))
 
     def followers(self, code: str, since: float) -> tuple[int, int]:

@@ -1,13 +1,17 @@
 """Serving the playground: ``python -m app``, ``make run`` and ``puzzle-playground serve``.
 
-The server is waitress: a production WSGI server in pure Python, one process of threads. One process suits this app
-because every heavy computation runs in Dask worker processes, and it keeps the Dask client (and, by default, the
-local cluster's scheduler) in a single place; waitress also runs unchanged wherever Python does. gunicorn would fork
-several copies of the app, each with its own Dask client and cluster, for no gain here.
+The server is waitress: a production WSGI server in pure Python, one process of threads. By default one process
+serves everything, with the local cluster's scheduler inside it: every heavy computation runs in Dask worker
+processes. ``--processes N`` (``app.processes``, docs/several-processes.md) runs N such web processes on one
+listening socket, one database and one cluster started once, for a lecture hall one process's GIL cannot answer.
 
 Settings come from options or the environment: ``HOST`` (default 127.0.0.1; 0.0.0.0 opens it to the network),
 ``PORT`` (5000), ``PUZZLE_SCHEDULER`` (a Dask scheduler's address; default: start a local cluster), ``THREADS`` (32),
-``CONNECTION_LIMIT`` (2000).
+``CONNECTION_LIMIT`` (2000, per web process), ``PROCESSES`` (1).
+
+Stopping (SIGTERM, Ctrl-C): the process stops accepting, answers the requests it has received (``drain``: at most
+``DRAIN_SECONDS``), closes its idle kept-alive connections, then stops following its jobs; past ``STOP_WITHIN`` it
+ends regardless.
 
 Connections (``make_server``): waitress reads every socket in one event loop and hands only whole requests to its
 threads, so an idle or slow socket costs a file descriptor and a few kilobytes, never a thread. What locks a server
@@ -58,7 +62,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--proxy-address", default=os.environ.get("PUZZLE_PROXY_ADDRESS") or "127.0.0.1",
                         help="the address the nearest proxy connects from (env PUZZLE_PROXY_ADDRESS; default "
                              "127.0.0.1; * for any, only when nothing but the proxy can reach this port)")
-    return parser.parse_args(argv)
+    parser.add_argument("--processes", type=int, default=int(os.environ.get("PROCESSES") or 1),
+                        help="web processes on the port (env PROCESSES; default 1; see docs/several-processes.md)")
+    # A web process of several: the listening socket its supervisor (``app.processes``) made, and where to say ready.
+    parser.add_argument("--listen-fd", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error("--processes must be 1 or more")
+    return args
 
 
 #: Seconds an idle keep-alive connection is kept.
@@ -84,8 +96,9 @@ BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=
 def make_server(app, host: str, port: int, threads: int = 32, connection_limit: int = 2000,
                 header_seconds: float = HEADER_SECONDS, channel_timeout: int = CHANNEL_TIMEOUT,
                 sweep_seconds: int = SWEEP_SECONDS, body_seconds: float = BODY_SECONDS, trusted_proxies: int = 0,
-                proxy_address: str = "127.0.0.1"):
-    """The waitress server for ``app`` with the connection model above."""
+                proxy_address: str = "127.0.0.1", sockets: list[socket.socket] | None = None):
+    """The waitress server for ``app`` with the connection model above, listening on host:port, or on ``sockets``
+    already listening (a supervisor's, shared by several web processes)."""
     from waitress import create_server
 
     proxy = {}
@@ -93,7 +106,8 @@ def make_server(app, host: str, port: int, threads: int = 32, connection_limit: 
         proxy = dict(trusted_proxy=proxy_address, trusted_proxy_count=trusted_proxies,
                      trusted_proxy_headers=PROXY_HEADERS)
     raise_descriptor_limit(connection_limit + 512)  # the cluster, the database and the tables need some too
-    server = create_server(app, host=host, port=port, threads=threads, channel_timeout=channel_timeout,
+    where = {"sockets": sockets} if sockets else {"host": host, "port": port}
+    server = create_server(app, **where, threads=threads, channel_timeout=channel_timeout,
                            connection_limit=connection_limit, cleanup_interval=sweep_seconds,
                            asyncore_use_poll=True, max_request_body_size=MAX_BODY, **proxy)
     for listener in [server] if hasattr(server, "maintenance") else list(server.map.values()):
@@ -190,10 +204,18 @@ def port_problem(host: str, port: int) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    problem = port_problem(args.host, args.port)
-    if problem:
-        print(f"puzzle-playground: {problem}", file=sys.stderr)
-        return 2
+    if args.processes > 1:
+        from app.processes import supervise
+
+        return supervise(args)
+    sockets = None
+    if args.listen_fd is not None:  # one of several web processes: the supervisor listens, this process accepts
+        sockets = [socket.socket(fileno=args.listen_fd)]
+    else:
+        problem = port_problem(args.host, args.port)
+        if problem:
+            print(f"puzzle-playground: {problem}", file=sys.stderr)
+            return 2
     from app import create_app, init_jobs
     from app.submit import warm_quick_solves
     from engine.serving.jobs import StorageFull
@@ -208,27 +230,84 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     threading.Thread(target=warm_quick_solves, daemon=True, name="warm-quick-solves").start()
     server = make_server(app, args.host, args.port, args.threads, args.connection_limit,
-                         trusted_proxies=args.trusted_proxies, proxy_address=args.proxy_address)
+                         trusted_proxies=args.trusted_proxies, proxy_address=args.proxy_address, sockets=sockets)
     stopping = threading.Event()
 
-    def stop(signum, frame):  # SIGTERM ends the server as Ctrl-C does: unfinished jobs are marked interrupted
-        if not stopping.is_set():  # a second signal must not interrupt the shutdown the first one started
-            stopping.set()
-            raise SystemExit(0)
+    def stop(signum, frame):  # the loop below sees it within LOOP_SECONDS; a second signal changes nothing
+        stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    if args.listen_fd is not None:
+        from app.processes import stop_with_supervisor
+
+        stop_with_supervisor(stopping)
     where = "the local Dask cluster" if not args.scheduler else f"the Dask cluster at {args.scheduler}"
-    print(f"Puzzle Playground on http://{args.host}:{args.port}/ (jobs on {where}); Ctrl-C stops it", flush=True)
+    print(f"Puzzle Playground on http://{args.host}:{args.port}/ (pid {os.getpid()}; jobs on {where}); "
+          "Ctrl-C stops it", flush=True)
+    if args.ready_fd is not None:
+        os.write(args.ready_fd, b"ready\n")
+        os.close(args.ready_fd)
     try:
-        server.run()
-    except (KeyboardInterrupt, SystemExit):
-        pass
+        serve_until(server, stopping)
     finally:
         stopping.set()
         threading.Thread(target=_end_by_deadline, args=(runner,), daemon=True, name="stop-deadline").start()
-        server.close()
+        drain(server, DRAIN_SECONDS)
         runner.shutdown()
     return 0
+
+
+#: Seconds waitress's loop waits for a socket before it looks whether the server is stopping.
+LOOP_SECONDS = 0.5
+#: Seconds a stopping server goes on answering the requests it has already received.
+DRAIN_SECONDS = 3.0
+#: Seconds a stopping server waits for the first request of a connection it has accepted.
+FIRST_REQUEST = 1.0
+
+
+def _channels(server) -> dict:
+    return server.map if hasattr(server, "map") else server._map  # several listening addresses, or one
+
+
+def serve_until(server, stopping: threading.Event) -> None:
+    """waitress's loop, until ``stopping`` is set."""
+    from waitress import wasyncore
+
+    channels = _channels(server)
+    while not stopping.is_set():
+        wasyncore.loop(timeout=LOOP_SECONDS, map=channels, use_poll=True, count=1)
+
+
+def drain(server, seconds: float) -> None:
+    """Stop as a rolling restart needs: stop accepting (the listening socket, when several processes share it, stays
+    open in the others, with the connections waiting in its queue), answer every request already received (for at
+    most ``seconds``), close each kept-alive connection once it is idle, then close the rest and end the threads.
+    A client whose next request meets a closed idle connection sends it again on a new one, as browsers and HTTP
+    libraries do for a connection the server closed."""
+    from waitress import wasyncore
+    from waitress.channel import HTTPChannel
+    from waitress.server import BaseWSGIServer
+
+    channels = _channels(server)
+    for listener in [each for each in list(channels.values()) if isinstance(each, BaseWSGIServer)]:
+        wasyncore.dispatcher.close(listener)  # its socket alone: its trigger still wakes the loop for the answers
+    deadline = time.monotonic() + seconds
+    while True:
+        busy, now = False, time.time()
+        for channel in list(channels.values()):
+            if isinstance(channel, HTTPChannel):
+                # a connection accepted just now has its first request on the way: it is answered, not closed
+                unread = channel.last_activity == channel.creation_time and now - channel.creation_time < FIRST_REQUEST
+                if channel.requests or channel.total_outbufs_len or channel.request is not None or unread:
+                    busy = True
+                else:
+                    channel.will_close = True
+        wasyncore.loop(timeout=0.05, map=channels, use_poll=True, count=1)
+        if not busy or time.monotonic() >= deadline:
+            break
+    server.task_dispatcher.shutdown()
+    wasyncore.close_all(channels, ignore_all=True)
 
 
 #: Seconds an orderly stop may take; past them the process leaves its jobs (``JobRunner.leave``) and ends its workers
@@ -254,10 +333,15 @@ def _end_by_deadline(runner) -> None:
 
 
 def command(argv: list[str] | None = None) -> int:
-    """The ``puzzle-playground`` command: ``serve`` starts the web app; everything else is the engine's CLI."""
+    """The ``puzzle-playground`` command: ``serve`` starts the web app, ``cluster`` the Dask cluster alone
+    (``app.processes``); everything else is the engine's CLI."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
         return main(argv[1:])
+    if argv[:1] == ["cluster"]:
+        from app.processes import cluster_command
+
+        return cluster_command(argv[1:])
     from engine.cli import main as engine_main
 
     return engine_main(argv)

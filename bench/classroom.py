@@ -31,7 +31,12 @@ threads; a poll answered with a 304 holds a thread for a millisecond.
 
 Targets: GET / p95 ≤ 100 ms, 8-puzzle solve p95 ≤ 150 ms, no 5xx, longest honest wait ≤ 2 s, SIGTERM ends the server
 within 10 s; a following class of 100: propagation p95 ≤ 1 s, page p95 ≤ 100 ms, no errors.
+``--processes 1,2`` (with ``--follow``) runs the class on one web process, then on two (``python -m app --processes
+N``: one listening socket, one cluster), and prints a row for each; ``--restart-at S`` makes a rolling restart (SIGHUP
+to the supervisor) S seconds into each class of several processes. The students are one asyncio loop in this process:
+the simulator of 1,000 phones shares the machine with the server.
 Usage: python bench/classroom.py [--students 100] [--seconds 60] [--no-abusers] [--scenario | --follow | --sse-probe]
+       python bench/classroom.py --follow --students 1000 --processes 1,2 [--restart-at 30]
 """
 
 from __future__ import annotations
@@ -157,12 +162,48 @@ class Results:
                 self.errors.append((kind, status, b""))
 
 
-def start_server(folder: str, port: int, extra_env: dict) -> subprocess.Popen:
+def start_server(folder: str, port: int, extra_env: dict, processes: int = 1) -> subprocess.Popen:
     env = {**os.environ, "PORT": str(port), "PUZZLE_DATABASE": os.path.join(folder, "jobs.sqlite"),
            "PUZZLE_BUILD_TABLES": "0", **extra_env}  # the class, not the one-off table build, is what is measured
     log = open(os.path.join(folder, "server.log"), "w")
-    return subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen([sys.executable, "-m", "app", "--processes", str(processes)], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def web_processes(server_pid: int) -> list:
+    """The web processes: the server itself when it is one process (its workers left out), else the supervisor's
+    web processes (``--listen-fd``)."""
+    import psutil
+
+    try:
+        root = psutil.Process(server_pid)
+        if "--processes" in root.cmdline() and root.cmdline()[-1] == "1":
+            return [root]
+        return [child for child in root.children() if "--listen-fd" in child.cmdline()]
+    except psutil.Error:
+        return []
+
+
+def web_rss(server_pid: int) -> int:
+    import psutil
+
+    try:
+        return sum(process.memory_info().rss for process in web_processes(server_pid))
+    except psutil.Error:
+        return 0
+
+
+def cpu_seconds(processes: list) -> float:
+    import psutil
+
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            pass
+    return total
 
 
 def wait_for_server(port: int, server: subprocess.Popen, folder: str) -> None:
@@ -197,6 +238,11 @@ def main() -> None:
     parser.add_argument("--scenario", action="store_true", help="the abusive class only")
     parser.add_argument("--follow", action="store_true", help="a class following a lecturer's step-through")
     parser.add_argument("--sse-probe", action="store_true", help="how many event streams waitress holds")
+    parser.add_argument("--processes", default="1",
+                        help="with --follow: web processes (python -m app --processes N); a list (1,2) runs each in "
+                             "turn, so they are compared in the same minutes")
+    parser.add_argument("--restart-at", type=float, default=None,
+                        help="with --follow and N > 1: a rolling restart (SIGHUP) this many seconds into the class")
     args = parser.parse_args()
     if args.sse_probe:
         header("server-sent events on waitress: streams held open against a page request")
@@ -207,6 +253,11 @@ def main() -> None:
         f"classroom: {args.students} students for {args.seconds:.0f} s beside two long jobs"
         + ("" if args.no_abusers else ", two lane hogs, a cookie-rotating flood and a cancel storm"))
     header(what)
+    if args.follow:
+        summaries = [follow_on(int(count), args) for count in args.processes.split(",")]
+        print("\n" + table(["web processes", "students", "propagation p50 ms", "p95 ms", "max ms", "poll p95 ms",
+                            "errors", "web memory MB (start → end)", "load at the end"], summaries))
+        return
     folder = tempfile.mkdtemp(prefix="classroom-")
     port = free_port()
     server = start_server(folder, port, {})
@@ -215,8 +266,6 @@ def main() -> None:
         wait_for_server(port, server, folder)
         if args.scenario:
             scenario(port)
-        elif args.follow:
-            follow(port, args)
         else:
             run_bench(port, server.pid, args)
     except Exception as error:  # the figures so far are still worth printing; a traceback is not
@@ -442,12 +491,35 @@ def sse_probe(counts=(16, 31, 40, 100)) -> None:
     server.close()
 
 
+POLL = "poll GET /class/<code>/state"
 JOIN_SECONDS = 5  # students open the link over this many seconds (scanning a QR code, typing the code)
 FOLLOW_VIEW = "/step?problem=tiles&size=3x3&scramble=8&seed=5&algorithms=astar&step={}"
 
 
-def follow(port: int, args) -> None:
-    """A lecturer steps; every student's poll must bring each step within a second."""
+def follow_on(processes: int, args) -> list:
+    """The following class on a server of ``processes`` web processes: its printed figures, and its summary row."""
+    print(f"\n## {processes} web process{'es' if processes > 1 else ''}")
+    folder = tempfile.mkdtemp(prefix="classroom-")
+    port = free_port()
+    server = start_server(folder, port, {}, processes)
+    row = [processes, args.students] + ["-"] * 6 + [""]
+    try:
+        wait_for_server(port, server, folder)
+        row = follow(port, args, server)
+        row[0] = processes
+    except Exception as error:
+        print(f"\nthe bench stopped early: {type(error).__name__}: {error}")
+    finally:
+        print(f"SIGTERM → server ended: {stop_server(server)}")
+    row[-1] = " ".join(f"{value:.1f}" for value in os.getloadavg())
+    return row
+
+
+def follow(port: int, args, server: subprocess.Popen) -> list:
+    """A lecturer steps; every student's poll must bring each step within a second. The students are one asyncio
+    loop (a thread of this process), so 1,000 of them cost the machine little more than their requests."""
+    import asyncio
+
     lecturer = Client(port, "127.0.0.2")
     lecturer.call("/")
     started = lecturer.json("/class/", {"view": FOLLOW_VIEW.format(0)})
@@ -456,22 +528,41 @@ def follow(port: int, args) -> None:
     seen: list[tuple[int, float]] = []  # (version, when a student's poll brought it)
     results = Results()
     stop_at = time.monotonic() + args.seconds
-    threads = [threading.Thread(target=follower, args=(port, code, i, stop_at, results, seen), daemon=True)
-               for i in range(args.students)]
-    for thread in threads:
-        thread.start()
-    time.sleep(JOIN_SECONDS + 1)  # every student has joined and polled
+    joined = threading.Event()
+    memory: list[int] = []
+
+    async def students() -> None:
+        count = [0]
+        await asyncio.gather(*(follower(port, code, i, stop_at, results, seen, count, args.students, joined)
+                               for i in range(args.students)))
+
+    crowd = threading.Thread(target=lambda: asyncio.run(students()), daemon=True)
+    crowd.start()
+    joined.wait(timeout=args.seconds)
+    time.sleep(1)  # every student has polled once since joining
+    restart_at = None if args.restart_at is None else time.monotonic() + args.restart_at
+    web = web_processes(server.pid)
+    web_cpu, own_cpu, polls_before = cpu_seconds(web), time.process_time(), len(results.times.get(POLL, []))
     step = 0
     while time.monotonic() < stop_at - 3:
+        if restart_at is not None and time.monotonic() >= restart_at:
+            server.send_signal(signal.SIGHUP)  # the supervisor starts new web processes, then stops the old
+            print(f"rolling restart (SIGHUP) {args.restart_at:.0f} s into the class")
+            restart_at = None
         step += 1
+        memory.append(web_rss(server.pid))
         began = time.monotonic()
         took, status, payload = lecturer.call(f"/class/{code}/view", {"view": FOLLOW_VIEW.format(step)})
         results.honest("lecturer POST /class/<code>/view", took, status, payload)
         if status == 200:
             sent[json.loads(payload)["version"]] = began
         time.sleep(random.uniform(1.5, 2.5))
-    for thread in threads:
-        thread.join(timeout=30)
+    crowd.join(timeout=60)
+    polls = len(results.times.get(POLL, [])) - polls_before
+    if args.restart_at is None and polls:  # the same processes from start to end
+        print(f"CPU per poll while the lecturer stepped ({polls} polls): web processes "
+              f"{(cpu_seconds(web) - web_cpu) / polls * 1e6:.0f} µs, the simulated phones "
+              f"{(time.process_time() - own_cpu) / polls * 1e6:.0f} µs")
     delays = [at - sent[version] for version, at in seen if version in sent]
     expected = len(sent) * args.students
     print(f"steps sent: {len(sent)}; arrivals measured: {len(delays)} of {expected}")
@@ -482,31 +573,84 @@ def follow(port: int, args) -> None:
             for kind, values in sorted(results.times.items())]
     print(table(["request", "count", "p50 ms", "p95 ms", "p99 ms"], rows))
     print(f"errors (5xx, no answer, 429): {len(results.errors)} {results.errors[:5]}")
+    mb = [m / 2**20 for m in memory if m] or [0.0]
+    print(f"web processes' memory during the class (MB, one sample a step): {' '.join(f'{m:.0f}' for m in mb)}")
     console = lecturer.json(f"/class/{code}/console")
     print(f"the lecturer's console at the end: {console.get('students')} students, {console.get('following')} "
           "following")
+    polls = [t * 1000 for t in results.times.get(POLL, [])]
+    return [None, args.students, f"{percentile(ms, 0.5):.0f}", f"{percentile(ms, 0.95):.0f}",
+            f"{max(ms, default=0):.0f}", f"{percentile(polls, 0.95):.0f}", len(results.errors),
+            f"{mb[0]:.0f} → {mb[-1]:.0f}", ""]
 
 
-def follower(port: int, code: str, number: int, stop_at: float, results: Results, seen: list) -> None:
-    me = Client(port, student_address(number))
-    time.sleep(random.uniform(0, JOIN_SECONDS))
+class Phone:
+    """One phone's kept-alive connection, from its own loopback address (asyncio, so a thousand cost little)."""
+
+    def __init__(self, port: int, address: str):
+        self.port, self.address = port, address
+        self.reader = self.writer = None
+
+    async def call(self, path: str, etag: str = "") -> tuple[float, int, dict, bytes]:
+        import asyncio
+
+        request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                   + (f"If-None-Match: {etag}\r\n" if etag else "") + "\r\n").encode()
+        start = time.perf_counter()
+        for attempt in range(2):  # a kept-alive connection the server closed meanwhile is opened again once
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection(
+                        "127.0.0.1", self.port, local_addr=(self.address, 0)), 30)
+                self.writer.write(request)
+                head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 30)
+                lines = head.decode("latin-1").split("\r\n")
+                status = int(lines[0].split()[1])
+                headers = {name.lower(): value.strip() for name, _, value in
+                           (line.partition(":") for line in lines[1:] if line)}
+                body = await self.reader.readexactly(int(headers.get("content-length", 0)))
+                if headers.get("connection", "").lower() == "close":
+                    self.close()
+                return time.perf_counter() - start, status, headers, body
+            except (TimeoutError, OSError, EOFError, ValueError, IndexError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt:
+                    return time.perf_counter() - start, 0, {}, b""
+        return time.perf_counter() - start, 0, {}, b""
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.reader = self.writer = None
+
+
+async def follower(port: int, code: str, number: int, stop_at: float, results: Results, seen: list, count: list,
+                   students: int, joined: threading.Event) -> None:
+    import asyncio
+
+    me = Phone(port, student_address(number))
+    await asyncio.sleep(random.uniform(0, JOIN_SECONDS))
     for kind, path in (("GET /class/<code>", f"/class/{code}"), ("GET /step", FOLLOW_VIEW.format(0))):
-        took, status, payload = me.call(path)
+        took, status, _, payload = await me.call(path)
         results.honest(kind, took, status, payload)
     student_id, etag, version, poll = f"student{number:04d}", "", 0, 0.7
+    first = True
     while time.monotonic() < stop_at:
         began = time.monotonic()
-        took, status, payload = me.call(f"/class/{code}/state?student={student_id}&following=1",
-                                        extra={"If-None-Match": etag} if etag else None)
-        results.honest("poll GET /class/<code>/state", took, status, payload)
+        took, status, headers, payload = await me.call(f"/class/{code}/state?student={student_id}&following=1", etag)
+        results.honest(POLL, took, status, payload)
         if status == 200:
             state = json.loads(payload)
-            etag, poll = me.last_headers.get("ETag", ""), state["poll"] / 1000
+            etag, poll = headers.get("etag", ""), state["poll"] / 1000
             if state["version"] != version:
                 version = state["version"]
-                with results.lock:
-                    seen.append((version, time.monotonic()))
-        time.sleep(max(0.0, poll - (time.monotonic() - began)))
+                seen.append((version, time.monotonic()))
+        if first:
+            first = False
+            count[0] += 1
+            if count[0] == students:
+                joined.set()
+        await asyncio.sleep(max(0.0, poll - (time.monotonic() - began)))
     me.close()
 
 

@@ -28,8 +28,10 @@ class LocalWorkers:
     interactive_threads: int = 2
 
 
-def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None = None):
-    """A scheduler in this process and worker processes on 127.0.0.1, each with its lane as a resource."""
+def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None = None, host: str = "127.0.0.1",
+                        port: int = 0):
+    """A scheduler in this process (on host:port; port 0: any free one) and worker processes on this machine, each
+    with its lane as a resource."""
     import dask
     from distributed import Nanny, Scheduler, SpecCluster
 
@@ -55,14 +57,29 @@ def start_local_cluster(shape: LocalWorkers, memory_limit: int, env: dict | None
         return {"cls": Nanny, "options": {"nthreads": threads, "resources": {lane: threads},
                                           "memory_limit": nanny_memory,
                                           "preload": ["engine.serving.worker"], "env": env or {},
-                                          "host": "127.0.0.1", "dashboard": False, "silence_logs": logging.WARNING}}
+                                          "host": "127.0.0.1" if host == "127.0.0.1" else None, "dashboard": False,
+                                          "silence_logs": logging.WARNING}}
 
     workers = {f"long-{i}": worker(LONG, 1) for i in range(shape.long)}
     workers.update({f"interactive-{i}": worker(INTERACTIVE, shape.interactive_threads)
                     for i in range(shape.interactive)})
-    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0, "dashboard": False,
+    scheduler = {"cls": Scheduler, "options": {"host": host, "port": port, "dashboard": False,
                                                "dashboard_address": "127.0.0.1:0"}}  # its health route only
     return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.WARNING, name="puzzle-playground")
+
+
+def kill_local_workers(cluster) -> None:
+    """End a local cluster's worker processes at once (a stop that needs nothing from them: one busy in a kernel
+    would hold an orderly close for seconds)."""
+    import signal
+
+    for nanny in list(cluster.workers.values()):
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def cluster_workers(client, patience: float = 0.0) -> dict[str, dict]:

@@ -226,7 +226,7 @@ def test_a_class_on_a_typed_graph_survives_a_restart_of_the_server(tmp_path):
     before = create_app(config)
     assert len(romania_view(12)) > 3000  # the view a class could not start on while views rode in the address
     lecturer, code = start(before, romania_view(12))
-    students = [before.test_client() for _ in range(8)]
+    students = [joined(before, code) for _ in range(8)]
     states = [s.get(f"/class/{code}/state?student=phone{n:05d}").json for n, s in enumerate(students)]
     view = opened(students[0], states[0]["view"])
     assert (view.problem, view.algorithms, view.step) == ("graph", ("ucs", "astar"), 12)

@@ -70,7 +70,9 @@ def test_a_stopped_server_keeps_finished_results_and_marks_the_rest_interrupted(
         wait_until(lambda: not _processes_of(server.process.pid), 60, "the worker processes to end")
     again = Server(tmp_path)
     try:
-        assert call(again.base, f"/api/jobs/{running['job']}")["status"] == "interrupted"
+        # a killed server's rows wait out its lease (``JobRunner.LEASE``) before another takes them: its task is gone
+        wait_until(lambda: call(again.base, f"/api/jobs/{running['job']}")["status"] == "interrupted", 60,
+                   "the killed server's job to be marked interrupted")
         kept = call(again.base, f"/api/jobs/{finished[0]['id']}")
         assert kept["status"] == "done" and kept["result"]["length"] == 1
     finally:
