@@ -102,6 +102,15 @@ function searchView(root) {
     return `${stepPath}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
   }
 
+  // A short screen's two searches show the frontiers and the code, or the trees in their place (T, or the button)
+  const treesButton = document.getElementById("show-trees");
+  function showTrees(on) {
+    stage.classList.toggle("trees-shown", on);
+    if (treesButton) treesButton.setAttribute("aria-pressed", String(on));
+    views.forEach((v) => v.scheduleTree());
+  }
+  if (treesButton) treesButton.addEventListener("click", () => showTrees(treesButton.getAttribute("aria-pressed") !== "true"));
+
   function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
 
   const showControls = () => {
@@ -254,6 +263,7 @@ function searchView(root) {
     const act = keyAction(event);
     if (!act || root.dataset.ready !== "1") return;
     event.preventDefault();
+    if (act === "trees") { showTrees(!stage.classList.contains("trees-shown")); return; }
     // a slide is about its opening step and the few after it (its walk): past them the clicker turns the slide
     if (lesson && act === "forward" && stepper.step >= Math.min(stepper.total, opened + lesson.walk)) {
       const next = document.querySelector('a[rel="next"]');

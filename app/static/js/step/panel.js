@@ -7,7 +7,7 @@ import { saveBoard, savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
-const FRONTIER_SHOWN = 10;
+const FRONTIER_SHOWN = 10, FRONTIER_FIRST = 5;
 const FRONTIER_TITLES = { queue: "Frontier: FIFO queue, front first", stack: "Stack: the path from the current node back to the root",
   "two-queues": "Frontiers: the two queues, front first" };
 
@@ -127,7 +127,9 @@ export class SearchPanel {
     waiting.appendChild(heading);
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
-    waiting.append(this.frontier, this.frontierMore);
+    // a projector's two searches list the first five entries (app.css) and say how many more wait after them
+    this.frontierRest = html("p", "muted frontier-rest");
+    waiting.append(this.frontier, this.frontierMore, this.frontierRest);
     main.appendChild(waiting);
     this.el.append(main, treeColumn);
     this.buildTree(treeColumn, container);
@@ -340,7 +342,11 @@ export class SearchPanel {
     if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
-    vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
+    vars.forEach(([k, v]) => {  // each name with its value, so a line that wraps never parts them
+      const pair = html("div", "");
+      pair.append(html("dt", "", k), html("dd", "", String(v)));
+      this.vars.append(pair);
+    });
 
     this.caption.textContent = this.words.caption();
     this.el.dataset.done = replay.solved ? "1" : "0";
@@ -348,10 +354,17 @@ export class SearchPanel {
     this.frontier.innerHTML = "";
     frontierIds.slice(0, FRONTIER_SHOWN).forEach((id) => {
       const side = t.frontier_kind === "two-queues" ? `${replay.nodes[id].side}: ` : "";
-      this.frontier.appendChild(html("li", "", `${side}${this.words.path(id)} · ${this.words.numbers(id)}`));
+      // the path up to the node in a span of its own: a projector's narrow column names the node alone (app.css)
+      const path = this.words.path(id), cut = path.lastIndexOf(" → ") + 3;
+      const li = html("li", "");
+      li.title = path;
+      li.append(`${side}`, html("span", "via", path.slice(0, cut)), html("span", "at", path.slice(cut)), ` · ${this.words.numbers(id)}`);
+      this.frontier.appendChild(li);
     });
     const more = frontierIds.length - FRONTIER_SHOWN;
     this.frontierMore.textContent = more > 0 ? `… and ${more} more` : frontierIds.length ? "" : "(empty)";
+    const rest = frontierIds.length - FRONTIER_FIRST;
+    this.frontierRest.textContent = rest > 0 ? `+${rest} more` : frontierIds.length ? "" : "(empty)";
     this.scheduleTree();
   }
 }

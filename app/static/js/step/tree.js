@@ -195,6 +195,32 @@ export class SearchTree {
     });
     this.svg.append(edges, drawn);
     const focus = current !== null && x.has(current) ? current : replay.roots[0];
-    if (this.follow && !this.overview && x.has(focus)) this.pan.centre(...pos(focus));
+    if (this.follow && !this.overview && x.has(focus)) {
+      this.pan.centre(...pos(focus));
+      this.unclip(drawn, drawn.querySelector(`[data-id="${focus}"]`));
+    }
+  }
+
+  // Followed, the box is moved off the centred place to the nearest one where its edges cut no node's name or value
+  // ("Timi…", "f 4…" read as other words), as long as the followed node stays inside it.
+  unclip(drawn, focus) {
+    const zoom = this.pan.zoom, box = this.scroller;
+    const spans = [...drawn.children].map((g) => {
+      const b = g.getBBox();
+      return { x: [b.x * zoom, (b.x + b.width) * zoom], y: [b.y * zoom, (b.y + b.height) * zoom], g };
+    });
+    const own = spans.find((s) => s.g === focus);
+    [["x", "scrollLeft", box.clientWidth, box.scrollWidth], ["y", "scrollTop", box.clientHeight, box.scrollHeight]]
+      .forEach(([axis, scroll, size, total]) => {
+        const wanted = box[scroll], last = Math.max(0, total - size), gap = 3;
+        const cuts = (edge) => spans.some((s) => s[axis][0] < edge && edge < s[axis][1]);
+        const fits = (at) => at >= 0 && at <= last && !cuts(at) && !cuts(at + size) &&
+          (!own || (own[axis][0] >= at && own[axis][1] <= at + size));
+        if (fits(wanted)) return;
+        const places = [0, last];
+        spans.forEach((s) => places.push(s[axis][0] - gap, s[axis][1] + gap, s[axis][1] + gap - size, s[axis][0] - gap - size));
+        const best = places.filter(fits).sort((a, b) => Math.abs(a - wanted) - Math.abs(b - wanted))[0];
+        if (best !== undefined) box[scroll] = best;
+      });
   }
 }
