@@ -213,9 +213,11 @@ def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector
                 expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
                 assert page.evaluate(HEADS_SHOWN) == [], f"step {step}, large text {large}"
                 page.keyboard.press("PageDown")
+            page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
             for panel in page.locator(".step-panel").all():
                 panel.locator(".tree-scroll [data-id]").last.click()
                 assert page.evaluate(HEADS_SHOWN) == [], f"after a click in a tree, large text {large}"
+            page.keyboard.press("t")
     finally:
         page.locator("#large-text").uncheck()
         page.evaluate("localStorage.clear()")
@@ -341,6 +343,7 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
     in large text: each map's names and costs and each tree's labels are at least 14 px on screen, enlarged too; no
     tool lies on a node, also after a node is clicked; the player's controls stay on screen."""
     page = loaded_romania_race(projector, live_server)
+    page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
     try:
         for large in (False, True):
             if large:
@@ -371,6 +374,7 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
         assert page.evaluate(SMALLEST_TEXT, "dialog.picture-large svg text") >= 14
         page.keyboard.press("Escape")
         expect(dialog).to_be_hidden()
+        page.keyboard.press("t")
     finally:
         page.evaluate("document.querySelector('dialog.picture-large')?.close()")
         page.locator("#large-text").uncheck()

@@ -36,6 +36,42 @@ function readableLabels(picture) {
     const shift = b.x < box.x ? box.x - b.x : Math.max(box.x - b.x, Math.min(0, box.x + box.width - b.x - b.width));
     label.setAttribute("x", String(+label.dataset.x + shift));
   });
+  placeCosts(picture, box, 1 / scale);
+}
+
+// Places along the road, from its middle outwards, then just beside it: the first where the label lies inside the
+// picture over no node, no name and no cost placed before it (else the one it overlaps least).
+const ALONG = [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82, 0.1, 0.9];
+
+function placeCosts(picture, box, px) {
+  const labels = [...picture.querySelectorAll("text.edge-cost[data-edge]")];
+  if (!labels.length) return;
+  const grow = (b, m) => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m });
+  const taken = [...picture.querySelectorAll(".node circle, text.node-name")].map((el) => grow(el.getBBox(), px));
+  const overlap = (a, b) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  labels.forEach((label) => {
+    const [x1, y1, x2, y2] = label.dataset.edge.split(" ").map(Number);
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [nx, ny] = [-(y2 - y1) / length, (x2 - x1) / length];  // across the road
+    label.setAttribute("x", String(x1)); label.setAttribute("y", String(y1));
+    const size = label.getBBox(), across = (Math.abs(nx) * size.width + Math.abs(ny) * size.height) / 2 + 2 * px;
+    const drop = y1 - (size.y + size.height / 2);  // from the box's middle to the baseline
+    let best = null;
+    for (const side of [0, 1, -1, 1.8, -1.8, 2.6, -2.6]) {
+      for (const t of ALONG) {
+        const cx = x1 + (x2 - x1) * t + side * nx * across, cy = y1 + (y2 - y1) * t + side * ny * across;
+        const b = { x0: cx - size.width / 2, y0: cy - size.height / 2, x1: cx + size.width / 2, y1: cy + size.height / 2 };
+        const outside = b.x0 < box.x || b.y0 < box.y || b.x1 > box.x + box.width || b.y1 > box.y + box.height;
+        const cost = (outside ? 1e9 : 0) + taken.reduce((sum, o) => sum + overlap(b, o), 0);
+        if (!best || cost < best.cost) best = { cost, cx, cy, b };
+        if (cost === 0) break;
+      }
+      if (best.cost === 0) break;
+    }
+    label.setAttribute("x", String(best.cx));
+    label.setAttribute("y", String(best.cy + drop));
+    taken.push(grow({ x: best.b.x0, y: best.b.y0, width: size.width, height: size.height }, px / 2));
+  });
 }
 
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
@@ -355,7 +391,7 @@ export class SearchPanel {
     frontierIds.slice(0, FRONTIER_SHOWN).forEach((id) => {
       const side = t.frontier_kind === "two-queues" ? `${replay.nodes[id].side}: ` : "";
       // the path up to the node in a span of its own: a projector's narrow column names the node alone (app.css)
-      const path = this.words.path(id), cut = path.lastIndexOf(" → ") + 3;
+      const path = this.words.path(id), arrow = path.lastIndexOf(" → "), cut = arrow < 0 ? 0 : arrow + 3;
       const li = html("li", "");
       li.title = path;
       li.append(`${side}`, html("span", "via", path.slice(0, cut)), html("span", "at", path.slice(cut)), ` · ${this.words.numbers(id)}`);
