@@ -343,7 +343,6 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
     in large text: each map's names and costs and each tree's labels are at least 14 px on screen, enlarged too; no
     tool lies on a node, also after a node is clicked; the player's controls stay on screen."""
     page = loaded_romania_race(projector, live_server)
-    page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
     try:
         for large in (False, True):
             if large:
@@ -358,15 +357,21 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
                 costs = page.evaluate(SMALLEST_TEXT, ".current-node svg text.edge-cost")  # once a road is taken
                 assert costs is None or costs >= 14, where
                 costed += costs is not None
+                assert page.evaluate(CONTROLS_ON_SCREEN), where
+                page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
+                page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
                 assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text") >= 14, where
                 assert page.evaluate(TOOLS_ON_NODES) == [], where
                 assert page.evaluate(CONTROLS_ON_SCREEN), where
+                page.keyboard.press("t")
                 page.keyboard.press("PageDown")
             assert costed > 6, f"roads' costs drawn at {costed} of 13 steps"
+            page.keyboard.press("t")
             for panel in page.locator(".step-panel").all():
                 panel.locator(".tree-scroll [data-id]").last.click()
                 assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
                 assert page.evaluate(TOOLS_ON_NODES) == [], f"after a click, large text {large}"
+            page.keyboard.press("t")
         page.locator('.step-panel[data-algorithm="astar"] .current-node svg').click()
         dialog = page.locator("dialog.picture-large")
         expect(dialog).to_be_visible()
@@ -374,7 +379,6 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
         assert page.evaluate(SMALLEST_TEXT, "dialog.picture-large svg text") >= 14
         page.keyboard.press("Escape")
         expect(dialog).to_be_hidden()
-        page.keyboard.press("t")
     finally:
         page.evaluate("document.querySelector('dialog.picture-large')?.close()")
         page.locator("#large-text").uncheck()
@@ -399,6 +403,8 @@ def test_a_slide_in_large_text_scrolls_its_own_column_and_keeps_the_controls(pro
         assert 0 <= link["y"] and link["y"] + link["height"] <= PROJECTOR["height"]
         # the column scrolled, not the page under the stage
         assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
+        page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
+        page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text.t-count") >= 14
     finally:
         page.locator("#large-text").uncheck()
