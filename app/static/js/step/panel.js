@@ -74,6 +74,13 @@ function placeCosts(picture, box, px) {
   });
 }
 
+// A path as the way to its node and the node: a projector's narrow column names the node alone (app.css), the tree
+// and the caption showing the way.
+function pathParts(path) {
+  const arrow = path.lastIndexOf(" → "), cut = arrow < 0 ? 0 : arrow + 3;
+  return [html("span", "via", path.slice(0, cut)), html("span", "at", path.slice(cut))];
+}
+
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
 const shared = { view: null };
 
@@ -380,7 +387,9 @@ export class SearchPanel {
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
     vars.forEach(([k, v]) => {  // each name with its value, so a line that wraps never parts them
       const pair = html("div", "");
-      pair.append(html("dt", "", k), html("dd", "", String(v)));
+      const value = html("dd", "");
+      if (k === "node" || k === "child") value.append(...pathParts(String(v))); else value.textContent = String(v);
+      pair.append(html("dt", "", k), value);
       this.vars.append(pair);
     });
 
@@ -391,10 +400,10 @@ export class SearchPanel {
     frontierIds.slice(0, FRONTIER_SHOWN).forEach((id) => {
       const side = t.frontier_kind === "two-queues" ? `${replay.nodes[id].side}: ` : "";
       // the path up to the node in a span of its own: a projector's narrow column names the node alone (app.css)
-      const path = this.words.path(id), arrow = path.lastIndexOf(" → "), cut = arrow < 0 ? 0 : arrow + 3;
+      const path = this.words.path(id);
       const li = html("li", "");
       li.title = path;
-      li.append(`${side}`, html("span", "via", path.slice(0, cut)), html("span", "at", path.slice(cut)), ` · ${this.words.numbers(id)}`);
+      li.append(`${side}`, ...pathParts(path), ` · ${this.words.numbers(id)}`);
       this.frontier.appendChild(li);
     });
     const more = frontierIds.length - FRONTIER_SHOWN;
