@@ -110,6 +110,22 @@ function searchView(root) {
     views.forEach((v) => v.scheduleTree());
   }
   if (treesButton) treesButton.addEventListener("click", () => showTrees(treesButton.getAttribute("aria-pressed") !== "true"));
+  // Under the lists the trees show too while each panel has room for two of a tree's levels below its lists (a
+  // short board's caption and frontier, app.css "trees-fit"); once a step's lists leave too little, they stay folded
+  // for the rest of the view (T still shows them), so a tree never comes and goes from one step to the next.
+  const TREE_ROOM = 150;  // px: the tree's tools and a node with its labels and its children's circles
+  let treesCramped = false;
+  function fitTrees() {
+    if (treesCramped || views.length !== 2) return;
+    const roomy = views.every((v) => {
+      const panel = v.el, main = panel.querySelector(".step-main"), title = panel.querySelector("h2");
+      const used = title.offsetHeight + main.scrollHeight + 16;
+      return panel.clientHeight - used >= TREE_ROOM;
+    });
+    if (!roomy) treesCramped = true;
+    stage.classList.toggle("trees-fit", roomy);
+  }
+  window.addEventListener("resize", () => { treesCramped = false; fitTrees(); });
 
   function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
 
@@ -165,6 +181,7 @@ function searchView(root) {
     canonical = data.view ? new URLSearchParams(data.view) : null;
     if (record && record.base === null && canonical) record.base = baseOf(canonical);
     panels.innerHTML = "";
+    treesCramped = false;
     if (present) fold(true);
     const domain = DOMAINS[data.problem] || genericDomain(data.problem, data.problem);
     const problem = domain.problem(data);
@@ -258,6 +275,7 @@ function searchView(root) {
   }
 
   stepper.listeners.push(announce);
+  stepper.listeners.push(() => window.requestAnimationFrame(fitTrees));
   stepper.listeners.push(() => changed());
   document.addEventListener("keydown", (event) => {
     const act = keyAction(event);
