@@ -213,9 +213,11 @@ def test_two_searches_on_a_typed_graph_keep_their_heads_on_a_projector(projector
                 expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
                 assert page.evaluate(HEADS_SHOWN) == [], f"step {step}, large text {large}"
                 page.keyboard.press("PageDown")
+            page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
             for panel in page.locator(".step-panel").all():
                 panel.locator(".tree-scroll [data-id]").last.click()
                 assert page.evaluate(HEADS_SHOWN) == [], f"after a click in a tree, large text {large}"
+            page.keyboard.press("t")
     finally:
         page.locator("#large-text").uncheck()
         page.evaluate("localStorage.clear()")
@@ -355,15 +357,21 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
                 costs = page.evaluate(SMALLEST_TEXT, ".current-node svg text.edge-cost")  # once a road is taken
                 assert costs is None or costs >= 14, where
                 costed += costs is not None
+                assert page.evaluate(CONTROLS_ON_SCREEN), where
+                page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
+                page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
                 assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text") >= 14, where
                 assert page.evaluate(TOOLS_ON_NODES) == [], where
                 assert page.evaluate(CONTROLS_ON_SCREEN), where
+                page.keyboard.press("t")
                 page.keyboard.press("PageDown")
             assert costed > 6, f"roads' costs drawn at {costed} of 13 steps"
+            page.keyboard.press("t")
             for panel in page.locator(".step-panel").all():
                 panel.locator(".tree-scroll [data-id]").last.click()
                 assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
                 assert page.evaluate(TOOLS_ON_NODES) == [], f"after a click, large text {large}"
+            page.keyboard.press("t")
         page.locator('.step-panel[data-algorithm="astar"] .current-node svg').click()
         dialog = page.locator("dialog.picture-large")
         expect(dialog).to_be_visible()
@@ -395,6 +403,8 @@ def test_a_slide_in_large_text_scrolls_its_own_column_and_keeps_the_controls(pro
         assert 0 <= link["y"] and link["y"] + link["height"] <= PROJECTOR["height"]
         # the column scrolled, not the page under the stage
         assert abs(page.evaluate("document.querySelector('.stage').getBoundingClientRect().top")) < 1
+        page.keyboard.press("t")  # two searches on a short screen: the trees in place of the lists
+        page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         assert page.evaluate(SMALLEST_TEXT, ".tree-scroll svg text.t-count") >= 14
     finally:
         page.locator("#large-text").uncheck()

@@ -6,6 +6,8 @@ import { fetchJSON, html, onReady, plural } from "./common.js";
 
 const LEAD = "pp_class_lead", FOLLOW = "pp_class_follow";
 const CONSOLE_MS = 1000;
+// the QR code folds away once the room has joined: students connected and no one new for this long
+const JOINED_QUIET_MS = 8000;
 
 async function viewApi() {
   try {
@@ -93,7 +95,17 @@ class Dock {
     this.toggle = html("button", "", "QR");
     this.toggle.type = "button";
     this.toggle.setAttribute("aria-expanded", "false");
-    this.toggle.addEventListener("click", () => this.showJoin(this.join.hidden));
+    this.toggle.setAttribute("aria-keyshortcuts", "Q");
+    this.toggle.title = "The class's QR code and link (key Q)";
+    this.toggle.addEventListener("click", () => this.keepJoin(this.join.hidden));
+    this.students = 0;
+    this.lastJoin = 0;
+    document.addEventListener("keydown", (event) => {
+      const typing = event.target instanceof Element && event.target.closest("input, select, textarea, [contenteditable]");
+      if ((event.key === "q" || event.key === "Q") && !typing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        this.keepJoin(this.join.hidden);
+      }
+    });
     head.append(this.codeEl, this.countEl, this.toggle, folding(this.el, "Fold the class panel").button);
     this.join = html("div", "class-join-box");
     this.join.hidden = true;
@@ -138,12 +150,17 @@ class Dock {
     this.poll();
     // the class may start under the editor; what the room watches is the stepper and its searches: bring them up
     // above the strip, now and once the page has drawn what it shows (a search still loading moves them)
-    const stepper = document.getElementById("step-stepper");
+    // (a presenting stage as a whole: its player may lie under a slide's words)
+    const stage = document.querySelector(".stage.presenting");
+    const stepper = stage || document.getElementById("step-stepper");
     if (stepper) {
       stepper.scrollIntoView({ block: "start" });
       document.addEventListener("stepview:change", () => stepper.scrollIntoView({ block: "start" }), { once: true });
     }
   }
+
+  // the lecturer's own choice: the QR code stays as they left it
+  keepJoin(open) { this.joinKept = true; this.showJoin(open); }
 
   showJoin(open) {
     this.join.hidden = !open;
@@ -231,6 +248,10 @@ class Dock {
     this.countEl.textContent = `${state.following} following`;
     this.countEl.title = `${plural(state.students, "student")} connected, ${state.following} following your view`;
     this.el.dataset.following = String(state.following);
+    const now = Date.now();
+    if (state.students > this.students) this.lastJoin = now;
+    this.students = state.students;
+    if (!this.join.hidden && !this.joinKept && state.students > 0 && now - this.lastJoin >= JOINED_QUIET_MS) this.showJoin(false);
     const q = state.question;
     this.answers.innerHTML = "";
     this.revealButton.hidden = !q || q.revealed;

@@ -407,6 +407,15 @@ import { breakdown, decorate, undecorate } from "./heuristics.js";
     await copyLink(url, status);
   });
 
+  // On a short screen (a projector) a finished race's result comes first (app.css): brought up once, above the
+  // position and the solver checklist that were scrolled to for Run.
+  document.addEventListener("htmx:afterSettle", () => {
+    const result = document.querySelector("#compare-result .compare-results:not([data-brought])");
+    if (!result || !window.matchMedia("(min-width: 700px) and (max-height: 600px)").matches) return;
+    result.dataset.brought = "1";
+    document.getElementById("compare-result").scrollIntoView({ block: "start" });
+  });
+
   onReady(() => { bind(document); bindHint(document); bindForms(); bindSolve(); });
   // Fragments swapped in by htmx (results, finished jobs) bind here; bind() skips what is already bound.
   document.addEventListener("htmx:afterSettle", (event) => {

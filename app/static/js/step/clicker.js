@@ -18,6 +18,7 @@ export function keyAction(event) {
   if (BACK.includes(event.key)) return "back";
   if (event.key === "Home") return "reset";
   if (event.key === "End") return "end";
+  if (event.key === "t" || event.key === "T") return "trees";  // a short screen's two searches: the trees or the lists
   return null;
 }
 

@@ -123,6 +123,7 @@ export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
     if (compact ? lastRoad.has(`${e.from}\u0000${e.to}`) : names.length <= 30) {
       const label = svgEl("text", { x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 - 0.8, class: "edge-cost" });
       label.textContent = e.cost;
+      label.dataset.edge = [p[0], p[1], q[0], q[1]].join(" ");  // where step/panel.js may move it along its road
       svg.appendChild(label);
     }
   });

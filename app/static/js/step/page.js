@@ -101,6 +101,31 @@ function searchView(root) {
     return `${stepPath}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
   }
 
+  // A short screen's two searches show the frontiers and the code, or the trees in their place (T, or the button)
+  const treesButton = document.getElementById("show-trees");
+  function showTrees(on) {
+    stage.classList.toggle("trees-shown", on);
+    if (treesButton) treesButton.setAttribute("aria-pressed", String(on));
+    views.forEach((v) => v.scheduleTree());
+  }
+  if (treesButton) treesButton.addEventListener("click", () => showTrees(treesButton.getAttribute("aria-pressed") !== "true"));
+  // Under the lists the trees show too while each panel has room for two of a tree's levels below its lists (a
+  // short board's caption and frontier, app.css "trees-fit"); once a step's lists leave too little, they stay folded
+  // for the rest of the view (T still shows them), so a tree never comes and goes from one step to the next.
+  const TREE_ROOM = 150;  // px: the tree's tools and a node with its labels and its children's circles
+  let treesCramped = false;
+  function fitTrees() {
+    if (treesCramped || views.length !== 2) return;
+    const roomy = views.every((v) => {
+      const panel = v.el, main = panel.querySelector(".step-main"), title = panel.querySelector("h2");
+      const used = title.offsetHeight + main.scrollHeight + 16;
+      return panel.clientHeight - used >= TREE_ROOM;
+    });
+    if (!roomy) treesCramped = true;
+    stage.classList.toggle("trees-fit", roomy);
+  }
+  window.addEventListener("resize", () => { treesCramped = false; fitTrees(); });
+
   function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
 
   const showControls = () => {
@@ -155,6 +180,7 @@ function searchView(root) {
     canonical = data.view ? new URLSearchParams(data.view) : null;
     if (record && record.base === null && canonical) record.base = baseOf(canonical);
     panels.innerHTML = "";
+    treesCramped = false;
     if (present) fold(true);
     const domain = DOMAINS[data.problem] || genericDomain(data.problem, data.problem);
     const problem = domain.problem(data);
@@ -248,11 +274,13 @@ function searchView(root) {
   }
 
   stepper.listeners.push(announceStep);
+  stepper.listeners.push(() => window.requestAnimationFrame(fitTrees));
   stepper.listeners.push(() => changed());
   document.addEventListener("keydown", (event) => {
     const act = keyAction(event);
     if (!act || root.dataset.ready !== "1") return;
     event.preventDefault();
+    if (act === "trees") { showTrees(!stage.classList.contains("trees-shown")); return; }
     // a slide is about its opening step and the few after it (its walk): past them the clicker turns the slide
     if (lesson && act === "forward" && stepper.step >= Math.min(stepper.total, opened + lesson.walk)) {
       const next = document.querySelector('a[rel="next"]');

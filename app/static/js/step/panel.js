@@ -7,7 +7,7 @@ import { saveBoard, savePng, saveSvg } from "./export.js";
 import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
-const FRONTIER_SHOWN = 10;
+const FRONTIER_SHOWN = 10, FRONTIER_FIRST = 5;
 const FRONTIER_TITLES = { queue: "Frontier: FIFO queue, front first", stack: "Stack: the path from the current node back to the root",
   "two-queues": "Frontiers: the two queues, front first" };
 
@@ -36,6 +36,49 @@ function readableLabels(picture) {
     const shift = b.x < box.x ? box.x - b.x : Math.max(box.x - b.x, Math.min(0, box.x + box.width - b.x - b.width));
     label.setAttribute("x", String(+label.dataset.x + shift));
   });
+  placeCosts(picture, box, 1 / scale);
+}
+
+// Places along the road, from its middle outwards, then just beside it: the first where the label lies inside the
+// picture over no node, no name and no cost placed before it (else the one it overlaps least).
+const ALONG = [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82, 0.1, 0.9];
+
+function placeCosts(picture, box, px) {
+  const labels = [...picture.querySelectorAll("text.edge-cost[data-edge]")];
+  if (!labels.length) return;
+  const grow = (b, m) => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m });
+  const taken = [...picture.querySelectorAll(".node circle, text.node-name")].map((el) => grow(el.getBBox(), px));
+  const overlap = (a, b) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  labels.forEach((label) => {
+    const [x1, y1, x2, y2] = label.dataset.edge.split(" ").map(Number);
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [nx, ny] = [-(y2 - y1) / length, (x2 - x1) / length];  // across the road
+    label.setAttribute("x", String(x1)); label.setAttribute("y", String(y1));
+    const size = label.getBBox(), across = (Math.abs(nx) * size.width + Math.abs(ny) * size.height) / 2 + 2 * px;
+    const drop = y1 - (size.y + size.height / 2);  // from the box's middle to the baseline
+    let best = null;
+    for (const side of [0, 1, -1, 1.8, -1.8, 2.6, -2.6]) {
+      for (const t of ALONG) {
+        const cx = x1 + (x2 - x1) * t + side * nx * across, cy = y1 + (y2 - y1) * t + side * ny * across;
+        const b = { x0: cx - size.width / 2, y0: cy - size.height / 2, x1: cx + size.width / 2, y1: cy + size.height / 2 };
+        const outside = b.x0 < box.x || b.y0 < box.y || b.x1 > box.x + box.width || b.y1 > box.y + box.height;
+        const cost = (outside ? 1e9 : 0) + taken.reduce((sum, o) => sum + overlap(b, o), 0);
+        if (!best || cost < best.cost) best = { cost, cx, cy, b };
+        if (cost === 0) break;
+      }
+      if (best.cost === 0) break;
+    }
+    label.setAttribute("x", String(best.cx));
+    label.setAttribute("y", String(best.cy + drop));
+    taken.push(grow({ x: best.b.x0, y: best.b.y0, width: size.width, height: size.height }, px / 2));
+  });
+}
+
+// A path as the way to its node and the node: a projector's narrow column names the node alone (app.css), the tree
+// and the caption showing the way.
+function pathParts(path) {
+  const arrow = path.lastIndexOf(" → "), cut = arrow < 0 ? 0 : arrow + 3;
+  return [html("span", "via", path.slice(0, cut)), html("span", "at", path.slice(cut))];
 }
 
 // The one enlarged picture of a page (SearchPanel.enlarge), made on first use; its owner is the panel it shows.
@@ -127,7 +170,9 @@ export class SearchPanel {
     waiting.appendChild(heading);
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
-    waiting.append(this.frontier, this.frontierMore);
+    // a projector's two searches list the first five entries (app.css) and say how many more wait after them
+    this.frontierRest = html("p", "muted frontier-rest");
+    waiting.append(this.frontier, this.frontierMore, this.frontierRest);
     main.appendChild(waiting);
     this.el.append(main, treeColumn);
     this.buildTree(treeColumn, container);
@@ -340,7 +385,13 @@ export class SearchPanel {
     if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);
     vars.push([stack ? "stack depth" : "frontier size", stack ? Math.max(0, frontierIds.length - 1) : counts.frontier]);
-    vars.forEach(([k, v]) => this.vars.append(html("dt", "", k), html("dd", "", String(v))));
+    vars.forEach(([k, v]) => {  // each name with its value, so a line that wraps never parts them
+      const pair = html("div", "");
+      const value = html("dd", "");
+      if (k === "node" || k === "child") value.append(...pathParts(String(v))); else value.textContent = String(v);
+      pair.append(html("dt", "", k), value);
+      this.vars.append(pair);
+    });
 
     this.caption.textContent = this.words.caption();
     this.el.dataset.done = replay.solved ? "1" : "0";
@@ -348,10 +399,17 @@ export class SearchPanel {
     this.frontier.innerHTML = "";
     frontierIds.slice(0, FRONTIER_SHOWN).forEach((id) => {
       const side = t.frontier_kind === "two-queues" ? `${replay.nodes[id].side}: ` : "";
-      this.frontier.appendChild(html("li", "", `${side}${this.words.path(id)} · ${this.words.numbers(id)}`));
+      // the path up to the node in a span of its own: a projector's narrow column names the node alone (app.css)
+      const path = this.words.path(id);
+      const li = html("li", "");
+      li.title = path;
+      li.append(`${side}`, ...pathParts(path), ` · ${this.words.numbers(id)}`);
+      this.frontier.appendChild(li);
     });
     const more = frontierIds.length - FRONTIER_SHOWN;
     this.frontierMore.textContent = more > 0 ? `… and ${more} more` : frontierIds.length ? "" : "(empty)";
+    const rest = frontierIds.length - FRONTIER_FIRST;
+    this.frontierRest.textContent = rest > 0 ? `+${rest} more` : frontierIds.length ? "" : "(empty)";
     this.scheduleTree();
   }
 }

@@ -34,6 +34,12 @@ export class SearchTree {
     this.svg = svgEl("svg", { class: "tree", role: "group", "aria-label": "search tree" });
     scroller.appendChild(this.svg);
     this.pan = new PanZoom(scroller, () => this.setFollow(false));
+    let pending = false;
+    scroller.addEventListener("scroll", () => {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(() => { pending = false; this.hideCut(); });
+    });
     this.svg.addEventListener("click", (event) => {
       const node = event.target.closest("[data-id]");
       if (node) onSelect(+node.dataset.id);
@@ -151,6 +157,48 @@ export class SearchTree {
     });
     this.svg.append(edges, drawn);
     const focus = current !== null && x.has(current) ? current : replay.roots[0];
-    if (this.follow && !this.overview && x.has(focus)) this.pan.centre(...pos(focus));
+    if (this.follow && !this.overview && x.has(focus)) {
+      this.pan.centre(...pos(focus));
+      this.unclip(drawn, drawn.querySelector(`[data-id="${focus}"]`));
+    }
+    this.hideCut();
+  }
+
+  // A label the box's edge cuts ("Timi…", "f 4…" read as other words) is not drawn until it is wholly inside: after
+  // every drawing and every pan (the scroller calls this on scroll).
+  hideCut() {
+    const box = this.scroller, zoom = this.pan.zoom;
+    const [left, top] = [box.scrollLeft, box.scrollTop], [right, bottom] = [left + box.clientWidth, top + box.clientHeight];
+    this.svg.querySelectorAll("text").forEach((label) => {
+      const b = label.getBBox();
+      const [x0, y0, x1, y1] = [b.x * zoom, b.y * zoom, (b.x + b.width) * zoom, (b.y + b.height) * zoom];
+      const meets = x0 < right && x1 > left && y0 < bottom && y1 > top;
+      const whole = x0 >= left - 0.5 && x1 <= right + 0.5 && y0 >= top - 0.5 && y1 <= bottom + 0.5;
+      label.classList.toggle("t-cut", meets && !whole);
+    });
+  }
+
+  // Followed, the box is moved off the centred place to the nearest one where its edges cut the fewest nodes' names
+  // and values, as long as the followed node stays inside it.
+  unclip(drawn, focus) {
+    const zoom = this.pan.zoom, box = this.scroller;
+    const spans = [...drawn.children].map((g) => {
+      const b = g.getBBox();
+      return { x: [b.x * zoom, (b.x + b.width) * zoom], y: [b.y * zoom, (b.y + b.height) * zoom], g };
+    });
+    const own = spans.find((s) => s.g === focus);
+    [["x", "scrollLeft", box.clientWidth, box.scrollWidth], ["y", "scrollTop", box.clientHeight, box.scrollHeight]]
+      .forEach(([axis, scroll, size, total]) => {
+        const wanted = box[scroll], last = Math.max(0, total - size), gap = 3;
+        const cuts = (at) => spans.filter((s) => (s[axis][0] < at && at < s[axis][1]) ||
+          (s[axis][0] < at + size && at + size < s[axis][1])).length;
+        const fits = (at) => at >= 0 && at <= last && (!own || (own[axis][0] >= at && own[axis][1] <= at + size));
+        if (!cuts(wanted)) return;
+        const places = [wanted];
+        spans.forEach((s) => places.push(s[axis][0] - gap, s[axis][1] + gap, s[axis][1] + gap - size, s[axis][0] - gap - size));
+        const scored = places.filter(fits).map((at) => [cuts(at), Math.abs(at - wanted), at]);
+        scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        if (scored.length) box[scroll] = scored[0][2];
+      });
   }
 }
