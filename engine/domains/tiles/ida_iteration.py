@@ -77,7 +77,7 @@ child_h = look_ahead = on_cut = on_enter = on_leave = board_h = None
 ordered = False
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _rebuild_path(st, blank, path, key_at, came_from, neighbors, automaton, states):
     """``came_from`` and ``key_at`` along the path to the node at ``st[DEPTH]``, from the moves in ``path`` (a call
     that resumes a search, or starts one inside a larger search, is given the path only)."""
@@ -93,13 +93,13 @@ def _rebuild_path(st, blank, path, key_at, came_from, neighbors, automaton, stat
         key_at[i] = (came_from[i + 1] if i < depth else blank) * states + state
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _save(st, depth, blank, least, expanded, generated):
     """The scalars the loop keeps in registers, written back into ``st`` as the kernel returns."""
     st[DEPTH], st[BLANK], st[NEXT_BOUND], st[EXPANDED], st[GENERATED] = depth, blank, least, expanded, generated
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _child(child, cells, delta, row, k, blank, base, n):
     """The k-th child in the list at ``row``: the cell its tile comes from, the tile, its Manhattan distance."""
     target = child[U(row + k)] & 63
@@ -107,7 +107,7 @@ def _child(child, cells, delta, row, k, blank, base, n):
     return target, tile, base + delta[U((blank * n + target) * n + tile)]
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _keep_in_order(order, depth, kept, k, key):
     """Child ``k``, with sort ``key``, inserted among the ``kept`` children of ``order[depth]`` so far: ``[:4]``
     their indices in increasing key, ``[4:8]`` their keys."""
@@ -120,7 +120,7 @@ def _keep_in_order(order, depth, kept, k, key):
     order[U(depth), U(4 + slot)] = key
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _descend(cells, path, key_at, came_from, md_stack, depth, blank, target, tile, entry, md):
     """Moves ``tile`` from ``target`` into the blank and records the step to depth + 1 (``entry``: the child's
     entry in its list: move in bits 6-7, the child's key from bit 8)."""
@@ -132,7 +132,7 @@ def _descend(cells, path, key_at, came_from, md_stack, depth, blank, target, til
     md_stack[U(depth + 1)] = md
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=True)
 def _back_up(cells, came_from, depth, blank):
     """Moves the tile back from the parent's blank cell (the cell the blank came from at ``depth``): the parent's
     blank cell and the tile."""
