@@ -71,17 +71,10 @@ if TYPE_CHECKING:
     from engine.domains.tiles.board import Board
 
 
-@functools.cache
-def reference_kernel(board_h: Callable) -> Callable:
-    """The plain IDA* iteration (``ida_iteration.reference_template``) of the heuristic whose h of a whole board is
-    ``board_h(aux, cells, md)`` (``KernelHeuristic.board_h``): ``run(cells, st, path, trial, md_stack, neighbors,
-    manhattan, automaton, states, aux, bound, quota)``."""
-    return specialised(ida_iteration.reference_template, {"board_h": board_h},
-                       f"reference_kernel[{hook_name(board_h)}]")
-
-
 def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=None):
-    """One IDA* iteration below ``bound``, resumable, for the heuristic given by its hooks (numba inlines them):
+    """One IDA* iteration below ``bound``, resumable, for the heuristic given by its hooks: the template
+    ``ida_iteration.iteration_template`` compiled with them inlined (``specialising``), ``run(cells, st, stack,
+    children, aux, bound, quota)``. The hooks:
 
     * ``child_h(aux, cells, depth, blank, target, tile, md, bound, least)``: h of the child reached by moving
       ``tile`` from ``target`` into the blank at ``blank`` (the board is not changed yet; ``md`` is the child's
@@ -121,6 +114,15 @@ def ida_kernel(child_h, on_cut, on_enter, on_leave, ordered=False, look_ahead=No
     hooks = {"child_h": child_h, "look_ahead": look_ahead or nothing_ahead, "on_cut": on_cut, "on_enter": on_enter,
              "on_leave": on_leave, "ordered": ordered}
     return specialised(ida_iteration.iteration_template, hooks, f"ida_kernel[{hook_name(child_h)}]", _nrt=False)
+
+
+@functools.cache
+def reference_kernel(board_h: Callable) -> Callable:
+    """The plain IDA* iteration (``ida_iteration.reference_template``) of the heuristic whose h of a whole board is
+    ``board_h(aux, cells, md)`` (``KernelHeuristic.board_h``): ``run(cells, st, path, trial, md_stack, neighbors,
+    manhattan, automaton, states, aux, bound, quota)``."""
+    return specialised(ida_iteration.reference_template, {"board_h": board_h},
+                       f"reference_kernel[{hook_name(board_h)}]")
 
 
 #: Builds a kernel's ``aux`` for a search from ``board`` to ``goal`` and the h of ``board``:
