@@ -220,7 +220,7 @@ def trace_path(parent, start, goal):
 def specialise(template: FunctionType, name: str, children_hook, h_hook):
     """``template`` compiled with a domain's hooks in place of its globals ``children`` and ``h``."""
     # The hooks are the template's globals, not closure variables: numba's cache key pickles a kernel's closure and
-    # would compile again in every process (as in ``engine.domains.tiles.ida_kernels.ida_kernel``).
+    # would compile again in every process (as in ``engine.domains.tiles.specialising.specialised``).
     run = FunctionType(template.__code__, {**template.__globals__, "children": children_hook, "h": h_hook}, "run")
     # one cache index per kernel name, so loading one kernel never unpickles another's signatures
     run.__qualname__ = f"{name}[{children_hook.__module__}.{children_hook.__qualname__},{h_hook.__qualname__}]"

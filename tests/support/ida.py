@@ -9,7 +9,8 @@ from engine.domains.tiles.board import Board
 from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic as heuristic_record
-from engine.domains.tiles.ida_kernels import DEPTH, FOUND, PAUSED, new_stack, reference_kernel, start_state
+from engine.domains.tiles.ida_iteration import DEPTH, FOUND, PAUSED, new_stack, start_state
+from engine.domains.tiles.ida_kernels import reference_kernel
 from engine.domains.tiles.move_automaton import automaton
 
 

@@ -34,7 +34,7 @@ from engine.domains.tiles.board import MOVES, Board
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.ida_kernels import hook_name, specialised
+from engine.domains.tiles.specialising import hook_name, specialised
 
 MAX_CELLS = 16
 FOUND, EMPTY, PAUSED, FULL = 1, 2, 3, 4

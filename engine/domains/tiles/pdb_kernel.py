@@ -19,11 +19,12 @@ from engine.domains.tiles.board import Board
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import manhattan_distance
-from engine.domains.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, nothing_cut
+from engine.domains.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_cut
 from engine.domains.tiles.pdb import PatternDatabase
 from engine.domains.tiles.prefetch import prefetch
 from engine.domains.tiles.ranking import partial_rank
 from engine.domains.tiles.ranking_kernels import moved_rank, rank_of_positions
+from engine.domains.tiles.specialising import hook
 
 
 class DatabaseArrays(NamedTuple):

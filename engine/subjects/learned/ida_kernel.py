@@ -17,8 +17,9 @@ from numba import njit
 from engine.domains.tiles.board import Board
 from engine.domains.tiles.goal_arrays import goal_tables
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
-from engine.domains.tiles.ida_kernels import KernelHeuristic, hook, ida_kernel, nothing_enter
+from engine.domains.tiles.ida_kernels import KernelHeuristic, ida_kernel, nothing_enter
 from engine.domains.tiles.ranking_kernels import pattern_rank, rank_of_positions
+from engine.domains.tiles.specialising import hook
 
 
 @njit(cache=True, nogil=True)
