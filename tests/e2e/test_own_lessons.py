@@ -113,7 +113,7 @@ def test_a_lecture_on_typed_romania_from_its_link_by_pagedown_with_a_class_asked
         question = page.request.get(f"{live_server}/class/{code}/state").json()["question"]
         picks = [(n * 5) % 3 for n in range(30)]
         for n, (phone, pick) in enumerate(zip(phones, picks, strict=True)):
-            phone.request.get(f"{live_server}/")  # a phone's own cookie, as a browser holds it
+            phone.request.get(f"{live_server}/", headers={"Accept": "text/html"})  # a page load: its own cookie
             answer = phone.request.post(f"{live_server}/class/{code}/answer", data={
                 "student": f"phone{n:05d}", "question": question["number"], "choice": pick},
                 headers={"Origin": live_server})
