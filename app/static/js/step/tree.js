@@ -9,8 +9,12 @@ import { COLLAPSE_AT, placeColumns, visibleTree } from "./tree-layout.js";
 
 // Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
 // or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
-const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
-const LABELS_BELOW = { plain: 30, withValue: 46 }, EDGE_GAP = 18;
+const DX = 48,
+  PAD = 28,
+  NODE_R = 9,
+  CURRENT_R = 12;
+const LABELS_BELOW = { plain: 30, withValue: 46 },
+  EDGE_GAP = 18;
 
 // The number under a tree node: what the search orders its frontier by (g for uniform-cost, h for greedy, f for A*),
 // and f for IDA*, whose bound cuts on it; nothing for the searches that order by age.
@@ -38,7 +42,10 @@ export class SearchTree {
     scroller.addEventListener("scroll", () => {
       if (pending) return;
       pending = true;
-      window.requestAnimationFrame(() => { pending = false; this.hideCut(); });
+      window.requestAnimationFrame(() => {
+        pending = false;
+        this.hideCut();
+      });
     });
     this.svg.addEventListener("click", (event) => {
       const node = event.target.closest("[data-id]");
@@ -46,13 +53,27 @@ export class SearchTree {
     });
     this.svg.addEventListener("keydown", (event) => {
       const node = event.target.closest("[data-id]");
-      if (node && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); onSelect(+node.dataset.id); }
+      if (node && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        onSelect(+node.dataset.id);
+      }
     });
   }
 
-  setFollow(on) { this.follow = on; this.onFollowChange(on); }
-  zoomBy(factor) { this.overview = false; this.pan.setZoom(this.pan.zoom * factor); this.draw(); }
-  setOverview(on) { this.overview = on; if (!on) this.pan.zoom = 1; this.draw(); }
+  setFollow(on) {
+    this.follow = on;
+    this.onFollowChange(on);
+  }
+  zoomBy(factor) {
+    this.overview = false;
+    this.pan.setZoom(this.pan.zoom * factor);
+    this.draw();
+  }
+  setOverview(on) {
+    this.overview = on;
+    if (!on) this.pan.zoom = 1;
+    this.draw();
+  }
 
   // A click on a folded node opens it; on an opened one folds it again.
   toggleOpen(id) {
@@ -60,10 +81,16 @@ export class SearchTree {
     else if (this.replay.status.size > COLLAPSE_AT) this.opened.add(id);
   }
 
-  visibleTree() { return visibleTree(this.replay, this.opened, this.selected); }
+  visibleTree() {
+    return visibleTree(this.replay, this.opened, this.selected);
+  }
 
-  labelsBelow() { return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain; }
-  rowHeight() { return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4; }
+  labelsBelow() {
+    return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain;
+  }
+  rowHeight() {
+    return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4;
+  }
 
   // The columns a node's label needs: one for a move's letter, more for a graph's city name, so no two labels overlap.
   columns(id) {
@@ -84,11 +111,15 @@ export class SearchTree {
     const box = this.pan.box();
     const deepest = Math.max(...[...kids.keys()].map((id) => nodes[id].depth));
     for (let cut = deepest; cut >= 0; cut--) {
-      const trimmed = new Map(), counts = new Map(folded);
+      const trimmed = new Map(),
+        counts = new Map(folded);
       const below = (id) => kids.get(id).reduce((n, c) => n + 1 + (folded.get(c) || 0) + below(c), 0);
       kids.forEach((c, id) => {
         if (nodes[id].depth > cut) return;
-        if (nodes[id].depth === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
+        if (nodes[id].depth === cut && c.length) {
+          trimmed.set(id, []);
+          counts.set(id, (folded.get(id) || 0) + below(id));
+        } else trimmed.set(id, c);
       });
       const size = this.layout(trimmed);
       if (cut === 0 || (size.width * READABLE_ZOOM <= box.w && size.height * READABLE_ZOOM <= box.h)) {
@@ -100,7 +131,8 @@ export class SearchTree {
   }
 
   draw() {
-    const replay = this.replay, nodes = replay.nodes;
+    const replay = this.replay,
+      nodes = replay.nodes;
     let { kids, folded } = this.visibleTree();
     if (this.overview) ({ kids, folded } = this.foldByDepth(kids, folded));
     const { x, width, height } = this.layout(kids);
@@ -110,9 +142,14 @@ export class SearchTree {
     this.svg.setAttribute("width", width * zoom);
     this.svg.setAttribute("height", height * zoom);
     this.size = { width: Math.round(width * zoom), height: Math.round(height * zoom) };
-    const row = this.rowHeight(), below = this.labelsBelow();
+    const row = this.rowHeight(),
+      below = this.labelsBelow();
     const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + nodes[id].depth * row];
-    const shown = (id) => { let a = id; while (a !== null && a !== undefined && !x.has(a)) a = nodes[a].parent; return a; };
+    const shown = (id) => {
+      let a = id;
+      while (a !== null && a !== undefined && !x.has(a)) a = nodes[a].parent;
+      return a;
+    };
     const current = replay.currentId === null ? null : shown(replay.currentId);
     const onPath = replay.solutionPath();
     this.svg.innerHTML = "";
@@ -123,10 +160,18 @@ export class SearchTree {
       const parent = nodes[id].parent;
       if (parent !== null && x.has(parent)) {
         const [px, py] = pos(parent);
-        edges.appendChild(svgEl("line", { x1: px, y1: py + below, x2: cx, y2: cy - CURRENT_R - 1, class: onPath.has(id) ? "t-path" : "" }));
+        edges.appendChild(
+          svgEl("line", {
+            x1: px,
+            y1: py + below,
+            x2: cx,
+            y2: cy - CURRENT_R - 1,
+            class: onPath.has(id) ? "t-path" : "",
+          }),
+        );
       }
       const state = replay.status.get(id);
-      const wholly = folded.has(id) && !kids.get(id).length;  // else only its dropped leaves are folded
+      const wholly = folded.has(id) && !kids.get(id).length; // else only its dropped leaves are folded
       const cls = [`t-${wholly && state !== "frontier" ? "folded" : state}`];
       if (id === current) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
@@ -136,7 +181,8 @@ export class SearchTree {
       const label = svgEl("text", { x: cx, y: cy + 24 });
       label.textContent = this.domain.label(nodes[id]);
       g.appendChild(label);
-      if (folded.has(id)) {  // beside the circle, where no edge runs: the label below stays one column wide
+      if (folded.has(id)) {
+        // beside the circle, where no edge runs: the label below stays one column wide
         const count = svgEl("text", { x: cx + NODE_R + 2, y: cy + 4, class: "t-count" });
         count.textContent = `+${folded.get(id)}`;
         g.appendChild(count);
@@ -150,7 +196,8 @@ export class SearchTree {
       // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
       // where the node is and what happened to it
       const title = svgEl("title");
-      title.textContent = `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value || ""}: ${this.words.path(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
+      title.textContent =
+        `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value || ""}: ${this.words.path(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
         (folded.has(id) ? ` (${plural(folded.get(id), "node")} folded under it; click to show)` : "");
       g.prepend(title);
       drawn.appendChild(g);
@@ -167,8 +214,10 @@ export class SearchTree {
   // A label the box's edge cuts ("Timi…", "f 4…" read as other words) is not drawn until it is wholly inside: after
   // every drawing and every pan (the scroller calls this on scroll).
   hideCut() {
-    const box = this.scroller, zoom = this.pan.zoom;
-    const [left, top] = [box.scrollLeft, box.scrollTop], [right, bottom] = [left + box.clientWidth, top + box.clientHeight];
+    const box = this.scroller,
+      zoom = this.pan.zoom;
+    const [left, top] = [box.scrollLeft, box.scrollTop],
+      [right, bottom] = [left + box.clientWidth, top + box.clientHeight];
     this.svg.querySelectorAll("text").forEach((label) => {
       const b = label.getBBox();
       const [x0, y0, x1, y1] = [b.x * zoom, b.y * zoom, (b.x + b.width) * zoom, (b.y + b.height) * zoom];
@@ -181,24 +230,32 @@ export class SearchTree {
   // Followed, the box is moved off the centred place to the nearest one where its edges cut the fewest nodes' names
   // and values, as long as the followed node stays inside it.
   unclip(drawn, focus) {
-    const zoom = this.pan.zoom, box = this.scroller;
+    const zoom = this.pan.zoom,
+      box = this.scroller;
     const spans = [...drawn.children].map((g) => {
       const b = g.getBBox();
       return { x: [b.x * zoom, (b.x + b.width) * zoom], y: [b.y * zoom, (b.y + b.height) * zoom], g };
     });
     const own = spans.find((s) => s.g === focus);
-    [["x", "scrollLeft", box.clientWidth, box.scrollWidth], ["y", "scrollTop", box.clientHeight, box.scrollHeight]]
-      .forEach(([axis, scroll, size, total]) => {
-        const wanted = box[scroll], last = Math.max(0, total - size), gap = 3;
-        const cuts = (at) => spans.filter((s) => (s[axis][0] < at && at < s[axis][1]) ||
-          (s[axis][0] < at + size && at + size < s[axis][1])).length;
-        const fits = (at) => at >= 0 && at <= last && (!own || (own[axis][0] >= at && own[axis][1] <= at + size));
-        if (!cuts(wanted)) return;
-        const places = [wanted];
-        spans.forEach((s) => places.push(s[axis][0] - gap, s[axis][1] + gap, s[axis][1] + gap - size, s[axis][0] - gap - size));
-        const scored = places.filter(fits).map((at) => [cuts(at), Math.abs(at - wanted), at]);
-        scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-        if (scored.length) box[scroll] = scored[0][2];
-      });
+    [
+      ["x", "scrollLeft", box.clientWidth, box.scrollWidth],
+      ["y", "scrollTop", box.clientHeight, box.scrollHeight],
+    ].forEach(([axis, scroll, size, total]) => {
+      const wanted = box[scroll],
+        last = Math.max(0, total - size),
+        gap = 3;
+      const cuts = (at) =>
+        spans.filter((s) => (s[axis][0] < at && at < s[axis][1]) || (s[axis][0] < at + size && at + size < s[axis][1]))
+          .length;
+      const fits = (at) => at >= 0 && at <= last && (!own || (own[axis][0] >= at && own[axis][1] <= at + size));
+      if (!cuts(wanted)) return;
+      const places = [wanted];
+      spans.forEach((s) =>
+        places.push(s[axis][0] - gap, s[axis][1] + gap, s[axis][1] + gap - size, s[axis][0] - gap - size),
+      );
+      const scored = places.filter(fits).map((at) => [cuts(at), Math.abs(at - wanted), at]);
+      scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      if (scored.length) box[scroll] = scored[0][2];
+    });
   }
 }
