@@ -38,8 +38,10 @@ test("A* on Romania expands the cities in the textbook's order, each with its g,
     "Expand Arad → Sibiu → Fagaras (g 239 · h 176 · f 415).",
     "Expand Arad → Sibiu → Rimnicu Vilcea → Pitesti (g 317 · h 100 · f 417).",
   ]);
-  assert.equal(words.caption().split(" expanded")[0],
-    "Done: 4 edges costing 418 (Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest), 5");
+  assert.equal(
+    words.caption().split(" expanded")[0],
+    "Done: 4 edges costing 418 (Arad → Sibiu → Rimnicu Vilcea → Pitesti → Bucharest), 5",
+  );
   assert.match(words.caption(), /The cheapest path\.$/);
 });
 
@@ -48,7 +50,7 @@ test("every caption of breadth-first search names the node of its step by the mo
   const verbs = { expand: "Expand", generate: "Generate", duplicate: "Skip", goal: "Goal reached:" };
   trace.steps.forEach((step, k) => {
     replay.goTo(k + 1);
-    if (replay.done) return;  // the last step's caption is the search's end, below
+    if (replay.done) return; // the last step's caption is the search's end, below
     const moves = actionsTo(trace.nodes, step.node).join("") || "start";
     assert.ok(words.caption().startsWith(`${verbs[step.event]} ${moves}`), `step ${k + 1}: ${words.caption()}`);
   });
@@ -68,9 +70,14 @@ test("a clicked node's explanation says what happened to it", () => {
   replay.goTo(trace.steps.length);
   const named = (city, status) => trace.nodes.find((n) => n.state === city && replay.status.get(n.id) === status).id;
   assert.equal(words.why(named("Bucharest", "goal")), "The goal: the search stops here and returns this path.");
-  assert.match(words.why(named("Sibiu", "expanded")), /^Expanded at step \d+: its f = 393 was the least on the frontier\.$/);
+  assert.match(
+    words.why(named("Sibiu", "expanded")),
+    /^Expanded at step \d+: its f = 393 was the least on the frontier\.$/,
+  );
   // Timisoara (118 + 329 = 447) and Zerind (75 + 374 = 449) wait ahead of Bucharest by way of Fagaras (239 + 211)
-  assert.equal(words.why(named("Bucharest", "frontier")),
-    "Waiting: its f = 450, but 2 nodes on the frontier come first (the next has f = 447).");
+  assert.equal(
+    words.why(named("Bucharest", "frontier")),
+    "Waiting: its f = 450, but 2 nodes on the frontier come first (the next has f = 447).",
+  );
   assert.equal(words.statusText(named("Arad", "expanded")), "expanded");
 });

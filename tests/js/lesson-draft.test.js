@@ -35,10 +35,13 @@ test("a slide added from a link opens at the link's step, and a lesson stops at 
   const draft = emptyDraft();
   assert.equal(addSlide(draft, `${SITE}/step?problem=graph&step=7`, SITE, 2), null);
   assert.equal(addSlide(draft, "/step?problem=tiles", SITE, 2), null);
-  assert.deepEqual(draft.slides.map((slide) => [slide.title, slide.step, slide.walk]), [
-    ["Slide 1", "7", 10],
-    ["Slide 2", "0", 10],
-  ]);
+  assert.deepEqual(
+    draft.slides.map((slide) => [slide.title, slide.step, slide.walk]),
+    [
+      ["Slide 1", "7", 10],
+      ["Slide 2", "0", 10],
+    ],
+  );
   assert.equal(addSlide(draft, "/step?problem=grid", SITE, 2), "A lesson has at most 2 slides.");
   assert.match(addSlide(draft, "https://elsewhere.example/step?x=1", SITE, 9), /step-through address/);
   assert.equal(draft.slides.length, 2);

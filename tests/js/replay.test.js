@@ -49,7 +49,10 @@ test("IDA* starts each iteration from the root and ends with the bound at the op
     replay.goTo(k + 1);
     if (step.event !== "bound") return;
     bounds++;
-    assert.deepEqual([...replay.status], replay.roots.map((root) => [root, "frontier"]));
+    assert.deepEqual(
+      [...replay.status],
+      replay.roots.map((root) => [root, "frontier"]),
+    );
   });
   assert.ok(bounds >= 1);
   // RDDR: four moves, and Manhattan distance is exact on this board, so the first bound is the last
@@ -58,7 +61,11 @@ test("IDA* starts each iteration from the root and ends with the bound at the op
 });
 
 test("the frontier's first node is the node each search expands next", () => {
-  for (const [name, index] of [["tiles-bfs-idastar", 0], ["tiles-astar-bidirectional", 0], ["tiles-bfs-eight", 0]]) {
+  for (const [name, index] of [
+    ["tiles-bfs-idastar", 0],
+    ["tiles-astar-bidirectional", 0],
+    ["tiles-bfs-eight", 0],
+  ]) {
     const trace = answer(name).traces[index];
     const replay = new Replay(trace);
     trace.steps.forEach((step, k) => {
@@ -83,7 +90,8 @@ test("the breadth-first queue holds the waiting nodes in the order they were gen
 
 test("going back to a step shows what going forward to it showed", () => {
   const trace = answer("tiles-astar-bidirectional").traces[1];
-  const forward = new Replay(trace), back = new Replay(trace);
+  const forward = new Replay(trace),
+    back = new Replay(trace);
   back.goTo(trace.steps.length);
   for (let k = trace.steps.length; k >= 0; k--) {
     forward.reset();

@@ -26,15 +26,18 @@ function checkLayout(replay, domain, where, opened = new Set()) {
   // a node's label spans its columns around its centre, x + 1/2; along one depth no two spans overlap
   const rows = new Map();
   x.forEach((left, id) => {
-    const depth = replay.nodes[id].depth, half = columns(id) / 2;
+    const depth = replay.nodes[id].depth,
+      half = columns(id) / 2;
     if (!rows.has(depth)) rows.set(depth, []);
     rows.get(depth).push([left + 0.5 - half, left + 0.5 + half, id]);
   });
   rows.forEach((spans, depth) => {
     spans.sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < spans.length; i++) {
-      assert.ok(spans[i][0] >= spans[i - 1][1] - 1e-9,
-        `${where}: depth ${depth}, nodes ${spans[i - 1][2]} and ${spans[i][2]} overlap`);
+      assert.ok(
+        spans[i][0] >= spans[i - 1][1] - 1e-9,
+        `${where}: depth ${depth}, nodes ${spans[i - 1][2]} and ${spans[i][2]} overlap`,
+      );
     }
   });
   kids.forEach((children, id) => {
@@ -77,14 +80,24 @@ test("opening a folded node draws its children, and the tree still keeps them ap
   const { folded, kids } = visibleTree(replay, new Set(), null);
   const closed = [...folded.keys()].find((id) => kids.get(id).length === 0);
   const opened = checkLayout(replay, tiles, "opened", new Set([closed]));
-  assert.deepEqual(opened.kids.get(closed), replay.children[closed].filter((c) => replay.status.has(c)));
+  assert.deepEqual(
+    opened.kids.get(closed),
+    replay.children[closed].filter((c) => replay.status.has(c)),
+  );
 });
 
 test("a parent whose label is wider than its children's keeps it clear of its neighbour's", () => {
   // node 1's label (2.65 columns) is wider than its two children (1 and 1.5) side by side; its neighbours are leaves
   const node = (id, parent, depth) => ({ id, parent, depth });
   const nodes = [node(0, null, 0), node(1, 0, 1), node(2, 1, 2), node(3, 1, 2), node(4, 0, 1), node(5, 0, 1)];
-  const kids = new Map([[0, [4, 1, 5]], [1, [2, 3]], [2, []], [3, []], [4, []], [5, []]]);
+  const kids = new Map([
+    [0, [4, 1, 5]],
+    [1, [2, 3]],
+    [2, []],
+    [3, []],
+    [4, []],
+    [5, []],
+  ]);
   const widths = { 0: 1, 1: 2.65, 2: 1, 3: 1.5, 4: 1, 5: 1 };
   const { x } = placeColumns([0], nodes, kids, (id) => widths[id]);
   const span = (id) => [x.get(id) + 0.5 - widths[id] / 2, x.get(id) + 0.5 + widths[id] / 2];

@@ -16,4 +16,3 @@ export function chessboard(el, rows, cols) {
   }
   return squares;
 }
-

@@ -4,22 +4,30 @@
 // currentViewUrl, showView and the "stepview:change" event); this module only carries view URLs between browsers.
 import { fetchJSON, html, onReady, plural } from "./common.js";
 
-const LEAD = "pp_class_lead", FOLLOW = "pp_class_follow";
+const LEAD = "pp_class_lead",
+  FOLLOW = "pp_class_follow";
 const CONSOLE_MS = 1000;
 
 async function viewApi() {
   try {
     return await import("./step/view.js");
-  } catch {  // a page without the step-through's view: its address is its view
+  } catch {
+    // a page without the step-through's view: its address is its view
     return { currentViewUrl: () => location.pathname + location.search, showView: (url) => location.assign(url) };
   }
 }
 
 function stored(key) {
-  try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch { return null; }
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
 }
 
-async function post(url, body) { return fetchJSON(url, body || {}); }
+async function post(url, body) {
+  return fetchJSON(url, body || {});
+}
 
 // ---- choices, tallies, reasons: shared by the dock and the bar ----------------------------------------------------
 
@@ -51,7 +59,8 @@ function questionBlock(q, { onChoose, chosen, tally } = {}) {
       li.appendChild(bar);
     }
     if (right) li.appendChild(html("strong", "class-right", " ✓ right answer"));
-    if (chosen === i) li.appendChild(html("span", "class-mine", right || q.answer === undefined ? " your answer" : " ✗ your answer"));
+    if (chosen === i)
+      li.appendChild(html("span", "class-mine", right || q.answer === undefined ? " your answer" : " ✗ your answer"));
     list.appendChild(li);
   });
   box.appendChild(list);
@@ -76,8 +85,13 @@ function folding(panel, label) {
 
 // ---- the lecturer --------------------------------------------------------------------------------------------------
 
-const KINDS = { next: "Which node next?", f: "f of a node?", frontier: "Which is on the frontier?",
-  bound: "IDA*'s next bound?", optimal: "Is the path optimal?" };
+const KINDS = {
+  next: "Which node next?",
+  f: "f of a node?",
+  frontier: "Which is on the frontier?",
+  bound: "IDA*'s next bound?",
+  optimal: "Is the path optimal?",
+};
 
 class Dock {
   constructor(code, view) {
@@ -106,7 +120,11 @@ class Dock {
     const ask = html("div", "class-ask");
     this.kind = html("select", "");
     this.kind.setAttribute("aria-label", "Question to ask");
-    Object.entries(KINDS).forEach(([k, label]) => { const o = html("option", "", label); o.value = k; this.kind.appendChild(o); });
+    Object.entries(KINDS).forEach(([k, label]) => {
+      const o = html("option", "", label);
+      o.value = k;
+      this.kind.appendChild(o);
+    });
     const askButton = html("button", "primary", "Ask");
     askButton.type = "button";
     askButton.addEventListener("click", () => this.ask());
@@ -130,8 +148,12 @@ class Dock {
     document.body.appendChild(this.el);
     document.body.classList.add("class-leading");
     // a strip along the foot of the window: the stage and the page give it its height (app.css), so it covers nothing
-    this.resized = new ResizeObserver(() => document.documentElement.style.setProperty("--class-dock-height",
-      `${Math.ceil(this.el.getBoundingClientRect().height)}px`));
+    this.resized = new ResizeObserver(() =>
+      document.documentElement.style.setProperty(
+        "--class-dock-height",
+        `${Math.ceil(this.el.getBoundingClientRect().height)}px`,
+      ),
+    );
     this.resized.observe(this.el);
     document.addEventListener("stepview:change", (e) => this.send(e.detail.url));
     this.send(view.currentViewUrl());
@@ -162,29 +184,45 @@ class Dock {
         this.view.adoptView?.(answer.view);
       }
     } catch (e) {
-      this.sentUrl = null;  // sent again once the server answers
+      this.sentUrl = null; // sent again once the server answers
       this.fail(e);
     }
   }
 
-  fail(e) { this.error.hidden = !e; this.error.textContent = e ? e.message : ""; }
+  fail(e) {
+    this.error.hidden = !e;
+    this.error.textContent = e ? e.message : "";
+  }
 
   async ask() {
     try {
       const state = await post(`/class/${this.code}/ask`, { kind: this.kind.value });
       this.fail(null);
-      this.showJoin(false);  // the room has joined by now: the answers need the space
-      if (state.view !== this.view.currentViewUrl()) { this.sentUrl = state.view; this.view.showView(state.view); }
+      this.showJoin(false); // the room has joined by now: the answers need the space
+      if (state.view !== this.view.currentViewUrl()) {
+        this.sentUrl = state.view;
+        this.view.showView(state.view);
+      }
       this.render(state);
-    } catch (e) { this.fail(e); }
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   async act(what) {
-    try { this.render(await post(`/class/${this.code}/${what}`)); } catch (e) { this.fail(e); }
+    try {
+      this.render(await post(`/class/${this.code}/${what}`));
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   async end() {
-    try { await post(`/class/${this.code}/end`); } catch { /* ended already */ }
+    try {
+      await post(`/class/${this.code}/end`);
+    } catch {
+      /* ended already */
+    }
     this.close();
   }
 
@@ -195,19 +233,26 @@ class Dock {
     document.documentElement.style.removeProperty("--class-dock-height");
     this.el.remove();
     document.body.classList.remove("class-leading");
-    document.querySelectorAll("[data-class-start]").forEach((f) => { f.hidden = false; });
+    document.querySelectorAll("[data-class-start]").forEach((f) => {
+      f.hidden = false;
+    });
   }
 
   async poll() {
     let answered = false;
     try {
       const response = await fetch(`/class/${this.code}/console`, { cache: "no-store" });
-      if (response.status === 404 || response.status === 403) { this.close(); return; }
+      if (response.status === 404 || response.status === 403) {
+        this.close();
+        return;
+      }
       if (response.ok) {
         answered = true;
         this.render(await response.json());
       }
-    } catch { /* the next poll tries again */ }
+    } catch {
+      /* the next poll tries again */
+    }
     this.connection(answered);
     this.timer = setTimeout(() => this.poll(), CONSOLE_MS);
   }
@@ -221,9 +266,11 @@ class Dock {
     } else if (answered && this.lost) {
       this.lost = false;
       this.status.textContent = "Reconnected: the class goes on.";
-      this.send(this.view.currentViewUrl());  // a step taken meanwhile
+      this.send(this.view.currentViewUrl()); // a step taken meanwhile
       clearTimeout(this.statusTimer);
-      this.statusTimer = setTimeout(() => { if (!this.lost) this.status.hidden = true; }, 8000);
+      this.statusTimer = setTimeout(() => {
+        if (!this.lost) this.status.hidden = true;
+      }, 8000);
     }
   }
 
@@ -237,7 +284,10 @@ class Dock {
     if (!q) return;
     const count = html("p", "class-answer-count", `${plural(q.answers, "answer")}`);
     count.dataset.answers = String(q.answers);
-    this.answers.append(count, questionBlock(q.revealed ? q : { ...q, answer: undefined, reason: undefined }, { tally: q.tally }));
+    this.answers.append(
+      count,
+      questionBlock(q.revealed ? q : { ...q, answer: undefined, reason: undefined }, { tally: q.tally }),
+    );
     if (q.names.length) this.answers.appendChild(html("p", "muted", `Answered: ${q.names.join(", ")}`));
   }
 }
@@ -245,7 +295,8 @@ class Dock {
 // "Start a class" on the first screen, with the stage: in the folded form's one line when it shows (a presenting
 // step-through), else in the player's bar beside Copy link.
 function placeStart(form) {
-  const setup = document.getElementById("setup-bar"), bar = document.querySelector(".stage-bar");
+  const setup = document.getElementById("setup-bar"),
+    bar = document.querySelector(".stage-bar");
   const place = () => {
     if (setup && !setup.hidden) setup.insertBefore(form, document.getElementById("setup-toggle"));
     else if (bar) bar.insertBefore(form, document.getElementById("step-keys"));
@@ -257,7 +308,10 @@ function placeStart(form) {
 function setUpStart(view) {
   document.querySelectorAll("[data-class-start]").forEach((form) => {
     placeStart(form);
-    if (stored(FOLLOW)) { form.hidden = true; return; }  // a student's page does not start classes
+    if (stored(FOLLOW)) {
+      form.hidden = true;
+      return;
+    } // a student's page does not start classes
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
@@ -266,7 +320,9 @@ function setUpStart(view) {
         form.hidden = true;
         const dock = new Dock(state.code, view);
         dock.showJoin(true);
-      } catch (e) { window.alert(e.message); }
+      } catch (e) {
+        window.alert(e.message);
+      }
     });
     if (stored(LEAD)) form.hidden = true;
   });
@@ -286,7 +342,7 @@ class Bar {
     this.state = null;
     this.queued = null;
     this.applying = false;
-    this.inFlight = new Set();  // lecturer's views handed to the page whose change it has not announced yet
+    this.inFlight = new Set(); // lecturer's views handed to the page whose change it has not announced yet
     this.chosen = new Map();
     this.el = html("aside", "class-bar");
     this.el.setAttribute("aria-label", `Class ${me.code}`);
@@ -316,10 +372,15 @@ class Bar {
     document.body.appendChild(this.el);
     document.body.classList.add("class-following");
     // the page's bottom padding and scroll padding (app.css) follow the bar's height as it folds, wraps or grows
-    new ResizeObserver(() => document.documentElement.style.setProperty("--class-bar-height",
-      `${Math.ceil(this.el.getBoundingClientRect().height)}px`)).observe(this.el);
+    new ResizeObserver(() =>
+      document.documentElement.style.setProperty(
+        "--class-bar-height",
+        `${Math.ceil(this.el.getBoundingClientRect().height)}px`,
+      ),
+    ).observe(this.el);
     const stage = document.getElementById("step-stage");
-    if (stage) {  // the board first: now, and once the page has drawn what it shows
+    if (stage) {
+      // the board first: now, and once the page has drawn what it shows
       stage.scrollIntoView({ block: "start" });
       document.addEventListener("stepview:change", () => stage.scrollIntoView({ block: "start" }), { once: true });
     }
@@ -336,9 +397,11 @@ class Bar {
 
   setFollowing(on) {
     this.following = on;
-    if (this.view.setFollowing) this.view.setFollowing(on);  // the page then leaves a student who stepped alone
+    if (this.view.setFollowing) this.view.setFollowing(on); // the page then leaves a student who stepped alone
     this.followButton.hidden = on;
-    this.status.textContent = on ? `Class ${this.me.code}: following the lecturer` : `Class ${this.me.code}: on your own`;
+    this.status.textContent = on
+      ? `Class ${this.me.code}: following the lecturer`
+      : `Class ${this.me.code}: on your own`;
     this.el.dataset.following = on ? "1" : "0";
   }
 
@@ -362,8 +425,12 @@ class Bar {
       this.queued = null;
       if (url !== this.view.currentViewUrl()) {
         this.inFlight.add(url);
-        try { await this.view.showView(url); } catch { /* the next poll's view is tried afresh */ }
-        if (this.inFlight.size > 8) this.inFlight.clear();  // views the page never announced
+        try {
+          await this.view.showView(url);
+        } catch {
+          /* the next poll's view is tried afresh */
+        }
+        if (this.inFlight.size > 8) this.inFlight.clear(); // views the page never announced
       }
     }
     this.applying = false;
@@ -383,17 +450,30 @@ class Bar {
     const began = performance.now();
     let wait = this.state ? this.state.poll : 700;
     try {
-      const response = await fetch(url, { cache: "no-store", headers: this.etag ? { "If-None-Match": this.etag } : {} });
-      if (response.status === 404) { this.leave("The class has ended."); return; }
-      if (this.lost) { this.lost = false; this.setFollowing(this.following); }
+      const response = await fetch(url, {
+        cache: "no-store",
+        headers: this.etag ? { "If-None-Match": this.etag } : {},
+      });
+      if (response.status === 404) {
+        this.leave("The class has ended.");
+        return;
+      }
+      if (this.lost) {
+        this.lost = false;
+        this.setFollowing(this.following);
+      }
       if (response.status === 200) {
         this.etag = response.headers.get("ETag");
         this.update(await response.json());
       } else if (response.status === 429) {
         wait = 10000;
       }
-    } catch {  // offline for a moment, or the server restarting: the next poll catches up
-      if (!this.lost) { this.lost = true; this.status.textContent = `Class ${this.me.code}: reconnecting…`; }
+    } catch {
+      // offline for a moment, or the server restarting: the next poll catches up
+      if (!this.lost) {
+        this.lost = true;
+        this.status.textContent = `Class ${this.me.code}: reconnecting…`;
+      }
       wait = Math.max(wait, 2000);
     }
     this.timer = setTimeout(() => this.poll(), Math.max(0, wait - (performance.now() - began)));
@@ -409,7 +489,8 @@ class Bar {
     const q = this.state && this.state.question;
     this.questionBox.innerHTML = "";
     if (!q) return;
-    if (q.number !== this.shownQuestion) {  // a new question unfolds a folded bar: it wants an answer
+    if (q.number !== this.shownQuestion) {
+      // a new question unfolds a folded bar: it wants an answer
       this.shownQuestion = q.number;
       this.setFolded(false);
     }
@@ -417,10 +498,17 @@ class Bar {
     this.questionBox.appendChild(questionBlock(q, { chosen, onChoose: (i) => this.answer(q, i) }));
     if (q.answer === undefined) this.questionBox.appendChild(this.nameBox);
     if (q.answer !== undefined && chosen !== undefined) {
-      this.questionBox.appendChild(html("p", chosen === q.answer ? "class-verdict ok" : "class-verdict",
-        chosen === q.answer ? "You were right." : "Not this time: see the reason above."));
+      this.questionBox.appendChild(
+        html(
+          "p",
+          chosen === q.answer ? "class-verdict ok" : "class-verdict",
+          chosen === q.answer ? "You were right." : "Not this time: see the reason above.",
+        ),
+      );
     } else if (chosen !== undefined) {
-      this.questionBox.appendChild(html("p", "muted class-sent", "Answer sent; you may change it until the answer is shown."));
+      this.questionBox.appendChild(
+        html("p", "muted class-sent", "Answer sent; you may change it until the answer is shown."),
+      );
     }
   }
 
@@ -429,11 +517,17 @@ class Bar {
       const name = this.nameInput.value.trim();
       this.me.name = name;
       sessionStorage.setItem(FOLLOW, JSON.stringify(this.me));
-      await post(`/class/${this.me.code}/answer`, { student: this.me.student, question: q.number, choice,
-        ...(name ? { name } : {}) });
+      await post(`/class/${this.me.code}/answer`, {
+        student: this.me.student,
+        question: q.number,
+        choice,
+        ...(name ? { name } : {}),
+      });
       this.chosen.set(q.number, choice);
       this.renderQuestion();
-    } catch (e) { this.status.textContent = e.message; }
+    } catch (e) {
+      this.status.textContent = e.message;
+    }
   }
 }
 
@@ -445,7 +539,8 @@ function studentId() {
 
 onReady(async () => {
   const join = document.querySelector("[data-class-join]");
-  if (join) {  // the way in: this tab follows the class from now on, starting at the lecturer's view
+  if (join) {
+    // the way in: this tab follows the class from now on, starting at the lecturer's view
     sessionStorage.removeItem(LEAD);
     const before = stored(FOLLOW);
     const student = before && before.code === join.dataset.code ? before.student : studentId();
@@ -455,7 +550,8 @@ onReady(async () => {
   }
   const view = await viewApi();
   setUpStart(view);
-  const lead = stored(LEAD), follow = stored(FOLLOW);
+  const lead = stored(LEAD),
+    follow = stored(FOLLOW);
   if (lead) new Dock(lead.code, view);
   else if (follow) new Bar(follow, view);
 });

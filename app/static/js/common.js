@@ -35,9 +35,16 @@ export function html(name, cls, text) {
 
 // GET without a body, POST JSON with one; a non-2xx answer throws the server's message (it always sends {error}).
 export async function fetchJSON(url, body) {
-  const response = await fetch(url, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
+  const response = await fetch(
+    url,
+    body === undefined
+      ? {}
+      : {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        },
+  );
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
   return data;

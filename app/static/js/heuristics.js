@@ -20,7 +20,11 @@ export function decorate(cells, data, tileEl, summaryEl) {
     const el = tile ? tileEl(tile) : null;
     if (!el) return;
     let badge = el.querySelector(".h-badge");
-    if (!badge) { badge = html("span", "h-badge"); badge.setAttribute("aria-hidden", "true"); el.appendChild(badge); }
+    if (!badge) {
+      badge = html("span", "h-badge");
+      badge.setAttribute("aria-hidden", "true");
+      el.appendChild(badge);
+    }
     // drawn by CSS from the attribute: text inside a tile button would change what the button reads as (axe's
     // label-content-name-mismatch), and the sum is said in words under the board
     badge.dataset.h = String(data.manhattan[cell]);
@@ -30,21 +34,41 @@ export function decorate(cells, data, tileEl, summaryEl) {
   if (!summaryEl) return;
   summaryEl.innerHTML = "";
   const lc = (data.linear_conflict_total - data.manhattan_total) / 2;
-  summaryEl.appendChild(html("p", "", `Manhattan distance ${data.manhattan_total} (the corner numbers added up)` +
-    (data.conflicts.length ? `; linear conflict adds 2 × ${lc} = ${data.linear_conflict_total}` : "; no linear conflicts") + "."));
+  summaryEl.appendChild(
+    html(
+      "p",
+      "",
+      `Manhattan distance ${data.manhattan_total} (the corner numbers added up)` +
+        (data.conflicts.length
+          ? `; linear conflict adds 2 × ${lc} = ${data.linear_conflict_total}`
+          : "; no linear conflicts") +
+        ".",
+    ),
+  );
   if (data.conflicts.length) {
-    summaryEl.appendChild(html("p", "muted", "Outlined pairs, each in its goal line but in the wrong order: " +
-      data.conflicts.map((p) => `${p.a}–${p.b} (${p.line} ${p.index + 1})`).join(", ") + "."));
+    summaryEl.appendChild(
+      html(
+        "p",
+        "muted",
+        "Outlined pairs, each in its goal line but in the wrong order: " +
+          data.conflicts.map((p) => `${p.a}–${p.b} (${p.line} ${p.index + 1})`).join(", ") +
+          ".",
+      ),
+    );
   }
   if (data.pdb) {
     const p = data.pdb;
     const list = html("ul", "h-groups");
     p.groups.forEach((g, i) => {
       const mirrored = g.mirrored === null ? "" : `; ${g.mirrored} on the mirrored board`;
-      list.appendChild(html("li", `h-group-${i}`, `group ${i + 1} (tiles ${g.tiles.join(" ")}): ${g.value} moves${mirrored}`));
+      list.appendChild(
+        html("li", `h-group-${i}`, `group ${i + 1} (tiles ${g.tiles.join(" ")}): ${g.value} moves${mirrored}`),
+      );
     });
-    const sums = p.mirrored_total === null ? `the groups' values added up`
-      : `the larger of the groups' values added up (${p.direct_total}) and the same on the mirrored board (${p.mirrored_total})`;
+    const sums =
+      p.mirrored_total === null
+        ? `the groups' values added up`
+        : `the larger of the groups' values added up (${p.direct_total}) and the same on the mirrored board (${p.mirrored_total})`;
     summaryEl.appendChild(html("p", "", `Pattern database (${p.label}): ${p.value}, ${sums}.`));
     summaryEl.appendChild(list);
   }

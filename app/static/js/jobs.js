@@ -4,7 +4,7 @@
 // because jobs are started from most of them.
 import { announce, onReady } from "./common.js";
 
-const heard = new Map();  // job id → what was last announced about it
+const heard = new Map(); // job id → what was last announced about it
 
 function check() {
   const present = new Set();
@@ -21,7 +21,10 @@ function check() {
       const quarter = bar && bar.hasAttribute("value") ? Math.floor(+bar.value * 4) : -1;
       said = quarter > 0 ? `${title}: ${quarter * 25} % done` : `${title}: started`;
     }
-    if (heard.get(id) !== said) { heard.set(id, said); announce(said); }
+    if (heard.get(id) !== said) {
+      heard.set(id, said);
+      announce(said);
+    }
   });
   // a job that finished with a result was replaced by the result itself
   heard.forEach((said, id) => {
@@ -38,24 +41,34 @@ function fill(form, values) {
   const changes = [];
   for (const [name, value] of Object.entries(values)) {
     const field = form.elements.namedItem(name);
-    if (!field || value === null || typeof value === "object" && !Array.isArray(value)) continue;
+    if (!field || value === null || (typeof value === "object" && !Array.isArray(value))) continue;
     const fields = field instanceof RadioNodeList ? [...field] : [field];
     if (fields[0].type === "hidden") {
       if (fields[0].value !== String(value)) return false;
     } else if (fields[0].type === "checkbox") {
       const wanted = Array.isArray(value) ? value.map(String) : [String(value)];
       const on = (box) => (typeof value === "boolean" ? value : wanted.includes(box.value));
-      fields.forEach((box) => changes.push(() => { box.checked = on(box); }));
+      fields.forEach((box) =>
+        changes.push(() => {
+          box.checked = on(box);
+        }),
+      );
     } else if (fields[0].tagName === "SELECT") {
-      const option = [...fields[0].options].find((o) => o.value === String(value) || (o.value !== "" && Number(o.value) === Number(value)));
+      const option = [...fields[0].options].find(
+        (o) => o.value === String(value) || (o.value !== "" && Number(o.value) === Number(value)),
+      );
       if (!option) return false;
-      changes.push(() => { fields[0].value = option.value; });
+      changes.push(() => {
+        fields[0].value = option.value;
+      });
     } else if (!Array.isArray(value)) {
-      changes.push(() => { fields[0].value = String(value); });
+      changes.push(() => {
+        fields[0].value = String(value);
+      });
     }
   }
   changes.forEach((change) => change());
-  form.dispatchEvent(new Event("change", { bubbles: true }));  // pages that show fields by choice update
+  form.dispatchEvent(new Event("change", { bubbles: true })); // pages that show fields by choice update
   return true;
 }
 

@@ -15,7 +15,12 @@ function knightsView(root) {
     root.dataset.loaded = "0";
     const q = new URLSearchParams(new FormData(form));
     let data;
-    try { data = await fetchJSON(`${root.dataset.url}?${q}`); } catch (e) { caption.textContent = e.message; return; }
+    try {
+      data = await fetchJSON(`${root.dataset.url}?${q}`);
+    } catch (e) {
+      caption.textContent = e.message;
+      return;
+    }
     if (mine !== latest) return;
     const squares = chessboard(board, data.rows, data.cols);
     const events = data.events;
@@ -28,18 +33,30 @@ function knightsView(root) {
         else if (e.event === "back") path.pop();
         last = e;
       }
-      squares.forEach((sq) => { sq.textContent = ""; sq.classList.remove("visited", "knight"); });
-      path.forEach((s, i) => { squares[s].textContent = i + 1; squares[s].classList.add("visited"); });
+      squares.forEach((sq) => {
+        sq.textContent = "";
+        sq.classList.remove("visited", "knight");
+      });
+      path.forEach((s, i) => {
+        squares[s].textContent = i + 1;
+        squares[s].classList.add("visited");
+      });
       if (path.length) squares[path[path.length - 1]].classList.add("knight");
       root.dataset.visited = path.length;
-      caption.textContent = !last ? "Press play: the knight tries its jumps in a fixed order and backs up at dead ends."
-        : last.event === "tour" ? `A tour: all ${path.length} squares after ${k} steps.`
-        : last.event === "back" ? `Dead end: back from square ${last.square} (${path.length} squares on the path).`
-        : `Jump ${path.length} to square ${last.square}.`;
+      caption.textContent = !last
+        ? "Press play: the knight tries its jumps in a fixed order and backs up at dead ends."
+        : last.event === "tour"
+          ? `A tour: all ${path.length} squares after ${k} steps.`
+          : last.event === "back"
+            ? `Dead end: back from square ${last.square} (${path.length} squares on the path).`
+            : `Jump ${path.length} to square ${last.square}.`;
       if (k === events.length && !data.solved) caption.textContent += " (recording stopped here; no tour yet)";
     });
   }
-  form.addEventListener("submit", (event) => { event.preventDefault(); load(); });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    load();
+  });
   load();
 }
 

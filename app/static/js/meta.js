@@ -5,7 +5,10 @@ onReady(() => {
   const form = document.querySelector(".meta-form");
   if (!form) return;
   const select = form.elements.algorithm;
-  const show = () => form.querySelectorAll("fieldset[data-for]").forEach((f) => { f.hidden = f.dataset.for !== select.value; });
+  const show = () =>
+    form.querySelectorAll("fieldset[data-for]").forEach((f) => {
+      f.hidden = f.dataset.for !== select.value;
+    });
   select.addEventListener("change", show);
   show();
 });

@@ -14,7 +14,12 @@ function queensView(root) {
     const mine = ++latest;
     root.dataset.loaded = "0";
     let data;
-    try { data = await fetchJSON(`${root.dataset.url}?n=${n}`); } catch (e) { caption.textContent = e.message; return; }
+    try {
+      data = await fetchJSON(`${root.dataset.url}?n=${n}`);
+    } catch (e) {
+      caption.textContent = e.message;
+      return;
+    }
     if (mine !== latest) return;
     const squares = chessboard(board, n, n);
     const events = data.events;
@@ -28,8 +33,14 @@ function queensView(root) {
         else if (e.event === "remove") columns.length = e.row;
         last = e;
       }
-      squares.forEach((sq) => { sq.className = sq.className.replace(/ (queen|trying|clash|attacker)/g, ""); sq.textContent = ""; });
-      columns.forEach((c, r) => { squares[r * n + c].classList.add("queen"); squares[r * n + c].textContent = "♛"; });
+      squares.forEach((sq) => {
+        sq.className = sq.className.replace(/ (queen|trying|clash|attacker)/g, "");
+        sq.textContent = "";
+      });
+      columns.forEach((c, r) => {
+        squares[r * n + c].classList.add("queen");
+        squares[r * n + c].textContent = "♛";
+      });
       let text = "Press play: queens go row by row, each in the first square no queen above attacks.";
       if (last && last.event === "conflict") {
         squares[last.row * n + last.col].classList.add("clash");
@@ -48,7 +59,10 @@ function queensView(root) {
       caption.textContent = text;
     });
   }
-  form.addEventListener("submit", (event) => { event.preventDefault(); load(+form.elements.n.value); });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    load(+form.elements.n.value);
+  });
   load(+form.elements.n.value);
 }
 

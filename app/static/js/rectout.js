@@ -5,23 +5,32 @@ import { Stepper } from "./stepper.js";
 import { fetchJSON, onReady } from "./common.js";
 
 (function () {
-  const VIEW = { left: -1.5, right: 14.5, bottom: -3.5, top: 14.5 };  // cm shown on the canvas
+  const VIEW = { left: -1.5, right: 14.5, bottom: -3.5, top: 14.5 }; // cm shown on the canvas
   const TURN_STEP = (2 * Math.PI) / 180;
   const NUDGE = 0.1;
   const FRAMES_PER_SLIDE = 16;
 
   function corners(pose, half) {
     const [x, y, a] = pose;
-    const c = Math.cos(a), s = Math.sin(a);
-    return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]) => {
-      const px = sx * half[0], py = sy * half[1];
+    const c = Math.cos(a),
+      s = Math.sin(a);
+    return [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ].map(([sx, sy]) => {
+      const px = sx * half[0],
+        py = sy * half[1];
       return [x + c * px - s * py, y + s * px + c * py];
     });
   }
 
   function inside(pose, half, point) {
-    const dx = point[0] - pose[0], dy = point[1] - pose[1];
-    const c = Math.cos(pose[2]), s = Math.sin(pose[2]);
+    const dx = point[0] - pose[0],
+      dy = point[1] - pose[1];
+    const c = Math.cos(pose[2]),
+      s = Math.sin(pose[2]);
     return Math.abs(c * dx + s * dy) <= half[0] && Math.abs(-s * dx + c * dy) <= half[1];
   }
 
@@ -37,8 +46,8 @@ import { fetchJSON, onReady } from "./common.js";
       this.half = [+root.dataset.length / 2, +root.dataset.thickness / 2];
       this.target = +root.dataset.target;
       this.chosen = this.target;
-      this.partner = null;  // a second plate that turns with the chosen one (the paper's set rotation)
-      this.pairing = false;  // the next plate clicked becomes the partner (the button, for touch screens)
+      this.partner = null; // a second plate that turns with the chosen one (the paper's set rotation)
+      this.pairing = false; // the next plate clicked becomes the partner (the button, for touch screens)
       this.pivots = [];
       this.drag = null;
       this.busy = false;
@@ -52,8 +61,13 @@ import { fetchJSON, onReady } from "./common.js";
     }
 
     // world (cm, y up) <-> canvas pixels
-    scale() { return this.canvas.width / (VIEW.right - VIEW.left); }
-    toPixel([x, y]) { const k = this.scale(); return [(x - VIEW.left) * k, (VIEW.top - y) * k]; }
+    scale() {
+      return this.canvas.width / (VIEW.right - VIEW.left);
+    }
+    toPixel([x, y]) {
+      const k = this.scale();
+      return [(x - VIEW.left) * k, (VIEW.top - y) * k];
+    }
     toWorld(event) {
       const box = this.canvas.getBoundingClientRect();
       const px = ((event.clientX - box.left) * this.canvas.width) / box.width;
@@ -68,7 +82,8 @@ import { fetchJSON, onReady } from "./common.js";
       const text = JSON.stringify(state);
       this.root.dataset.state = text;
       if (this.form) this.form.elements.state.value = text;
-      if (share) {  // the address holds the position, so a reload or a shared link opens it
+      if (share) {
+        // the address holds the position, so a reload or a shared link opens it
         const url = new URL(window.location.href);
         url.searchParams.set("state", JSON.stringify(state.map((p) => p.map((v) => +v.toFixed(9)))));
         window.history.replaceState(null, "", url);
@@ -79,20 +94,41 @@ import { fetchJSON, onReady } from "./common.js";
     polygon(points) {
       const ctx = this.ctx;
       ctx.beginPath();
-      points.forEach((p, i) => { const [u, v] = this.toPixel(p); if (i) ctx.lineTo(u, v); else ctx.moveTo(u, v); });
+      points.forEach((p, i) => {
+        const [u, v] = this.toPixel(p);
+        if (i) ctx.lineTo(u, v);
+        else ctx.moveTo(u, v);
+      });
       ctx.closePath();
     }
 
     draw() {
-      const ctx = this.ctx, n = this.size, wall = 0.6;
+      const ctx = this.ctx,
+        n = this.size,
+        wall = 0.6;
       ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
       ctx.fillStyle = "#f8f9fc";
-      this.polygon([[0, 0], [n, 0], [n, n], [0, n]]);
+      this.polygon([
+        [0, 0],
+        [n, 0],
+        [n, n],
+        [0, n],
+      ]);
       ctx.fill();
       ctx.fillStyle = "#3d4456";
-      for (const r of [[-wall, -wall, 0, n + wall], [n, -wall, n + wall, n + wall], [-wall, n, n + wall, n + wall],
-        [-wall, -wall, this.hole[0], 0], [this.hole[1], -wall, n + wall, 0]]) {
-        this.polygon([[r[0], r[1]], [r[2], r[1]], [r[2], r[3]], [r[0], r[3]]]);
+      for (const r of [
+        [-wall, -wall, 0, n + wall],
+        [n, -wall, n + wall, n + wall],
+        [-wall, n, n + wall, n + wall],
+        [-wall, -wall, this.hole[0], 0],
+        [this.hole[1], -wall, n + wall, 0],
+      ]) {
+        this.polygon([
+          [r[0], r[1]],
+          [r[2], r[1]],
+          [r[2], r[3]],
+          [r[0], r[3]],
+        ]);
         ctx.fill();
       }
       this.state.forEach((pose, i) => {
@@ -110,13 +146,15 @@ import { fetchJSON, onReady } from "./common.js";
         ctx.setLineDash([]);
       });
       ctx.fillStyle = "#c92a2a";
-      for (const p of this.pivots) {  // the points a turn keeps in contact: its pivot
+      for (const p of this.pivots) {
+        // the points a turn keeps in contact: its pivot
         const [u, v] = this.toPixel(p);
         ctx.beginPath();
         ctx.arc(u, v, 6, 0, 2 * Math.PI);
         ctx.fill();
       }
-      this.state.forEach((pose, i) => {  // names last, so a pivot on a plate's centre does not hide them
+      this.state.forEach((pose, i) => {
+        // names last, so a pivot on a plate's centre does not hide them
         const [u, v] = this.toPixel(pose);
         ctx.fillStyle = "#ffffff";
         ctx.font = "600 15px system-ui, sans-serif";
@@ -157,7 +195,8 @@ import { fetchJSON, onReady } from "./common.js";
     async follow() {
       if (!this.drag || this.busy) return;
       const pose = this.state[this.drag.piece];
-      const dx = this.drag.want[0] - pose[0], dy = this.drag.want[1] - pose[1];
+      const dx = this.drag.want[0] - pose[0],
+        dy = this.drag.want[1] - pose[1];
       if (Math.hypot(dx, dy) < 1e-3) return;
       const sent = this.drag.want.slice();
       await this.act(this.root.dataset.slideUrl, { piece: this.drag.piece, dx, dy });
@@ -171,7 +210,8 @@ import { fetchJSON, onReady } from "./common.js";
         const piece = this.state.findIndex((pose) => inside(pose, this.half, point));
         if (piece < 0) return;
         this.stepper.pause();
-        if ((event.shiftKey || this.pairing) && piece !== this.chosen) {  // pick (or drop) the partner
+        if ((event.shiftKey || this.pairing) && piece !== this.chosen) {
+          // pick (or drop) the partner
           this.partner = this.partner === piece ? null : piece;
           this.pairing = false;
           this.draw();
@@ -180,10 +220,10 @@ import { fetchJSON, onReady } from "./common.js";
         }
         if (piece === this.partner) [this.chosen, this.partner] = [piece, this.chosen];
         else if (piece !== this.chosen) [this.chosen, this.partner] = [piece, null];
-        this.root.focus({ preventScroll: true });  // a scroll here would move the plate under the pointer
+        this.root.focus({ preventScroll: true }); // a scroll here would move the plate under the pointer
         const pose = this.state[piece];
         this.drag = { piece, offset: [pose[0] - point[0], pose[1] - point[1]], want: [pose[0], pose[1]] };
-        this.root.dataset.dragging = "1";  // until the drag's last request has landed (the tests wait for it)
+        this.root.dataset.dragging = "1"; // until the drag's last request has landed (the tests wait for it)
         canvas.setPointerCapture(event.pointerId);
         this.draw();
         event.preventDefault();
@@ -204,8 +244,14 @@ import { fetchJSON, onReady } from "./common.js";
       canvas.addEventListener("pointerup", release);
       canvas.addEventListener("pointercancel", release);
       this.root.addEventListener("keydown", (event) => {
-        const keys = { q: ["turn", TURN_STEP], e: ["turn", -TURN_STEP], ArrowLeft: ["slide", [-NUDGE, 0]],
-          ArrowRight: ["slide", [NUDGE, 0]], ArrowUp: ["slide", [0, NUDGE]], ArrowDown: ["slide", [0, -NUDGE]] };
+        const keys = {
+          q: ["turn", TURN_STEP],
+          e: ["turn", -TURN_STEP],
+          ArrowLeft: ["slide", [-NUDGE, 0]],
+          ArrowRight: ["slide", [NUDGE, 0]],
+          ArrowUp: ["slide", [0, NUDGE]],
+          ArrowDown: ["slide", [0, -NUDGE]],
+        };
         const found = keys[event.key] || keys[event.key.toLowerCase()];
         if (!found) return;
         event.preventDefault();
@@ -216,19 +262,21 @@ import { fetchJSON, onReady } from "./common.js";
         const act = button.dataset.act;
         if (act === "turn-left") button.addEventListener("click", () => this.turn(TURN_STEP));
         if (act === "turn-right") button.addEventListener("click", () => this.turn(-TURN_STEP));
-        if (act === "pair") button.addEventListener("click", () => {
-          this.pairing = this.partner === null;
-          this.partner = null;
-          this.status.textContent = this.pairing ? "Click the plate to turn with the chosen one." : "";
-          this.draw();
-        });
-        if (act === "reset") button.addEventListener("click", () => {
-          this.stepper.pause();
-          [this.partner, this.pairing] = [null, false];
-          this.player.hidden = true;
-          this.show(this.start.map((p) => p.slice()));
-          this.announce(false);
-        });
+        if (act === "pair")
+          button.addEventListener("click", () => {
+            this.pairing = this.partner === null;
+            this.partner = null;
+            this.status.textContent = this.pairing ? "Click the plate to turn with the chosen one." : "";
+            this.draw();
+          });
+        if (act === "reset")
+          button.addEventListener("click", () => {
+            this.stepper.pause();
+            [this.partner, this.pairing] = [null, false];
+            this.player.hidden = true;
+            this.show(this.start.map((p) => p.slice()));
+            this.announce(false);
+          });
       });
     }
 
@@ -247,7 +295,9 @@ import { fetchJSON, onReady } from "./common.js";
         const before = frames[frames.length - 1].state;
         path.slice(1).forEach((poses) => {
           const state = before.map((p) => p.slice());
-          motion.pieces.forEach((piece, j) => { state[piece] = poses[j]; });
+          motion.pieces.forEach((piece, j) => {
+            state[piece] = poses[j];
+          });
           // plates turning together each turn about their own centre while they slide: show those
           const pivots = motion.kind === "fan" ? poses.map((p) => [p[0], p[1]]) : motion.pivots;
           frames.push({ state, pivots, caption });

@@ -11,7 +11,7 @@ function mark() {
     if (scrolls && !el.hasAttribute("tabindex")) {
       el.setAttribute("tabindex", "0");
       el.dataset.scrollable = "1";
-      if (el.tagName === "TABLE") return;  // a table keeps its own role and is named by its caption
+      if (el.tagName === "TABLE") return; // a table keeps its own role and is named by its caption
       const caption = el.querySelector("caption, figcaption");
       el.setAttribute("role", "region");
       el.setAttribute("aria-label", `${caption ? caption.textContent.trim() : "table"} (scrolls sideways)`);

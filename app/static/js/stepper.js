@@ -16,7 +16,13 @@ export class Stepper {
     root.querySelectorAll("[data-act]").forEach((el) => {
       if (el.dataset.act === "speed") {
         el.max = "100";
-        const update = () => { this.speed = +el.value; if (this.timer) { this.pause(); this.play(); } };
+        const update = () => {
+          this.speed = +el.value;
+          if (this.timer) {
+            this.pause();
+            this.play();
+          }
+        };
         el.addEventListener("input", update);
         this.speed = +el.value;
       } else {
@@ -40,14 +46,26 @@ export class Stepper {
     this.root.dataset.done = this.step >= this.total ? "1" : "0";
     this.listeners.forEach((f) => f(this.step));
   }
-  reset() { this.pause(); this.goTo(0); }
-  end() { this.pause(); this.goTo(this.total); }
+  reset() {
+    this.pause();
+    this.goTo(0);
+  }
+  end() {
+    this.pause();
+    this.goTo(this.total);
+  }
   forward() {
-    if (this.step >= this.total) { this.pause(); return; }
+    if (this.step >= this.total) {
+      this.pause();
+      return;
+    }
     this.goTo(this.step + 1);
     if (this.step >= this.total) this.pause();
   }
-  back() { this.pause(); this.goTo(this.step - 1); }
+  back() {
+    this.pause();
+    this.goTo(this.step - 1);
+  }
   play() {
     if (this.step >= this.total) this.goTo(0);
     // Up to 20 steps a second the slider is linear; beyond, it grows geometrically to about 1,000 steps a second
@@ -56,7 +74,10 @@ export class Stepper {
     const interval = Math.max(16, 1000 / rate);
     const stride = Math.max(1, Math.round((rate * interval) / 1000));
     this.timer = window.setInterval(() => {
-      if (this.step >= this.total) { this.pause(); return; }
+      if (this.step >= this.total) {
+        this.pause();
+        return;
+      }
       this.goTo(Math.min(this.total, this.step + stride));
       if (this.step >= this.total) this.pause();
     }, interval);
@@ -69,11 +90,16 @@ export class Stepper {
     this.setPlayLabel("Play", "▶");
     this.root.dataset.playing = "0";
   }
-  get playing() { return this.timer !== null; }
+  get playing() {
+    return this.timer !== null;
+  }
   setPlayLabel(name, symbol) {
     if (!this.playBtn) return;
     this.playBtn.textContent = `${symbol} ${name}`;
     this.playBtn.setAttribute("aria-label", name);
   }
-  toggle() { if (this.timer) this.pause(); else this.play(); }
+  toggle() {
+    if (this.timer) this.pause();
+    else this.play();
+  }
 }

@@ -4,16 +4,29 @@
 // (a style attribute would break the page's Content-Security-Policy).
 import { SVG, svgEl } from "../common.js";
 
-const PROPS = ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", "font-size", "font-weight", "font-family",
-  "text-anchor", "paint-order", "stroke-linejoin"];
+const PROPS = [
+  "fill",
+  "stroke",
+  "stroke-width",
+  "stroke-dasharray",
+  "opacity",
+  "font-size",
+  "font-weight",
+  "font-family",
+  "text-anchor",
+  "paint-order",
+  "stroke-linejoin",
+];
 
 function standalone(svg) {
   const copy = svg.cloneNode(true);
-  const from = [svg, ...svg.querySelectorAll("*")], to = [copy, ...copy.querySelectorAll("*")];
+  const from = [svg, ...svg.querySelectorAll("*")],
+    to = [copy, ...copy.querySelectorAll("*")];
   from.forEach((el, i) => {
     const style = window.getComputedStyle(el);
-    PROPS.forEach((p) => to[i].setAttribute(p, style.getPropertyValue(p)));  // presentation attributes, not a style
-    if (el.tagName === "circle") to[i].setAttribute("r", style.getPropertyValue("r").replace("px", "") || el.getAttribute("r"));
+    PROPS.forEach((p) => to[i].setAttribute(p, style.getPropertyValue(p))); // presentation attributes, not a style
+    if (el.tagName === "circle")
+      to[i].setAttribute("r", style.getPropertyValue("r").replace("px", "") || el.getAttribute("r"));
   });
   copy.querySelectorAll("title").forEach((t) => t.remove());
   copy.setAttribute("xmlns", SVG);
@@ -54,25 +67,49 @@ export function savePng(svg, name, scale = 2) {
 // A board the page draws as HTML cells (row by row, 0 the blank) as an SVG in the colours of `board`'s own tiles, for
 // saveSvg and savePng: a picture file holds no HTML. It is put in the page, hidden, while it is saved, because the
 // copy takes each element's computed style.
-const CELL = 40, GAP = 3;
+const CELL = 40,
+  GAP = 3;
 
 function boardSvg(cells, cols, board) {
   const rows = cells.length / cols;
-  const tile = board.querySelector(":scope > :not(.blank)"), blank = board.querySelector(":scope > .blank");
-  const paint = (el, fallback) => {  // a tile painted with a gradient (the heuristic's groups) has no one colour
+  const tile = board.querySelector(":scope > :not(.blank)"),
+    blank = board.querySelector(":scope > .blank");
+  const paint = (el, fallback) => {
+    // a tile painted with a gradient (the heuristic's groups) has no one colour
     const style = el && window.getComputedStyle(el);
     const flat = style && style.backgroundColor !== "rgba(0, 0, 0, 0)";
     return { backgroundColor: flat ? style.backgroundColor : fallback, color: style ? style.color : "#ffffff" };
   };
   const [full, empty] = [paint(tile, "#364fc7"), paint(blank, "#e9ecef")];
   const side = (n) => n * CELL + (n + 1) * GAP;
-  const svg = svgEl("svg", { viewBox: `0 0 ${side(cols)} ${side(rows)}`, role: "img", "aria-label": `a board: ${cells.join(" ")}` });
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${side(cols)} ${side(rows)}`,
+    role: "img",
+    "aria-label": `a board: ${cells.join(" ")}`,
+  });
   cells.forEach((value, i) => {
-    const x = GAP + (i % cols) * (CELL + GAP), y = GAP + Math.floor(i / cols) * (CELL + GAP);
-    svg.appendChild(svgEl("rect", { x, y, width: CELL, height: CELL, rx: 4, fill: value ? full.backgroundColor : empty.backgroundColor }));
+    const x = GAP + (i % cols) * (CELL + GAP),
+      y = GAP + Math.floor(i / cols) * (CELL + GAP);
+    svg.appendChild(
+      svgEl("rect", {
+        x,
+        y,
+        width: CELL,
+        height: CELL,
+        rx: 4,
+        fill: value ? full.backgroundColor : empty.backgroundColor,
+      }),
+    );
     if (!value) return;
-    const label = svgEl("text", { x: x + CELL / 2, y: y + CELL / 2 + 7, fill: full.color, "font-size": 20, "font-weight": 600,
-      "font-family": "sans-serif", "text-anchor": "middle" });
+    const label = svgEl("text", {
+      x: x + CELL / 2,
+      y: y + CELL / 2 + 7,
+      fill: full.color,
+      "font-size": 20,
+      "font-weight": 600,
+      "font-family": "sans-serif",
+      "text-anchor": "middle",
+    });
     label.textContent = String(value);
     svg.appendChild(label);
   });

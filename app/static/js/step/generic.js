@@ -40,11 +40,26 @@ export function genericDomain(kind, title) {
   return {
     kind,
     stepWord: "move",
-    problem(data) { return { kind, scene: data.traces[0].scene || {} }; },
-    label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : text(node.action); },
-    pathText(chain, fromGoal) { return chain.slice(1).map((n) => text(n.action)).join(" ") || (fromGoal ? "goal" : "start"); },
-    solutionText(problem, result) { return result.path.map(text).join(" → "); },
-    summary() { return title; },
+    problem(data) {
+      return { kind, scene: data.traces[0].scene || {} };
+    },
+    label(node) {
+      return node.parent === null ? (node.side === "backward" ? "goal" : "start") : text(node.action);
+    },
+    pathText(chain, fromGoal) {
+      return (
+        chain
+          .slice(1)
+          .map((n) => text(n.action))
+          .join(" ") || (fromGoal ? "goal" : "start")
+      );
+    },
+    solutionText(problem, result) {
+      return result.path.map(text).join(" → ");
+    },
+    summary() {
+      return title;
+    },
     optionsLabel: null,
 
     picture(problem, chain) {
@@ -56,7 +71,9 @@ export function genericDomain(kind, title) {
       figure.appendChild(boxes(node.state));
       if (node.picture != null) {
         const drawn = html("p", "generic-picture muted");
-        drawn.append(...Object.entries(node.picture).map(([name, value]) => html("span", "", `${name}: ${text(value)}`)));
+        drawn.append(
+          ...Object.entries(node.picture).map(([name, value]) => html("span", "", `${name}: ${text(value)}`)),
+        );
         figure.appendChild(drawn);
       }
       const moves = chain.slice(1).map((n) => text(n.action));

@@ -22,20 +22,33 @@ export class GridPainter {
     this.painting = false;
     this.svg.addEventListener("pointerdown", (event) => this.down(event));
     this.svg.addEventListener("pointermove", (event) => this.move(event));
-    window.addEventListener("pointerup", () => { this.dragging = null; this.painting = false; });
+    window.addEventListener("pointerup", () => {
+      this.dragging = null;
+      this.painting = false;
+    });
     root.addEventListener("change", (event) => {
       const name = event.target.name || event.target.dataset.name;
       event.stopPropagation();
-      if (name === "grid_width" || name === "grid_height") this.resize(+this.field("grid_width").value, +this.field("grid_height").value);
-      if (name && name.startsWith("grid_start") || name && name.startsWith("grid_goal")) this.endsFromFields();
+      if (name === "grid_width" || name === "grid_height")
+        this.resize(+this.field("grid_width").value, +this.field("grid_height").value);
+      if ((name && name.startsWith("grid_start")) || (name && name.startsWith("grid_goal"))) this.endsFromFields();
       if (name === "grid_connect" || name === "heuristic") this.changed();
     });
-    root.querySelector("[data-grid-clear]").addEventListener("click", () => { this.rows = emptyRows(this.width, this.height); this.changed(); });
+    root.querySelector("[data-grid-clear]").addEventListener("click", () => {
+      this.rows = emptyRows(this.width, this.height);
+      this.changed();
+    });
   }
 
-  field(name) { return this.root.querySelector(`[data-name="${name}"]`); }
-  get width() { return this.rows[0].length; }
-  get height() { return this.rows.length; }
+  field(name) {
+    return this.root.querySelector(`[data-name="${name}"]`);
+  }
+  get width() {
+    return this.rows[0].length;
+  }
+  get height() {
+    return this.rows.length;
+  }
 
   load(grid) {
     this.rows = grid.rows.slice();
@@ -48,14 +61,21 @@ export class GridPainter {
   }
 
   json() {
-    return { rows: this.rows.slice(), start: this.ends.start.slice(), goal: this.ends.goal.slice(), connect: +this.field("grid_connect").value };
+    return {
+      rows: this.rows.slice(),
+      start: this.ends.start.slice(),
+      goal: this.ends.goal.slice(),
+      connect: +this.field("grid_connect").value,
+    };
   }
 
   resize(width, height) {
     const w = Math.max(2, Math.min(GRID_MAX, width || 2));
     const h = Math.max(2, Math.min(GRID_MAX, height || 2));
     this.rows = Array.from({ length: h }, (_, y) => ((this.rows[y] || "") + ".".repeat(w)).slice(0, w));
-    ["start", "goal"].forEach((end) => { this.ends[end] = [Math.min(this.ends[end][0], w - 1), Math.min(this.ends[end][1], h - 1)]; });
+    ["start", "goal"].forEach((end) => {
+      this.ends[end] = [Math.min(this.ends[end][0], w - 1), Math.min(this.ends[end][1], h - 1)];
+    });
     this.changed();
   }
 
@@ -88,7 +108,10 @@ export class GridPainter {
     event.preventDefault();
     const end = ["start", "goal"].find((e) => this.ends[e][0] === cell[0] && this.ends[e][1] === cell[1]);
     if (end) this.dragging = end;
-    else { this.painting = true; this.paint(cell); }
+    else {
+      this.painting = true;
+      this.paint(cell);
+    }
   }
 
   move(event) {
@@ -106,14 +129,16 @@ export class GridPainter {
   }
 
   paint([x, y]) {
-    const brush = this.field("grid_brush").value;  // "#", "." or a weight 2-9
+    const brush = this.field("grid_brush").value; // "#", "." or a weight 2-9
     if (brush === "#" && ["start", "goal"].some((e) => this.ends[e][0] === x && this.ends[e][1] === y)) return;
     if (this.rows[y][x] === brush) return;
     this.rows[y] = this.rows[y].slice(0, x) + brush + this.rows[y].slice(x + 1);
     this.changed();
   }
 
-  draw() { drawGrid(this.svg, { rows: this.rows, start: this.ends.start, goal: this.ends.goal }, null); }
+  draw() {
+    drawGrid(this.svg, { rows: this.rows, start: this.ends.start, goal: this.ends.goal }, null);
+  }
 
   changed() {
     this.syncFields();
@@ -131,7 +156,9 @@ export function drawGrid(svg, scene, marks) {
   svg.innerHTML = "";
   const key = ([x, y]) => `${x},${y}`;
   const sets = {};
-  ["closed", "frontier", "path"].forEach((name) => { sets[name] = new Set(((marks && marks[name]) || []).map(key)); });
+  ["closed", "frontier", "path"].forEach((name) => {
+    sets[name] = new Set(((marks && marks[name]) || []).map(key));
+  });
   scene.rows.forEach((row, y) => {
     for (let x = 0; x < width; x++) {
       const c = row[x];
@@ -148,8 +175,20 @@ export function drawGrid(svg, scene, marks) {
       }
     }
   });
-  if (marks && marks.current) svg.appendChild(svgEl("rect", { x: marks.current[0] + 0.1, y: marks.current[1] + 0.1, width: 0.8, height: 0.8, class: "current" }));
-  [["start", "S"], ["goal", "G"]].forEach(([end, letter]) => {
+  if (marks && marks.current)
+    svg.appendChild(
+      svgEl("rect", {
+        x: marks.current[0] + 0.1,
+        y: marks.current[1] + 0.1,
+        width: 0.8,
+        height: 0.8,
+        class: "current",
+      }),
+    );
+  [
+    ["start", "S"],
+    ["goal", "G"],
+  ].forEach(([end, letter]) => {
     const [x, y] = scene[end];
     svg.appendChild(svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.42, class: `end ${end}` }));
     const label = svgEl("text", { x: x + 0.5, y: y + 0.68, class: "end-label", "text-anchor": "middle" });

@@ -9,10 +9,23 @@ const cell = ([x, y]) => `(${x}, ${y})`;
 export const grid = {
   kind: "grid",
   stepWord: "move",
-  problem(data) { return { kind: "grid", scene: data.traces[0].scene }; },
-  label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action); },
-  pathText(chain, fromGoal) { return chain.slice(1).map((n) => n.action).join(" ") || (fromGoal ? "goal" : "start"); },
-  solutionText(problem, result) { return result.path.map(cell).join(" → "); },
+  problem(data) {
+    return { kind: "grid", scene: data.traces[0].scene };
+  },
+  label(node) {
+    return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action);
+  },
+  pathText(chain, fromGoal) {
+    return (
+      chain
+        .slice(1)
+        .map((n) => n.action)
+        .join(" ") || (fromGoal ? "goal" : "start")
+    );
+  },
+  solutionText(problem, result) {
+    return result.path.map(cell).join(" → ");
+  },
   summary(f) {
     const map = JSON.parse(document.querySelector('#grid-editor input[name="data"]').value || "null");
     return map ? `grid, ${cell(map.start)} to ${cell(map.goal)}` : "grid";
@@ -24,10 +37,10 @@ export const grid = {
     if (!root) return {};
     const field = root.querySelector('input[name="data"]');
     let waiting = null;
-    form.addEventListener("submit", () => window.clearTimeout(waiting));  // Load reads the painted map itself
+    form.addEventListener("submit", () => window.clearTimeout(waiting)); // Load reads the painted map itself
     const painter = new GridPainter(root, (map) => {
       field.value = JSON.stringify(map);
-      form.dispatchEvent(new Event("input"));  // the page counts it as an edit at once (sent to the form alone)
+      form.dispatchEvent(new Event("input")); // the page counts it as an edit at once (sent to the form alone)
       window.clearTimeout(waiting);
       waiting = window.setTimeout(() => rerun({ atEnd: true }), 60);
     });

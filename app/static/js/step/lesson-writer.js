@@ -11,11 +11,21 @@ const error = document.getElementById("writer-error");
 const max = +form.dataset.max;
 
 function stored() {
-  try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || null;
+  } catch {
+    return null;
+  }
 }
 const start = JSON.parse(form.dataset.start);
 let draft = start || stored() || emptyDraft();
-const save = () => { try { localStorage.setItem(KEY, JSON.stringify(draft)); } catch { /* private mode: the page keeps it */ } };
+const save = () => {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(draft));
+  } catch {
+    /* private mode: the page keeps it */
+  }
+};
 
 function add(link) {
   const refused = addSlide(draft, link, window.location.origin, max);
@@ -41,24 +51,55 @@ function render() {
     const heading = document.createElement("h2");
     heading.textContent = `Slide ${i + 1}`;
     const title = Object.assign(document.createElement("input"), { type: "text", value: slide.title, maxLength: 200 });
-    title.addEventListener("input", () => { slide.title = title.value; save(); });
+    title.addEventListener("input", () => {
+      slide.title = title.value;
+      save();
+    });
     const text = Object.assign(document.createElement("textarea"), { rows: 3, value: slide.text, maxLength: 4000 });
-    text.addEventListener("input", () => { slide.text = text.value; save(); });
-    const walk = Object.assign(document.createElement("input"), { type: "number", min: 0, max: 25, value: slide.walk ?? 10 });
-    walk.addEventListener("input", () => { slide.walk = walkOf(walk.value); save(); });
-    const open = Object.assign(document.createElement("a"), { href: slide.link, textContent: `its view (step ${stepOf(slide.link)})` });
+    text.addEventListener("input", () => {
+      slide.text = text.value;
+      save();
+    });
+    const walk = Object.assign(document.createElement("input"), {
+      type: "number",
+      min: 0,
+      max: 25,
+      value: slide.walk ?? 10,
+    });
+    walk.addEventListener("input", () => {
+      slide.walk = walkOf(walk.value);
+      save();
+    });
+    const open = Object.assign(document.createElement("a"), {
+      href: slide.link,
+      textContent: `its view (step ${stepOf(slide.link)})`,
+    });
     const tools = document.createElement("div");
     tools.className = "inline-form";
     const button = (label, act, disabled) => {
       const b = Object.assign(document.createElement("button"), { type: "button", textContent: label, disabled });
       b.setAttribute("aria-label", `${label}: slide ${i + 1}`);
-      b.addEventListener("click", () => { act(); save(); render(); });
+      b.addEventListener("click", () => {
+        act();
+        save();
+        render();
+      });
       return b;
     };
     const swap = (j) => swapSlides(draft, i, j);
-    tools.append(button("Move up", () => swap(i - 1), i === 0), button("Move down", () => swap(i + 1), i === draft.slides.length - 1),
-      button("Remove", () => draft.slides.splice(i, 1), false), open);
-    item.append(heading, field("Title ", title), field("Your words ", text), field("Steps the clicker walks before the next slide ", walk), tools);
+    tools.append(
+      button("Move up", () => swap(i - 1), i === 0),
+      button("Move down", () => swap(i + 1), i === draft.slides.length - 1),
+      button("Remove", () => draft.slides.splice(i, 1), false),
+      open,
+    );
+    item.append(
+      heading,
+      field("Title ", title),
+      field("Your words ", text),
+      field("Steps the clicker walks before the next slide ", walk),
+      tools,
+    );
     list.append(item);
   });
 }
@@ -73,10 +114,16 @@ if (params.has("add")) {
 }
 render();
 
-form.elements.title.addEventListener("input", () => { draft.title = form.elements.title.value; save(); });
+form.elements.title.addEventListener("input", () => {
+  draft.title = form.elements.title.value;
+  save();
+});
 document.getElementById("writer-add").addEventListener("click", () => {
   const input = document.getElementById("writer-link");
-  if (add(input.value)) { input.value = ""; render(); }
+  if (add(input.value)) {
+    input.value = "";
+    render();
+  }
 });
 document.getElementById("writer-clear").addEventListener("click", () => {
   draft = emptyDraft();
@@ -84,6 +131,11 @@ document.getElementById("writer-clear").addEventListener("click", () => {
   render();
 });
 form.addEventListener("submit", (event) => {
-  if (!draft.slides.length) { event.preventDefault(); error.textContent = "Add a slide first."; error.hidden = false; return; }
+  if (!draft.slides.length) {
+    event.preventDefault();
+    error.textContent = "Add a slide first.";
+    error.hidden = false;
+    return;
+  }
   form.elements.lesson.value = lessonJson(draft);
 });

@@ -23,9 +23,11 @@ function baseOf(params) {
 // one (the stage's data-domains: view -> {module, title, compare}), else the generic picture of any state's JSON.
 async function loadDomains(known) {
   const domains = {};
-  await Promise.all(Object.entries(known).map(async ([view, about]) => {
-    domains[view] = about.module ? (await import(about.module)).default : genericDomain(view, about.title);
-  }));
+  await Promise.all(
+    Object.entries(known).map(async ([view, about]) => {
+      domains[view] = about.module ? (await import(about.module)).default : genericDomain(view, about.title);
+    }),
+  );
   return domains;
 }
 
@@ -46,11 +48,11 @@ function searchView(root) {
     if (form) formHooks = Object.values(DOMAINS).map((d) => (d.bindForm ? d.bindForm(form, (how) => load(how)) : {}));
   });
   let views = [];
-  let canonical = null;  // the loaded view's query from the server (a scramble written as its tiles)
+  let canonical = null; // the loaded view's query from the server (a scramble written as its tiles)
   // the saved view this page shows: its id and the base of its query (filled in once its searches are loaded)
   let record = config.record ? { id: config.record.id, base: null } : null;
   const stepPath = form ? form.getAttribute("action") : window.location.pathname;
-  let byUser = true;  // whether the change being shown came from this page's user (not from showView)
+  let byUser = true; // whether the change being shown came from this page's user (not from showView)
 
   // The display options of the stage bar: "show h" (in the view's URL) and "large text" (this screen's own).
   const showH = document.getElementById("show-h");
@@ -59,8 +61,14 @@ function searchView(root) {
   showH.addEventListener("change", () => setOption("showH", showH.checked));
   const large = document.getElementById("large-text");
   large.checked = window.localStorage.getItem("puzzle-playground-large-text") === "1";
-  const sizeText = () => { stage.classList.toggle("large-text", large.checked); views.forEach((v) => v.scheduleTree()); };
-  large.addEventListener("change", () => { window.localStorage.setItem("puzzle-playground-large-text", large.checked ? "1" : "0"); sizeText(); });
+  const sizeText = () => {
+    stage.classList.toggle("large-text", large.checked);
+    views.forEach((v) => v.scheduleTree());
+  };
+  large.addEventListener("change", () => {
+    window.localStorage.setItem("puzzle-playground-large-text", large.checked ? "1" : "0");
+    sizeText();
+  });
   sizeText();
 
   function setOption(name, value) {
@@ -74,7 +82,9 @@ function searchView(root) {
   // The view's query as the form states it: its enabled fields, the algorithms as one list.
   function formQuery() {
     const params = new URLSearchParams();
-    new FormData(form).forEach((value, name) => { if (String(value).trim() !== "") params.set(name, String(value).trim()); });
+    new FormData(form).forEach((value, name) => {
+      if (String(value).trim() !== "") params.set(name, String(value).trim());
+    });
     params.set("algorithms", [params.get("first"), params.get("second")].filter(Boolean).join(","));
     params.delete("first");
     params.delete("second");
@@ -87,7 +97,8 @@ function searchView(root) {
       if (options.showH) params.set("show_h", "1");
       return `${window.location.pathname}?${params}`;
     }
-    if (record && canonical && record.base === baseOf(canonical)) return recordUrl(record.id, stepper.step, options.showH);
+    if (record && canonical && record.base === baseOf(canonical))
+      return recordUrl(record.id, stepper.step, options.showH);
     return longUrl();
   }
 
@@ -101,11 +112,16 @@ function searchView(root) {
     return `${stepPath}?${params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":")}`;
   }
 
-  function changed() { if (root.dataset.ready === "1") viewChanged(byUser); }
+  function changed() {
+    if (root.dataset.ready === "1") viewChanged(byUser);
+  }
 
   const showControls = () => {
     const kind = form.elements.problem.value;
-    form.querySelectorAll("[data-for]").forEach((el) => { el.hidden = el.dataset.for !== kind; el.disabled = el.hidden; });
+    form.querySelectorAll("[data-for]").forEach((el) => {
+      el.hidden = el.dataset.for !== kind;
+      el.disabled = el.hidden;
+    });
   };
 
   // One line saying what is loaded, shown while the form is folded away.
@@ -127,30 +143,39 @@ function searchView(root) {
 
   // Bring the whole stage on screen when it does not fit below what is above it (the page header, the intro).
   function frame(always) {
-    if (!window.matchMedia("(min-width: 700px)").matches) return;  // a phone scrolls the page as usual
+    if (!window.matchMedia("(min-width: 700px)").matches) return; // a phone scrolls the page as usual
     const box = stage.getBoundingClientRect();
-    if (always || box.bottom > window.innerHeight + 1 || box.top < 0) window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
+    if (always || box.bottom > window.innerHeight + 1 || box.top < 0)
+      window.scrollTo({ top: window.scrollY + box.top, behavior: "instant" });
   }
 
   function announceStep(step) {
-    if (!views.length || (stepper.playing && step < stepper.total)) return;  // playing: only where it stops
-    announce(`Step ${step} of ${stepper.total}. ` + views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" "));
+    if (!views.length || (stepper.playing && step < stepper.total)) return; // playing: only where it stops
+    announce(
+      `Step ${step} of ${stepper.total}. ` +
+        views.map((v) => (views.length > 1 ? `${v.trace.title}: ` : "") + v.caption.textContent).join(" "),
+    );
   }
 
   let latest = 0;
-  let edited = false;  // the form was changed since the page opened at its view (or since the last Load)
-  let opened = 0;  // a slide's opening step
+  let edited = false; // the form was changed since the page opened at its view (or since the last Load)
+  let opened = 0; // a slide's opening step
   // Load the searches the form (or the slide) names; at: the step to show, atEnd: show the end (a rearranged graph).
   async function load({ present = false, at = null, atEnd = false } = {}) {
-    const mine = ++latest;  // a newer request (the form changed again) wins over an older answer still on its way
+    const mine = ++latest; // a newer request (the form changed again) wins over an older answer still on its way
     root.dataset.ready = "0";
     await domainsReady;
     let data;
     try {
-      data = lesson ? await fetchJSON(root.dataset.url, { ...lesson.request, open_at: lesson.step })
+      data = lesson
+        ? await fetchJSON(root.dataset.url, { ...lesson.request, open_at: lesson.step })
         : await fetchJSON(`${root.dataset.url}?${formQuery()}`);
       showError(error, null);
-    } catch (e) { showError(error, e); fold(false); return; }
+    } catch (e) {
+      showError(error, e);
+      fold(false);
+      return;
+    }
     if (mine !== latest) return;
     canonical = data.view ? new URLSearchParams(data.view) : null;
     if (record && record.base === null && canonical) record.base = baseOf(canonical);
@@ -177,18 +202,24 @@ function searchView(root) {
   }
 
   function focusPlayer() {
-    if (document.activeElement && !document.activeElement.offsetParent) root.querySelector('[data-act="forward"]').focus();
+    if (document.activeElement && !document.activeElement.offsetParent)
+      root.querySelector('[data-act="forward"]').focus();
   }
 
   // Another script shows a view: the same slide or /step moves to its step (and its options) without a reload.
   registerView({
     url: viewUrl,
-    accepts: (url) => (lesson ? url.pathname === window.location.pathname
-      : Boolean(form) && (url.pathname === stepPath || url.pathname.startsWith("/v/"))),
+    accepts: (url) =>
+      lesson
+        ? url.pathname === window.location.pathname
+        : Boolean(form) && (url.pathname === stepPath || url.pathname.startsWith("/v/")),
     async apply(url) {
       byUser = false;
       try {
-        if (url.pathname.startsWith("/v/")) { await applySaved(url); return; }
+        if (url.pathname.startsWith("/v/")) {
+          await applySaved(url);
+          return;
+        }
         const params = url.searchParams;
         const step = +(params.get("step") || 0);
         if (options.showH !== (params.get("show_h") === "1")) setOption("showH", params.get("show_h") === "1");
@@ -196,10 +227,15 @@ function searchView(root) {
         query.delete("step");
         query.delete("show_h");
         const current = canonical ? new URLSearchParams(canonical) : null;
-        if (lesson || (current && query.toString() === current.toString())) { stepper.goTo(step); return; }
+        if (lesson || (current && query.toString() === current.toString())) {
+          stepper.goTo(step);
+          return;
+        }
         fillForm(query);
         await load({ at: step });
-      } finally { byUser = true; }
+      } finally {
+        byUser = true;
+      }
     },
     // a class saved this page's view: from now on the address is its short form
     adopt(url) {
@@ -217,9 +253,12 @@ function searchView(root) {
     if (!(record && record.id === id && canonical && record.base === baseOf(canonical))) {
       const saved = await fetchJSON(`/api/views/${encodeURIComponent(id)}`);
       const target = new URL(saved.url, window.location.href);
-      if (saved.page !== "step" || target.pathname !== stepPath) { window.location.assign(url.href); return; }
+      if (saved.page !== "step" || target.pathname !== stepPath) {
+        window.location.assign(url.href);
+        return;
+      }
       const query = target.searchParams;
-      const at = params.has("step") ? params : query;  // the address's step and h, else the saved ones
+      const at = params.has("step") ? params : query; // the address's step and h, else the saved ones
       record = { id, base: null };
       if (options.showH !== (at.get("show_h") === "1")) setOption("showH", at.get("show_h") === "1");
       fillForm(new URLSearchParams(baseOf(query)));
@@ -233,7 +272,7 @@ function searchView(root) {
   // Put a view's query into the form: the problem first (it decides which fields are in use), then every field.
   function fillForm(query) {
     const f = form.elements;
-    f.problem.value = query.get("problem") || f.problem.dataset.default;  // none named: the default kind's view
+    f.problem.value = query.get("problem") || f.problem.dataset.default; // none named: the default kind's view
     showControls();
     const [first, second] = (query.get("algorithms") || "").split(",");
     [...f].forEach((el) => {
@@ -268,11 +307,16 @@ function searchView(root) {
 
   if (form) {
     showControls();
-    form.addEventListener("change", (event) => {  // every change shows at once; Load also folds the form away
+    form.addEventListener("change", (event) => {
+      // every change shows at once; Load also folds the form away
       if (event.target === form.elements.problem) showControls();
       if (event.target.name) load();
     });
-    ["input", "change"].forEach((kind) => form.addEventListener(kind, () => { edited = true; }));
+    ["input", "change"].forEach((kind) =>
+      form.addEventListener(kind, () => {
+        edited = true;
+      }),
+    );
     // Load: presenting; the view the page opened at (a link to a step) stays at its step, a changed one starts afresh
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -295,10 +339,14 @@ function searchView(root) {
     copy.addEventListener("click", async () => {
       let url = new URL(viewUrl(), window.location.href).href;
       const status = document.getElementById("copy-status");
-      if (!lesson) {  // the view saved on the server: a short link that opens it presenting, at this step
+      if (!lesson) {
+        // the view saved on the server: a short link that opens it presenting, at this step
         try {
           url = new URL((await fetchJSON("/api/views", { view: longUrl() })).link, window.location.href).href;
-        } catch (e) { status.textContent = `${e.message} The long link: ${url}`; return; }
+        } catch (e) {
+          status.textContent = `${e.message} The long link: ${url}`;
+          return;
+        }
       }
       copy.dataset.link = url;
       await copyLink(url, status);
@@ -314,7 +362,7 @@ function searchView(root) {
       compare.href = `${base}?${query}`;
     });
   }
-  load({ at: lesson ? config.at ?? null : config.step ?? null, present: Boolean(config.present) });
+  load({ at: lesson ? (config.at ?? null) : (config.step ?? null), present: Boolean(config.present) });
 }
 
 onReady(() => document.querySelectorAll('.stepper[data-kind="search"]').forEach(searchView));

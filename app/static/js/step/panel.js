@@ -8,8 +8,11 @@ import { Replay, STATUS } from "./replay.js";
 import { SearchTree } from "./tree.js";
 
 const FRONTIER_SHOWN = 10;
-const FRONTIER_TITLES = { queue: "Frontier: FIFO queue, front first", stack: "Stack: the path from the current node back to the root",
-  "two-queues": "Frontiers: the two queues, front first" };
+const FRONTIER_TITLES = {
+  queue: "Frontier: FIFO queue, front first",
+  stack: "Stack: the path from the current node back to the root",
+  "two-queues": "Frontiers: the two queues, front first",
+};
 
 // a box that scrolls inside the panel on a projector: focusable, so the keyboard can scroll it too
 function region(el, name) {
@@ -24,7 +27,7 @@ function region(el, name) {
 // each label is kept inside the picture.
 function readableLabels(picture) {
   const box = picture.viewBox && picture.viewBox.baseVal;
-  const drawn = picture.getScreenCTM && picture.getScreenCTM();  // the picture's units to the screen's pixels
+  const drawn = picture.getScreenCTM && picture.getScreenCTM(); // the picture's units to the screen's pixels
   const scale = drawn ? Math.hypot(drawn.a, drawn.b) : 0;
   if (!box || !box.width || !scale || !picture.clientWidth) return;
   picture.style.setProperty("--px", String(1 / scale));
@@ -52,16 +55,25 @@ function largeView() {
   close.addEventListener("click", () => dialog.close());
   bar.append(title, close);
   const figure = html("div", "enlarged");
-  new ResizeObserver(() => { if (figure.firstChild) readableLabels(figure.firstChild); }).observe(figure);
-  figure.tabIndex = -1;  // focused on opening, so Space and the clicker's keys step instead of pressing Close
-  const numbers = html("p", "muted"), caption = html("p", "caption");
+  new ResizeObserver(() => {
+    if (figure.firstChild) readableLabels(figure.firstChild);
+  }).observe(figure);
+  figure.tabIndex = -1; // focused on opening, so Space and the clicker's keys step instead of pressing Close
+  const numbers = html("p", "muted"),
+    caption = html("p", "caption");
   dialog.append(bar, figure, numbers, caption);
   dialog.addEventListener("click", (event) => {
     const box = dialog.getBoundingClientRect();
-    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
-    if (event.target === dialog && !inside) dialog.close();  // the backdrop
+    const inside =
+      event.clientX >= box.left &&
+      event.clientX <= box.right &&
+      event.clientY >= box.top &&
+      event.clientY <= box.bottom;
+    if (event.target === dialog && !inside) dialog.close(); // the backdrop
   });
-  dialog.addEventListener("close", () => { shared.view.owner = null; });
+  dialog.addEventListener("close", () => {
+    shared.view.owner = null;
+  });
   document.body.appendChild(dialog);
   shared.view = { dialog, title, figure, numbers, caption, owner: null };
   return shared.view;
@@ -72,7 +84,7 @@ export class SearchPanel {
     this.trace = trace;
     this.problem = problem;
     this.domain = domain;
-    this.options = options;  // shared by the page's panels: {showH, onOption(name, value)}
+    this.options = options; // shared by the page's panels: {showH, onOption(name, value)}
     this.replay = new Replay(trace);
     this.words = new Words(this.replay, domain, problem);
     this.build(container);
@@ -83,14 +95,18 @@ export class SearchPanel {
     this.el = html("section", "panel step-panel");
     this.el.dataset.algorithm = t.algorithm;
     this.el.setAttribute("aria-label", t.title);
-    this.el.appendChild(html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")));
+    this.el.appendChild(
+      html("h2", "", t.title + (t.uses_h && t.heuristic && t.heuristic !== "zero" ? ` · h = ${t.heuristic}` : "")),
+    );
     const main = html("div", "step-main");
     const treeColumn = html("div", "step-tree");
-    const head = html("div", "step-head");  // the board, the counts and the caption: what a projector keeps in view
+    const head = html("div", "step-head"); // the board, the counts and the caption: what a projector keeps in view
     const top = html("div", "step-top");
     this.current = html("div", "current-node");
     // the stage's layout changes the picture's size after it is drawn (presenting, a turned window, large text)
-    new ResizeObserver(() => { if (this.current.firstChild) readableLabels(this.current.firstChild); }).observe(this.current);
+    new ResizeObserver(() => {
+      if (this.current.firstChild) readableLabels(this.current.firstChild);
+    }).observe(this.current);
     this.stats = html("dl", "stats");
     top.append(this.current, this.pictureTools(), this.stats);
     head.appendChild(top);
@@ -121,9 +137,11 @@ export class SearchPanel {
     main.appendChild(code);
 
     const waiting = region(html("div", "step-frontier"), "Frontier");
-    const [name, kind] = (FRONTIER_TITLES[t.frontier_kind] || `Frontier: priority queue, least ${t.priority} first`).split(":");
+    const [name, kind] = (
+      FRONTIER_TITLES[t.frontier_kind] || `Frontier: priority queue, least ${t.priority} first`
+    ).split(":");
     const heading = html("h3", "", name);
-    heading.appendChild(html("span", "long", `:${kind}`));  // a projector keeps the name only
+    heading.appendChild(html("span", "long", `:${kind}`)); // a projector keeps the name only
     waiting.appendChild(heading);
     this.frontier = html("ol", "frontier");
     this.frontierMore = html("p", "muted frontier-more");
@@ -148,9 +166,13 @@ export class SearchPanel {
     ["SVG", "PNG"].forEach((format) => {
       const b = html("button", "export", format);
       b.type = "button";
-      b.setAttribute("aria-label", `Save the current node's picture as ${format === "SVG" ? "an SVG" : "a PNG"} picture`);
+      b.setAttribute(
+        "aria-label",
+        `Save the current node's picture as ${format === "SVG" ? "an SVG" : "a PNG"} picture`,
+      );
       b.addEventListener("click", () => {
-        const picture = this.current.firstChild, name = `${this.trace.algorithm}-step-${this.replay.applied}`;
+        const picture = this.current.firstChild,
+          name = `${this.trace.algorithm}-step-${this.replay.applied}`;
         const kind = format.toLowerCase();
         if (picture instanceof SVGElement) (kind === "png" ? savePng : saveSvg)(picture, name);
         else saveBoard(picture.dataset.cells.split(",").map(Number), this.problem.cols, picture, name, kind);
@@ -171,13 +193,17 @@ export class SearchPanel {
   }
 
   renderLarge() {
-    const view = largeView(), replay = this.replay;
+    const view = largeView(),
+      replay = this.replay;
     const shownId = replay.shownId;
-    const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, large: true });
+    const picture = this.domain.picture(this.problem, replay.chain(shownId), {
+      showH: this.options.showH,
+      large: true,
+    });
     picture.classList.remove("small");
     picture.classList.add("large");
     const box = picture.viewBox && picture.viewBox.baseVal;
-    if (box && box.width) picture.style.setProperty("--ratio", box.width / box.height);  // a map's own shape, no bands
+    if (box && box.width) picture.style.setProperty("--ratio", box.width / box.height); // a map's own shape, no bands
     view.title.textContent = `${this.trace.title} · step ${replay.applied}`;
     view.figure.replaceChildren(picture);
     readableLabels(picture);
@@ -196,12 +222,24 @@ export class SearchPanel {
       tools.appendChild(b);
       return b;
     };
-    const scroller = region(html("div", "tree-scroll"), "Search tree: drag or scroll to pan; click a node for its details");
+    const scroller = region(
+      html("div", "tree-scroll"),
+      "Search tree: drag or scroll to pan; click a node for its details",
+    );
     this.tree = new SearchTree(scroller, this.replay, this.words, this.domain, (id) => this.select(id));
-    button("−", "Zoom out", () => { this.setOverview(false); this.tree.zoomBy(1 / 1.25); });
-    button("+", "Zoom in", () => { this.setOverview(false); this.tree.zoomBy(1.25); });
-    this.fitButton = button("Fit", "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
-      () => this.setOverview(!this.tree.overview));
+    button("−", "Zoom out", () => {
+      this.setOverview(false);
+      this.tree.zoomBy(1 / 1.25);
+    });
+    button("+", "Zoom in", () => {
+      this.setOverview(false);
+      this.tree.zoomBy(1.25);
+    });
+    this.fitButton = button(
+      "Fit",
+      "Fit the whole tree in the box, folding its deepest levels if it is too big to read",
+      () => this.setOverview(!this.tree.overview),
+    );
     this.fitButton.setAttribute("aria-pressed", "false");
     const name = () => `search-tree-${this.trace.algorithm}-step-${this.replay.applied}`;
     button("SVG", "Save the tree as an SVG picture", () => saveSvg(this.tree.svg, name())).classList.add("export");
@@ -210,8 +248,13 @@ export class SearchPanel {
     const followBox = html("input");
     followBox.type = "checkbox";
     followBox.checked = true;
-    followBox.addEventListener("change", () => { this.tree.follow = followBox.checked; this.tree.draw(); });
-    this.tree.onFollowChange = (on) => { followBox.checked = on; };
+    followBox.addEventListener("change", () => {
+      this.tree.follow = followBox.checked;
+      this.tree.draw();
+    });
+    this.tree.onFollowChange = (on) => {
+      followBox.checked = on;
+    };
     follow.append(followBox, document.createTextNode(" follow"), html("span", "follow-words", " the current node"));
     tools.appendChild(follow);
     column.appendChild(tools);
@@ -220,46 +263,66 @@ export class SearchPanel {
     // open beside a tree on a page, closed on a projector (the tree needs the room; one click opens it), following the
     // stage until someone opens or closes it
     let legendChosen = false;
-    const legendFollows = () => { if (!legendChosen) legendBox.open = !container.closest(".presenting"); };
+    const legendFollows = () => {
+      if (!legendChosen) legendBox.open = !container.closest(".presenting");
+    };
     legendFollows();
     const summary = html("summary", "", "Legend");
-    summary.addEventListener("click", () => { legendChosen = true; });
+    summary.addEventListener("click", () => {
+      legendChosen = true;
+    });
     legendBox.appendChild(summary);
     const legend = html("ul", "tree-legend");
     legend.setAttribute("aria-label", "Legend");
-    legend.tabIndex = 0;  // on a projector the opened legend scrolls in its box: the keyboard reaches all of it
+    legend.tabIndex = 0; // on a projector the opened legend scrolls in its box: the keyboard reaches all of it
     Object.entries(STATUS).forEach(([k, text]) => {
       const li = html("li", "");
       const key = svgEl("svg", { width: 22, height: 22, class: "tree", "aria-hidden": "true" });
-      const mark = svgEl("g", { class: `t-${k === "current" ? "expanded t-current" : k === "goal" ? "goal t-path" : k}` });
+      const mark = svgEl("g", {
+        class: `t-${k === "current" ? "expanded t-current" : k === "goal" ? "goal t-path" : k}`,
+      });
       mark.appendChild(svgEl("circle", { cx: 11, cy: 11, r: 7 }));
       key.appendChild(mark);
       li.append(key, document.createTextNode(text));
       legend.appendChild(li);
     });
-    legend.appendChild(html("li", "fold-count", "“+n” beside a node: n nodes under it are folded away (dropped, cut off, " +
-      "finished or, in Fit, deeper than the levels shown); click the node to open it"));
+    legend.appendChild(
+      html(
+        "li",
+        "fold-count",
+        "“+n” beside a node: n nodes under it are folded away (dropped, cut off, " +
+          "finished or, in Fit, deeper than the levels shown); click the node to open it",
+      ),
+    );
     legendBox.appendChild(legend);
     column.appendChild(legendBox);
     column.appendChild(scroller);
     // Fit keeps fitting when the box changes size (the legend opens, the window turns)
-    new ResizeObserver(() => { legendFollows(); if (this.tree.overview) this.scheduleTree(); }).observe(scroller);
-    this.details = region(html("div", "node-details idle"), "The clicked node");  // a long why scrolls inside it
+    new ResizeObserver(() => {
+      legendFollows();
+      if (this.tree.overview) this.scheduleTree();
+    }).observe(scroller);
+    this.details = region(html("div", "node-details idle"), "The clicked node"); // a long why scrolls inside it
     this.details.setAttribute("aria-live", "polite");
     this.details.textContent = "Click a node in the tree to see its path, g, h, f and why it was or was not chosen.";
     column.appendChild(this.details);
   }
 
-  setOverview(on) { this.fitButton.setAttribute("aria-pressed", String(on)); if (on !== this.tree.overview) this.tree.setOverview(on); }
+  setOverview(on) {
+    this.fitButton.setAttribute("aria-pressed", String(on));
+    if (on !== this.tree.overview) this.tree.setOverview(on);
+  }
 
   // Scroll the boxes of this panel that hold el (never the page) so that el is inside them: on a projector the code
   // box is shorter than the code, and the marked line must stay on screen.
   reveal(el) {
     for (let box = el.parentElement; box && box !== this.el.parentElement; box = box.parentElement) {
       if (box.scrollHeight <= box.clientHeight + 1) continue;
-      const outer = box.getBoundingClientRect(), inner = el.getBoundingClientRect();
+      const outer = box.getBoundingClientRect(),
+        inner = el.getBoundingClientRect();
       if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top + 4;
-      else if (inner.bottom > outer.bottom) box.scrollTop += Math.min(inner.top - outer.top, inner.bottom - outer.bottom + 4);
+      else if (inner.bottom > outer.bottom)
+        box.scrollTop += Math.min(inner.top - outer.top, inner.bottom - outer.bottom + 4);
     }
   }
 
@@ -271,7 +334,7 @@ export class SearchPanel {
       this.pending = false;
       this.drawTree();
       const marked = this.code.querySelector('[aria-current="step"]');
-      if (marked) this.reveal(marked);  // again once the page has laid out (a slide's text can move the panels)
+      if (marked) this.reveal(marked); // again once the page has laid out (a slide's text can move the panels)
     });
   }
 
@@ -294,22 +357,30 @@ export class SearchPanel {
     this.details.classList.remove("idle");
     this.details.appendChild(html("h4", "", this.words.path(id)));
     const dl = html("dl", "stats");
-    const rows = [["depth", n.depth], ["g", figure(n.g)]];
+    const rows = [
+      ["depth", n.depth],
+      ["g", figure(n.g)],
+    ];
     if (n.h !== null) rows.push(["h", figure(n.h)], ["f", figure(n.g + n.h)]);
     rows.push(["status", this.words.statusText(id)]);
     rows.forEach(([k, v]) => dl.append(html("dt", "", k), html("dd", "", String(v))));
     this.details.append(dl, html("p", "", this.words.why(id)));
     this.drawTree();
     // presenting, the stage fills the window: scroll the panel's own boxes, never the page under the stage
-    if (this.el.closest(".presenting")) this.reveal(this.details); else this.details.scrollIntoView({ block: "nearest" });
+    if (this.el.closest(".presenting")) this.reveal(this.details);
+    else this.details.scrollIntoView({ block: "nearest" });
   }
 
   render() {
-    const t = this.trace, replay = this.replay;
+    const t = this.trace,
+      replay = this.replay;
     const shownId = replay.shownId;
     const n = replay.nodes[shownId];
     this.current.innerHTML = "";
-    const picture = this.domain.picture(this.problem, replay.chain(shownId), { showH: this.options.showH, summary: this.hSummary });
+    const picture = this.domain.picture(this.problem, replay.chain(shownId), {
+      showH: this.options.showH,
+      summary: this.hSummary,
+    });
     this.current.appendChild(picture);
     readableLabels(picture);
     this.current.appendChild(html("div", "muted", this.words.numbers(shownId)));
@@ -318,24 +389,35 @@ export class SearchPanel {
     const frontierIds = replay.frontierIds();
     const counts = replay.shownCounts();
     const stack = t.frontier_kind === "stack";
-    const stats = [["expanded", counts.expanded], ["generated", counts.generated],
-      stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier]];
+    const stats = [
+      ["expanded", counts.expanded],
+      ["generated", counts.generated],
+      stack ? ["depth", Math.max(0, frontierIds.length - 1)] : ["frontier", counts.frontier],
+    ];
     if (replay.bound !== null) stats.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     this.stats.innerHTML = "";
-    stats.forEach(([k, v]) => { const dd = html("dd", "", String(v)); dd.dataset.stat = k; this.stats.append(html("dt", "", k), dd); });
+    stats.forEach(([k, v]) => {
+      const dd = html("dd", "", String(v));
+      dd.dataset.stat = k;
+      this.stats.append(html("dt", "", k), dd);
+    });
     this.el.dataset.expanded = counts.expanded;
     this.el.dataset.generated = counts.generated;
 
     const e = replay.lastEvent;
     const line = e ? e.line : t.start_line;
     [...this.code.children].forEach((li, i) => {
-      if (i === line) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+      if (i === line) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
     });
     this.el.dataset.line = line;
     if (this.code.children[line]) this.reveal(this.code.children[line]);
 
     this.vars.innerHTML = "";
-    const vars = [["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)], ["g", figure(n.g)]];
+    const vars = [
+      ["node", replay.currentId === null ? "—" : this.words.path(replay.currentId)],
+      ["g", figure(n.g)],
+    ];
     if (t.uses_h) vars.push(["h", figure(n.h)], ["f = g + h", n.h === null ? "—" : figure(n.g + n.h)]);
     if (replay.bound !== null) vars.push([t.cutoff === "depth" ? "limit" : "bound", figure(replay.bound)]);
     if (e && e.node !== undefined && e.node !== replay.currentId) vars.push(["child", this.words.path(e.node)]);

@@ -2,8 +2,13 @@
 // current node. The engine records every step (engine/search/trace.py); this module only applies them, so every
 // number on screen is the engine's.
 export const STATUS = {
-  current: "current node", expanded: "expanded", frontier: "on the frontier", pruned: "cut off",
-  duplicate: "dropped: already reached", stale: "dropped: a cheaper path replaced it", goal: "goal / solution path",
+  current: "current node",
+  expanded: "expanded",
+  frontier: "on the frontier",
+  pruned: "cut off",
+  duplicate: "dropped: already reached",
+  stale: "dropped: a cheaper path replaced it",
+  goal: "goal / solution path",
   folded: "folded subtree (click to open)",
 };
 
@@ -12,7 +17,9 @@ export class Replay {
     this.trace = trace;
     this.nodes = trace.nodes;
     this.children = this.nodes.map(() => []);
-    this.nodes.forEach((n) => { if (n.parent !== null) this.children[n.parent].push(n.id); });
+    this.nodes.forEach((n) => {
+      if (n.parent !== null) this.children[n.parent].push(n.id);
+    });
     this.roots = this.nodes.filter((n) => n.parent === null).map((n) => n.id);
     this.reset();
   }
@@ -29,19 +36,29 @@ export class Replay {
     this.expandedAt = new Map();
   }
 
-  get done() { return this.applied >= this.trace.steps.length; }
-  get solved() { return this.done && this.trace.result.status === "solved"; }
+  get done() {
+    return this.applied >= this.trace.steps.length;
+  }
+  get solved() {
+    return this.done && this.trace.result.status === "solved";
+  }
   // the node a picture shows: the current one, or the root before the first expansion
-  get shownId() { return this.currentId === null ? this.roots[0] : this.currentId; }
+  get shownId() {
+    return this.currentId === null ? this.roots[0] : this.currentId;
+  }
 
   showAncestors(id) {
-    for (let a = this.nodes[id].parent; a !== null && !this.status.has(a); a = this.nodes[a].parent) this.status.set(a, "expanded");
+    for (let a = this.nodes[id].parent; a !== null && !this.status.has(a); a = this.nodes[a].parent)
+      this.status.set(a, "expanded");
   }
 
   apply(step, index) {
     this.lastEvent = step;
-    ["expanded", "generated", "frontier"].forEach((k) => { if (k in step) this.counts[k] = step[k]; });
-    if (step.event === "bound") {  // a new iteration starts from the root again: the old tree goes
+    ["expanded", "generated", "frontier"].forEach((k) => {
+      if (k in step) this.counts[k] = step[k];
+    });
+    if (step.event === "bound") {
+      // a new iteration starts from the root again: the old tree goes
       this.bound = step.bound;
       this.status = new Map(this.roots.map((r) => [r, "frontier"]));
       this.seq = new Map(this.roots.map((r) => [r, -1]));
@@ -64,25 +81,35 @@ export class Replay {
       // Bidirectional search stops with its meeting node still in a queue; drawn as the goal it is no longer listed
       // on the frontier, so it leaves the frontier's count too (the other searches have taken the goal off already).
       if (this.trace.frontier_kind === "two-queues") {
-        this.counts.frontier -= [id, step.meets].filter((n) => n !== undefined && this.status.get(n) === "frontier").length;
+        this.counts.frontier -= [id, step.meets].filter(
+          (n) => n !== undefined && this.status.get(n) === "frontier",
+        ).length;
       }
       this.showAncestors(id);
       this.status.set(id, "goal");
       this.currentId = id;
-      if (step.meets !== undefined) { this.showAncestors(step.meets); this.status.set(step.meets, "goal"); }
+      if (step.meets !== undefined) {
+        this.showAncestors(step.meets);
+        this.status.set(step.meets, "goal");
+      }
     }
   }
 
   goTo(k) {
     k = Math.min(k, this.trace.steps.length);
     if (k < this.applied) this.reset();
-    while (this.applied < k) { this.apply(this.trace.steps[this.applied], this.applied); this.applied++; }
+    while (this.applied < k) {
+      this.apply(this.trace.steps[this.applied], this.applied);
+      this.applied++;
+    }
   }
 
   // The counters shown: the last recorded ones, the result's once the search has solved the problem.
   shownCounts() {
     const r = this.trace.result;
-    return this.solved ? { expanded: r.nodes_expanded, generated: r.nodes_generated, frontier: this.counts.frontier } : this.counts;
+    return this.solved
+      ? { expanded: r.nodes_expanded, generated: r.nodes_generated, frontier: this.counts.frontier }
+      : this.counts;
   }
 
   key(id) {
@@ -90,7 +117,10 @@ export class Replay {
     if (n.h === null) return null;
     return { g: n.g, h: n.h, f: n.g + n.h }[this.trace.priority || "f"];
   }
-  f(id) { const n = this.nodes[id]; return n.h === null ? null : n.g + n.h; }
+  f(id) {
+    const n = this.nodes[id];
+    return n.h === null ? null : n.g + n.h;
+  }
   chain(id) {
     const chain = [];
     for (let a = id; a !== null; a = this.nodes[a].parent) chain.unshift(this.nodes[a]);
@@ -108,8 +138,11 @@ export class Replay {
     const ids = [...this.status].filter(([, s]) => s === "frontier").map(([id]) => id);
     const bySeq = (a, b) => this.seq.get(a) - this.seq.get(b);
     if (kind === "queue") return ids.sort(bySeq);
-    if (kind === "two-queues") return ids.sort((a, b) => (this.nodes[a].side > this.nodes[b].side ? -1 : this.nodes[a].side < this.nodes[b].side ? 1 : bySeq(a, b)));
-    return ids.sort((a, b) => (this.key(a) - this.key(b)) || (this.nodes[b].g - this.nodes[a].g) || bySeq(a, b));
+    if (kind === "two-queues")
+      return ids.sort((a, b) =>
+        this.nodes[a].side > this.nodes[b].side ? -1 : this.nodes[a].side < this.nodes[b].side ? 1 : bySeq(a, b),
+      );
+    return ids.sort((a, b) => this.key(a) - this.key(b) || this.nodes[b].g - this.nodes[a].g || bySeq(a, b));
   }
 
   // The nodes on the path found, once the search has solved the problem (both halves for bidirectional search).
@@ -117,7 +150,11 @@ export class Replay {
     const onPath = new Set();
     if (!this.solved) return onPath;
     const last = this.trace.steps[this.trace.steps.length - 1];
-    [last.node, last.meets].filter((id) => id !== undefined).forEach((id) => { for (let a = id; a !== null; a = this.nodes[a].parent) onPath.add(a); });
+    [last.node, last.meets]
+      .filter((id) => id !== undefined)
+      .forEach((id) => {
+        for (let a = id; a !== null; a = this.nodes[a].parent) onPath.add(a);
+      });
     return onPath;
   }
 }

@@ -9,10 +9,23 @@ import { breakdown, decorate } from "../heuristics.js";
 export const tiles = {
   kind: "tiles",
   stepWord: "move",
-  problem(data) { return { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal, start: data.start }; },
-  label(node) { return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action); },
-  pathText(chain, fromGoal) { return chain.slice(1).map((n) => n.action).join("") || (fromGoal ? "goal" : "start"); },
-  solutionText(problem, result) { return result.moves || "already at the goal"; },
+  problem(data) {
+    return { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal, start: data.start };
+  },
+  label(node) {
+    return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action);
+  },
+  pathText(chain, fromGoal) {
+    return (
+      chain
+        .slice(1)
+        .map((n) => n.action)
+        .join("") || (fromGoal ? "goal" : "start")
+    );
+  },
+  solutionText(problem, result) {
+    return result.moves || "already at the goal";
+  },
   summary(f) {
     const board = f.size.options[f.size.selectedIndex].text;
     return `${board}, ${f.tiles.value.trim() ? `tiles ${f.tiles.value.trim()}` : `${f.scramble.value} scramble moves, random seed ${f.seed.value}`}`;
@@ -40,14 +53,22 @@ export const tiles = {
     grid.dataset.cells = cells.join(",");
     grid.setAttribute("role", "img");
     const rows = [];
-    for (let r = 0; r < problem.rows; r++) rows.push(cells.slice(r * problem.cols, (r + 1) * problem.cols).map((v) => v || "blank").join(" "));
+    for (let r = 0; r < problem.rows; r++)
+      rows.push(
+        cells
+          .slice(r * problem.cols, (r + 1) * problem.cols)
+          .map((v) => v || "blank")
+          .join(" "),
+      );
     grid.setAttribute("aria-label", `the current node's board: ${rows.join(", ")}`);
     if (options.showH) {
-      breakdown(`${problem.rows}x${problem.cols}`, problem.goal.join(","), cells).then((data) => {
-        if (!grid.isConnected) return;  // the view moved on to another node meanwhile
-        const spans = [...grid.children];
-        decorate(cells, data, (t) => spans[cells.indexOf(t)], options.summary);
-      }).catch(() => {});
+      breakdown(`${problem.rows}x${problem.cols}`, problem.goal.join(","), cells)
+        .then((data) => {
+          if (!grid.isConnected) return; // the view moved on to another node meanwhile
+          const spans = [...grid.children];
+          decorate(cells, data, (t) => spans[cells.indexOf(t)], options.summary);
+        })
+        .catch(() => {});
     } else if (options.summary) options.summary.innerHTML = "";
     return grid;
   },

@@ -16,7 +16,9 @@ export function visibleTree(replay, opened, selected) {
   if (replay.currentId !== null) mark(replay.currentId);
   if (replay.lastEvent && replay.lastEvent.node !== undefined) mark(replay.lastEvent.node);
   if (selected !== null) mark(selected);
-  status.forEach((s, id) => { if (s === "frontier" || s === "goal") mark(id); });
+  status.forEach((s, id) => {
+    if (s === "frontier" || s === "goal") mark(id);
+  });
   const fold = status.size > COLLAPSE_AT;
   const kids = new Map();
   const folded = new Map();
@@ -24,11 +26,22 @@ export function visibleTree(replay, opened, selected) {
   const walk = (id) => {
     let visible = children[id].filter((c) => status.has(c));
     const open = opened.has(id);
-    if (fold && !open && visible.length && !live.has(id)) { folded.set(id, count(id)); kids.set(id, []); return; }
+    if (fold && !open && visible.length && !live.has(id)) {
+      folded.set(id, count(id));
+      kids.set(id, []);
+      return;
+    }
     if (fold && !open) {
-      const dead = visible.filter((c) => !live.has(c) && !children[c].some((g) => status.has(g)) &&
-        (status.get(c) === "duplicate" || status.get(c) === "pruned"));
-      if (dead.length) { folded.set(id, dead.length); visible = visible.filter((c) => !dead.includes(c)); }
+      const dead = visible.filter(
+        (c) =>
+          !live.has(c) &&
+          !children[c].some((g) => status.has(g)) &&
+          (status.get(c) === "duplicate" || status.get(c) === "pruned"),
+      );
+      if (dead.length) {
+        folded.set(id, dead.length);
+        visible = visible.filter((c) => !dead.includes(c));
+      }
     }
     kids.set(id, visible);
     visible.forEach(walk);
@@ -41,8 +54,10 @@ export function visibleTree(replay, opened, selected) {
 // needs (columns(id): the columns a node's label takes, at least 1); roots side by side half a column apart.
 // Returns each node's column (x: the left edge of its middle column), the columns used, and the deepest depth.
 export function placeColumns(roots, nodes, kids, columns) {
-  const x = new Map(), span = new Map();
-  let next = 0, depth = 0;
+  const x = new Map(),
+    span = new Map();
+  let next = 0,
+    depth = 0;
   const measure = (id) => {
     depth = Math.max(depth, nodes[id].depth);
     const below = kids.get(id).reduce((sum, child) => sum + measure(child), 0);
@@ -52,13 +67,22 @@ export function placeColumns(roots, nodes, kids, columns) {
   const place = (id, left) => {
     const c = kids.get(id);
     let at = left + (span.get(id) - c.reduce((sum, child) => sum + span.get(child), 0)) / 2;
-    c.forEach((child) => { place(child, at); at += span.get(child); });
+    c.forEach((child) => {
+      place(child, at);
+      at += span.get(child);
+    });
     const middle = c.length ? (x.get(c[0]) + x.get(c[c.length - 1])) / 2 : left + (span.get(id) - 1) / 2;
     // over children of unequal widths the middle is off the span's centre: a label wider than the children's row
     // would reach past the span into a neighbour's, so it moves in just enough to stay within its own
     const half = columns(id) / 2;
     x.set(id, Math.min(Math.max(middle, left + half - 0.5), left + span.get(id) - half - 0.5));
   };
-  roots.filter((r) => kids.has(r)).forEach((r) => { measure(r); place(r, next); next += span.get(r) + 0.5; });
+  roots
+    .filter((r) => kids.has(r))
+    .forEach((r) => {
+      measure(r);
+      place(r, next);
+      next += span.get(r) + 0.5;
+    });
   return { x, columns: next, depth };
 }

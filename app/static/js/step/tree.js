@@ -9,8 +9,12 @@ import { COLLAPSE_AT, placeColumns, visibleTree } from "./tree-layout.js";
 
 // Tree spacing in px at zoom 1: a column per leaf, a row per depth with room under each node for its label (and its f
 // or h); an edge runs from below its parent's labels to the top of its child, so it never crosses a label.
-const DX = 48, PAD = 28, NODE_R = 9, CURRENT_R = 12;
-const LABELS_BELOW = { plain: 30, withValue: 46 }, EDGE_GAP = 18;
+const DX = 48,
+  PAD = 28,
+  NODE_R = 9,
+  CURRENT_R = 12;
+const LABELS_BELOW = { plain: 30, withValue: 46 },
+  EDGE_GAP = 18;
 
 // The number under a tree node: what the search orders its frontier by (g for uniform-cost, h for greedy, f for A*),
 // and f for IDA*, whose bound cuts on it; nothing for the searches that order by age.
@@ -40,13 +44,27 @@ export class SearchTree {
     });
     this.svg.addEventListener("keydown", (event) => {
       const node = event.target.closest("[data-id]");
-      if (node && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); onSelect(+node.dataset.id); }
+      if (node && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        onSelect(+node.dataset.id);
+      }
     });
   }
 
-  setFollow(on) { this.follow = on; this.onFollowChange(on); }
-  zoomBy(factor) { this.overview = false; this.pan.setZoom(this.pan.zoom * factor); this.draw(); }
-  setOverview(on) { this.overview = on; if (!on) this.pan.zoom = 1; this.draw(); }
+  setFollow(on) {
+    this.follow = on;
+    this.onFollowChange(on);
+  }
+  zoomBy(factor) {
+    this.overview = false;
+    this.pan.setZoom(this.pan.zoom * factor);
+    this.draw();
+  }
+  setOverview(on) {
+    this.overview = on;
+    if (!on) this.pan.zoom = 1;
+    this.draw();
+  }
 
   // A click on a folded node opens it; on an opened one folds it again.
   toggleOpen(id) {
@@ -54,10 +72,16 @@ export class SearchTree {
     else if (this.replay.status.size > COLLAPSE_AT) this.opened.add(id);
   }
 
-  visibleTree() { return visibleTree(this.replay, this.opened, this.selected); }
+  visibleTree() {
+    return visibleTree(this.replay, this.opened, this.selected);
+  }
 
-  labelsBelow() { return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain; }
-  rowHeight() { return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4; }
+  labelsBelow() {
+    return this.replay.trace.priority || this.replay.trace.cutoff === "f" ? LABELS_BELOW.withValue : LABELS_BELOW.plain;
+  }
+  rowHeight() {
+    return this.labelsBelow() + EDGE_GAP + CURRENT_R + 4;
+  }
 
   // The columns a node's label needs: one for a move's letter, more for a graph's city name, so no two labels overlap.
   columns(id) {
@@ -78,11 +102,15 @@ export class SearchTree {
     const box = this.pan.box();
     const deepest = Math.max(...[...kids.keys()].map((id) => nodes[id].depth));
     for (let cut = deepest; cut >= 0; cut--) {
-      const trimmed = new Map(), counts = new Map(folded);
+      const trimmed = new Map(),
+        counts = new Map(folded);
       const below = (id) => kids.get(id).reduce((n, c) => n + 1 + (folded.get(c) || 0) + below(c), 0);
       kids.forEach((c, id) => {
         if (nodes[id].depth > cut) return;
-        if (nodes[id].depth === cut && c.length) { trimmed.set(id, []); counts.set(id, (folded.get(id) || 0) + below(id)); } else trimmed.set(id, c);
+        if (nodes[id].depth === cut && c.length) {
+          trimmed.set(id, []);
+          counts.set(id, (folded.get(id) || 0) + below(id));
+        } else trimmed.set(id, c);
       });
       const size = this.layout(trimmed);
       if (cut === 0 || (size.width * READABLE_ZOOM <= box.w && size.height * READABLE_ZOOM <= box.h)) {
@@ -94,7 +122,8 @@ export class SearchTree {
   }
 
   draw() {
-    const replay = this.replay, nodes = replay.nodes;
+    const replay = this.replay,
+      nodes = replay.nodes;
     let { kids, folded } = this.visibleTree();
     if (this.overview) ({ kids, folded } = this.foldByDepth(kids, folded));
     const { x, width, height } = this.layout(kids);
@@ -104,9 +133,14 @@ export class SearchTree {
     this.svg.setAttribute("width", width * zoom);
     this.svg.setAttribute("height", height * zoom);
     this.size = { width: Math.round(width * zoom), height: Math.round(height * zoom) };
-    const row = this.rowHeight(), below = this.labelsBelow();
+    const row = this.rowHeight(),
+      below = this.labelsBelow();
     const pos = (id) => [PAD + x.get(id) * DX + DX / 2, PAD + CURRENT_R + nodes[id].depth * row];
-    const shown = (id) => { let a = id; while (a !== null && a !== undefined && !x.has(a)) a = nodes[a].parent; return a; };
+    const shown = (id) => {
+      let a = id;
+      while (a !== null && a !== undefined && !x.has(a)) a = nodes[a].parent;
+      return a;
+    };
     const current = replay.currentId === null ? null : shown(replay.currentId);
     const onPath = replay.solutionPath();
     this.svg.innerHTML = "";
@@ -117,10 +151,18 @@ export class SearchTree {
       const parent = nodes[id].parent;
       if (parent !== null && x.has(parent)) {
         const [px, py] = pos(parent);
-        edges.appendChild(svgEl("line", { x1: px, y1: py + below, x2: cx, y2: cy - CURRENT_R - 1, class: onPath.has(id) ? "t-path" : "" }));
+        edges.appendChild(
+          svgEl("line", {
+            x1: px,
+            y1: py + below,
+            x2: cx,
+            y2: cy - CURRENT_R - 1,
+            class: onPath.has(id) ? "t-path" : "",
+          }),
+        );
       }
       const state = replay.status.get(id);
-      const wholly = folded.has(id) && !kids.get(id).length;  // else only its dropped leaves are folded
+      const wholly = folded.has(id) && !kids.get(id).length; // else only its dropped leaves are folded
       const cls = [`t-${wholly && state !== "frontier" ? "folded" : state}`];
       if (id === current) cls.push("t-current");
       if (onPath.has(id)) cls.push("t-path");
@@ -130,7 +172,8 @@ export class SearchTree {
       const label = svgEl("text", { x: cx, y: cy + 24 });
       label.textContent = this.domain.label(nodes[id]);
       g.appendChild(label);
-      if (folded.has(id)) {  // beside the circle, where no edge runs: the label below stays one column wide
+      if (folded.has(id)) {
+        // beside the circle, where no edge runs: the label below stays one column wide
         const count = svgEl("text", { x: cx + NODE_R + 2, y: cy + 4, class: "t-count" });
         count.textContent = `+${folded.get(id)}`;
         g.appendChild(count);
@@ -144,7 +187,8 @@ export class SearchTree {
       // an SVG title names the node for assistive technology (and shows as a tooltip): the visible text first, then
       // where the node is and what happened to it
       const title = svgEl("title");
-      title.textContent = `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value || ""}: ${this.words.path(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
+      title.textContent =
+        `${label.textContent}${folded.has(id) ? ` +${folded.get(id)}` : ""} ${value || ""}: ${this.words.path(id)}, ${wholly ? STATUS.folded : STATUS[state] || state}` +
         (folded.has(id) ? ` (${plural(folded.get(id), "node")} folded under it; click to show)` : "");
       g.prepend(title);
       drawn.appendChild(g);
