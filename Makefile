@@ -17,6 +17,8 @@ setup: $(VENV)/.installed
 
 # The JavaScript's tools, at the versions package-lock.json pins (npm ci installs exactly those, into node_modules/).
 node_modules/.installed: package.json package-lock.json
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null || \
+		{ echo "The JavaScript's checks need node 20 or later and npm on the PATH."; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -25,7 +27,7 @@ js-setup: node_modules/.installed
 # Biome lints app/static/js and tests/js for faults (biome.json names the rules) and checks that every file is as its
 # formatter writes it; node's own test runner runs the unit tests of the modules that need no browser (tests/js/).
 js-check: js-setup
-	node_modules/.bin/biome ci .
+	node_modules/.bin/biome ci --colors=off .
 	node --test tests/js/
 
 # Rewrites every .js file as the formatter writes it (what js-check's format check asks for).
