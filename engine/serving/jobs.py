@@ -57,6 +57,8 @@ class JobView:
     #: the job's parameters under that form's field names (a page reloaded while it runs fills the form in with them);
     #: None: the fields are named as the parameters
     form_values: Callable[[dict], dict] | None = None
+    #: a cancelled job's result (what it did before the cancel) is drawn by its kind's template too
+    partial: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class JobKind:
     doc: str
     view: JobView | Callable[[dict], JobView]  # a function when the words depend on the parameters
     max_bytes: int | None = None  # its parameters' canonical JSON at most (None: ``MAX_PARAMS_BYTES``)
+    #: stopped by its cancel, it returns what it did so far with ``"resume"``: parameters that continue it there
+    resumable: bool = False
 
     def view_for(self, params: dict) -> JobView:
         return self.view(params) if callable(self.view) else self.view
@@ -93,17 +97,18 @@ def _no_check(params: dict) -> dict:
 
 def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
              view: JobView | Callable[[dict], JobView] | None = None,
-             max_bytes: int | None = None) -> Callable[[JobFunction], JobFunction]:
+             max_bytes: int | None = None, resumable: bool = False) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
     (default: the name, counting nodes); ``max_bytes``: its parameters at most, for a kind that takes a problem's
-    data (default ``MAX_PARAMS_BYTES``)."""
+    data (default ``MAX_PARAMS_BYTES``); ``resumable``: stopped by its cancel, the function returns its partial
+    result with a key ``"resume"``, parameters that (merged into its own) continue the job where it stopped."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
     def register(function: JobFunction) -> JobFunction:
         doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         shown = view or JobView(name.replace("-", " ").capitalize())
-        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown, max_bytes))
+        KINDS.add(JobKind(name, function, check or _no_check, lane, doc, shown, max_bytes, resumable))
         return function
     return register
 

@@ -142,24 +142,25 @@ class _WholeSolves:
             return None
         return cls(spec, goal, asked, info.proves(asked), WholeSearch(goal, used, loaded), note)
 
-    def solve(self, board: Board, cancel) -> SolveResult:
+    def solve(self, board: Board, cancel, progress=None) -> SolveResult:
         from engine.domains.tiles.solvers import noted
         from engine.domains.tiles.solving import with_path
         from engine.search.domain_solve import settle
 
-        watch = Watch(self.spec.budget, cancel)
+        watch = Watch(self.spec.budget, cancel, progress)
         result = with_path(board, noted(self.search.solve(board, watch), self.note), cells=False)
         load_seconds, self.load_seconds = self.load_seconds, 0.0
         return settle(result, watch, self.spec.solver, self.asked, load_seconds, self.proven)
 
 
-def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[dict | None]:
+def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop, tell=None) -> list[dict | None]:
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
     its solve took in this thread, and without ``extra["path"]``, the cells of every board along the answer, which
     its tiles and moves give: nine tenths of the bytes a worker sends back); None for each board not started because
-    the batch was stopped. IDA* with a heuristic that has the whole kernel solves each board in one compiled call
-    (``_WholeSolves``), so that two threads seldom wait for each other's Python; an unsolvable board, another solver
-    or heuristic: ``solve_board``."""
+    the batch was stopped. ``tell(nodes)``, as the solves go: the nodes the chunk has expanded so far (a board of
+    linear conflict may search for minutes, and the batch's page shows them meanwhile). IDA* with a heuristic that
+    has the whole kernel solves each board in one compiled call (``_WholeSolves``), so that two threads seldom wait
+    for each other's Python; an unsolvable board, another solver or heuristic: ``solve_board``."""
     from engine.domains.tiles.solvability import check_solvable
     from engine.domains.tiles.solving import solve_board
     from engine.serving import store
@@ -170,6 +171,12 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
     goal = Board(spec.rows, spec.cols, spec.goal)
     whole = _WholeSolves.make(spec, goal)
     out: list[dict | None] = []
+    answered = 0  # the nodes of the boards answered
+
+    def progress(fraction, info) -> None:
+        if tell is not None and "nodes" in info:
+            tell(answered + info["nodes"])
+
     for cells in boards:
         if stopped():
             out.append(None)
@@ -177,9 +184,10 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop) -> list[di
         began = time.thread_time()
         board = Board(spec.rows, spec.cols, cells)
         if whole is not None and check_solvable(board, goal).solvable:
-            result = whole.solve(board, _Stop(stopped))
+            result = whole.solve(board, _Stop(stopped), progress)
         else:
-            result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, cancel=_Stop(stopped))
+            result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, progress, _Stop(stopped))
+        answered += result.nodes_expanded
         result.extra.pop("path", None)  # the cells along the answer: its tiles and moves give them
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
@@ -225,8 +233,9 @@ class _Taker:
 def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> int:
     """One member of a batch's crew on a Dask worker (``_Crew``): takes chunks ``(index, boards)`` from the queue
     ``work`` in turn, solves each by ``solve_chunk`` and puts ``("answers", index, its answers)`` on the queue
-    ``answers``, until it takes None or the batch is stopped. It asks for its next chunk as it starts one and does
-    not wait for its answers' put, so neither round trip stands between two chunks. A chunk that raises is put back
+    ``answers``, until it takes None or the batch is stopped, and ``("nodes", index, count)`` while a chunk runs (at
+    most every ``STOP_POLL`` seconds). It asks for its next chunk as it starts one and does not wait for its
+    answers' put, so neither round trip stands between two chunks. A chunk that raises is put back
     as ``("failed", index, the error)`` and fails the task. Returns the chunks it solved."""
     from distributed import Queue
 
@@ -249,8 +258,15 @@ def crew_member(spec: BatchSpec, work: str, answers: str, stop, member: int) -> 
                 break
             taker.start()  # the next chunk comes while this one is solved
             index, boards = chunk
+            told = [time.monotonic()]
+
+            def tell(nodes: int, index: int = index, told: list = told, sending: list = sending) -> None:
+                if time.monotonic() - told[0] >= STOP_POLL:  # a put costs the scheduler: twice a second at most
+                    told[0] = time.monotonic()
+                    sending.append(_on_loop(outbox, outbox._put(("nodes", index, nodes))))
+
             try:
-                out = solve_chunk(spec, [tuple(cells) for cells in boards], stop)  # a queue gives lists
+                out = solve_chunk(spec, [tuple(cells) for cells in boards], stop, tell)  # a queue gives lists
             except Exception as error:
                 outbox.put(("failed", index, error))
                 raise
@@ -269,27 +285,36 @@ class _Tasks:
     """Each chunk a task of its own on ``pool`` (a ``ThreadPool``: a thread takes it at once, and costs nothing)."""
 
     def __init__(self, pool, spec: BatchSpec, stop, run: str):
-        self.pool, self.spec, self.stop, self.run = pool, spec, stop, run
+        self.pool, self.spec, self.stop_flag, self.run = pool, spec, stop, run
         self.slots = pool.slots()
         self.chunk_seconds = getattr(pool, "task_seconds", 0.0)
         self.pending: dict = {}  # future -> chunk index
+        self.running: dict[int, int] = {}  # chunk index -> the nodes it has expanded so far
 
     def send(self, index: int, boards: list[tuple[int, ...]]) -> None:
         future = self.pool.call(f"batch-{self.run}-{index}", self.slots[index % len(self.slots)], solve_chunk,
-                                self.spec, boards, self.stop)
+                                self.spec, boards, self.stop_flag, lambda nodes: self.running.__setitem__(index, nodes))
         self.pending[future] = index
 
     def all_sent(self) -> None:
         pass
 
     def finished(self, timeout: float) -> list[tuple[int, list]]:
-        return [(self.pending.pop(future), future.result()) for future in self.pool.wait(list(self.pending), timeout)]
+        ended = [(self.pending.pop(future), future.result()) for future in self.pool.wait(list(self.pending), timeout)]
+        for index, _ in ended:
+            self.running.pop(index, None)
+        return ended
+
+    def stop(self) -> set[int]:
+        """The chunks running end their solve and skip the boards left; those waiting never start: their indices."""
+        self.pool.set_stop(self.stop_flag)
+        dropped = {index for future, index in self.pending.items() if future.cancel()}
+        self.pending = {future: index for future, index in self.pending.items() if index not in dropped}
+        return dropped
 
     def end(self, stopped: bool) -> None:
-        if stopped:  # the chunks running end their solve and skip the boards left; those waiting never start
-            self.pool.set_stop(self.stop)
-            for future in self.pending:
-                future.cancel()
+        if stopped:
+            self.stop()
         self.pending.clear()
 
 
@@ -302,6 +327,9 @@ QUEUED_CHUNK_SECONDS = 0.0045
 LOOK_EVERY = 2.0
 #: Seconds a finished batch waits for its crew to take its None and release the queues.
 CREW_END = 2.0
+#: Seconds a stopped batch waits for the answers of the chunks running (each ends its solve at its next slice, a
+#: crew member reads the stop within ``STOP_POLL``): what they solved is kept.
+STOP_WAIT = 3.0
 
 
 class _Crew:
@@ -323,13 +351,16 @@ class _Crew:
     def __init__(self, pool, spec: BatchSpec, stop, run: str):
         from distributed import Queue
 
-        self.pool, self.stop = pool, stop
+        self.pool, self.stop_flag = pool, stop
+        self.stopped: set[int] | None = None  # once stopped: the chunks taken back
         self.work = Queue(f"puzzle-batch-{run}-work", client=pool.client)
         self.answers = Queue(f"puzzle-batch-{run}-answers", client=pool.client)
         self.members = {pool.call(f"batch-{run}-crew-{member}", slot, crew_member, spec, self.work.name,
                                   self.answers.name, stop, member): (member, slot)
                         for member, slot in enumerate(pool.slots())}
         self.taker = _Taker(self.answers)
+        self.running: dict[int, int] = {}  # chunk index -> the nodes it has expanded so far
+        self.answered: set[int] = set()
         self.gone: set[int] = set()  # members whose worker left the cluster
         self.looked = time.monotonic()
 
@@ -348,6 +379,12 @@ class _Crew:
             return []
         if message[0] == "failed":
             raise message[2]
+        if message[0] == "nodes":
+            if message[1] not in self.answered:  # a count put before the answers may come after them
+                self.running[message[1]] = message[2]
+            return []
+        self.running.pop(message[1], None)
+        self.answered.add(message[1])
         return [(message[1], message[2])]
 
     def _check_members(self) -> None:
@@ -368,19 +405,26 @@ class _Crew:
                 raise PuzzleError(f"the worker {slot} left the cluster during the batch, with the chunk it was "
                                   "solving")
 
+    def stop(self) -> set[int]:
+        """The members end the chunk they run (its solve under way at its next slice, the boards left skipped) and
+        take no other: the chunks no member took, taken back, their indices."""
+        if self.stopped is None:
+            self.pool.set_stop(self.stop_flag)
+            self.stopped = {item[0] for item in self.work.get(batch=True) if item is not None}
+            self.all_sent()
+        return self.stopped
+
     def end(self, stopped: bool) -> None:
         from distributed import KilledWorker
 
         if stopped:
-            self.pool.set_stop(self.stop)
-            self.work.get(batch=True)  # the chunks not taken: none is started
-            self.all_sent()
+            self.stop()
         else:
             waiting, deadline = set(self.members), time.monotonic() + CREW_END
             while waiting and time.monotonic() < deadline:
                 waiting -= self.pool.wait(list(waiting), deadline - time.monotonic())
             if waiting:  # a member not started yet: if it starts, it gives its hold up at the stop
-                self.pool.set_stop(self.stop)
+                self.pool.set_stop(self.stop_flag)
         for future in self.members:
             if not future.done():
                 future.cancel()
@@ -396,12 +440,13 @@ class _Crew:
 
 
 def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str | None, budget: Budget, pool,
-                 watch: Watch | None = None) -> dict:
+                 watch: Watch | None = None, earlier: list[dict] = ()) -> dict:
     """Every board solved towards ``goal`` by ``solver`` with ``heuristic`` within ``budget`` each, in chunks on
     ``pool`` (``parallel_ida.DaskPool``: through a crew, ``ThreadPool``: a task per chunk; the caller closes it).
     Returns ``results`` (one per board, in order: the solve's answer with its ``tiles`` and ``cpu``, or
     ``{"status": "cancelled"}`` for a board not started), ``tasks`` (the chunks dealt), ``slots`` and ``seconds``
-    (from the first chunk sent to the last answer)."""
+    (from the first chunk sent to the last answer). ``earlier``: the answers of the same batch's earlier attempt,
+    counted in its progress (boards and nodes) before these."""
     from engine.domains.tiles.parallel_ida import DaskPool
     from engine.serving import store
 
@@ -416,43 +461,53 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     chunks: dict[int, tuple[int, int]] = {}  # chunk index -> its first board, its end
     done = at = 0
     cpu = 0.0  # the solves' CPU so far
+    nodes = sum(answer.get("nodes_expanded", 0) for answer in earlier)  # expanded by the boards answered
+    total = len(earlier) + len(boards)
 
     def stopped_now() -> bool:
         return watch.cancel is not None and watch.cancel.is_set()
+
+    awaited: set[int] = set()  # the chunks sent and not answered yet
 
     def deal() -> None:
         nonlocal at
         if at < len(boards) and not stopped_now():
             end = at + chunk_size(len(boards) - at, slots, least_chunk(transport.chunk_seconds, cpu, done))
             chunks[len(chunks)] = (at, end)
+            awaited.add(len(chunks) - 1)
             transport.send(len(chunks) - 1, [board.cells for board in boards[at:end]])
             at = end
             if at == len(boards):
                 transport.all_sent()
 
+    waiting_until = None  # once stopped: how long the chunks running are waited for
     try:
         for _ in range(AHEAD * slots):
             deal()
-        while done < at:
+        while awaited and (waiting_until is None or time.monotonic() < waiting_until):
             for index, answers in transport.finished(REPORT_EVERY):
+                awaited.discard(index)
                 first, end = chunks[index]
                 results[first:end] = answers
                 done += end - first
                 cpu += sum(answer["cpu"] for answer in answers if answer is not None)
+                nodes += sum(answer.get("nodes_expanded", 0) for answer in answers if answer is not None)
                 deal()
-            watch.report(done / max(1, len(boards)),
-                         {"boards": done, "of": len(boards), "text": f"{done} of {len(boards)} boards solved on "
-                                                                      f"{slots} workers"})
-            if stopped_now():
-                # the chunks running end their solve and skip the boards left; their answers, as those of the
-                # chunks waiting, are not waited for (a cancelled batch reports the boards it had back)
-                break
+            solved, counted = len(earlier) + done, nodes + sum(transport.running.values())
+            watch.report(solved / max(1, total),
+                         {"boards": solved, "of": total, "nodes": counted,
+                          "text": f"{solved} of {total} boards solved on {slots} workers, {counted:,} nodes expanded"})
+            if stopped_now() and waiting_until is None:
+                # the chunks not started never will; those running end the solve under way at its next slice and
+                # skip the boards left, and their answers are waited for (a while): a cancelled batch keeps them
+                awaited -= transport.stop()
+                waiting_until = time.monotonic() + STOP_WAIT
     except BaseException:
         with contextlib.suppress(Exception):  # the error is what the batch reports
             transport.end(stopped=True)
         raise
     seconds = time.perf_counter() - began
-    transport.end(stopped=done < len(boards))
+    transport.end(stopped=at < len(boards) or bool(awaited) or waiting_until is not None)
     answers = [result if result is not None else {"status": Status.CANCELLED, "tiles": list(board.cells)}
                for result, board in zip(results, boards, strict=True)]
     return {"results": answers, "tasks": len(chunks), "slots": slots, "seconds": seconds}

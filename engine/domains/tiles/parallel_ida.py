@@ -319,13 +319,113 @@ class _Levels:
                 "level": level, "depth": depth}
 
 
+@dataclass
+class _Search:
+    """A spread search's counts across its bounds (what a resumed one carries on from: ``as_resume``)."""
+    expanded: int = 0
+    generated: int = 0
+    bounds: list = None  # each bound done: its bound and the nodes expanded after it
+    tasks: list = None  # the tasks of each bound begun (0: its tree was grown here whole)
+    cut_short: int = 0  # tasks that stopped at the stop flag or their node cap
+    #: what the tasks that stopped short had counted: the search's last counts include it, a resumed search does
+    #: not (it runs those tasks again)
+    partial: tuple = (0, 0)
+
+    def __post_init__(self):
+        self.bounds, self.tasks = self.bounds or [], self.tasks or []
+
+    def add(self, part: dict) -> None:
+        if part.get("stopped"):
+            self.partial = (self.partial[0] + part["expanded"], self.partial[1] + part["generated"])
+        else:
+            self.expanded += part["expanded"]
+            self.generated += part["generated"]
+
+    @property
+    def counted(self) -> tuple[int, int]:
+        """The nodes expanded and generated, the tasks stopped short included."""
+        return self.expanded + self.partial[0], self.generated + self.partial[1]
+
+
+@dataclass
+class _Bound:
+    """One bound's iteration as tasks: the level grown here for it, dealt to ``tasks`` tasks (``level[i::tasks]``),
+    those ``done`` already, the least f above the bound seen, a path found."""
+    bound: int
+    workers: int  # the workers it was dealt for: a resumed search deals it again the same way
+    level: list
+    tasks: int
+    least: int
+    done: set
+    found: str | None = None
+
+
+def _grow(levels: _Levels, bound: int, workers: int, search: _Search, carried: dict | None) -> _Bound | str:
+    """The tree above the split depth for ``bound`` (counted in ``search`` unless a resumed search counted it
+    already: ``carried``), as a ``_Bound`` to deal, or the moves to a goal met on the way."""
+    grown = levels.grow(bound, FRONTIER_PER_WORKER * workers)
+    if carried is None:
+        search.add(grown)
+    if grown["moves"] is not None:
+        return grown["moves"]
+    level = grown["level"]  # entered (and counted) by ``grow``; the tasks count what lies below them
+    tasks = max(1, min(len(level), TASKS_PER_WORKER * workers))
+    if carried is None:
+        search.tasks.append(len(level) and tasks)
+        return _Bound(bound, workers, level, tasks, grown["least"], set())
+    return _Bound(bound, workers, level, tasks, int(carried["least"]), set(carried["done"]))
+
+
+def _deal(bound: _Bound, spec: Spec, pool, watch: Watch, search: _Search) -> Status | None:
+    """The tasks of ``bound`` not done yet on ``pool``, each task's counts added as it ends; why the search stopped
+    (a cancel, the budget) or None (``bound.found`` says whether a goal was met)."""
+    stopped = None
+    stop = pool.new_stop()
+    cap = max(1, watch.budget.max_nodes - search.expanded)
+    run = uuid.uuid4().hex[:8]
+    pending = {pool.submit(f"ida-{run}-{bound.bound}-{i}", spec, bound.level[i::bound.tasks], bound.bound, cap, stop):
+               i for i in range(bound.tasks) if i not in bound.done}
+    try:
+        while pending:
+            for future in pool.wait(list(pending), REPORT_EVERY):
+                part = future.result()
+                search.add(part)
+                search.cut_short += bool(part["stopped"])
+                bound.least = min(bound.least, part["least"])
+                if part["moves"] is not None and bound.found is None:
+                    bound.found = part["moves"]
+                if not part["stopped"]:
+                    bound.done.add(pending[future])
+                del pending[future]
+            watch.report(None, {"nodes": search.expanded, "bound": bound.bound, "tasks": len(bound.done),
+                                "of": bound.tasks,
+                                "text": f"bound {bound.bound}: {search.expanded:,} nodes expanded, "
+                                        f"{len(bound.done)} of {bound.tasks} tasks done on {pool.workers} workers"})
+            if bound.found is None and stopped is None:
+                stopped = watch.stop_reason(search.counted[0])
+            if (bound.found is not None or stopped is not None) and pending:
+                pool.set_stop(stop)
+    finally:
+        if pending:  # an error: the others stop too
+            pool.set_stop(stop)
+            for future in pending:
+                future.cancel()
+    return stopped
+
+
 def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, options: dict | None = None,
-                   max_bound: int = 400, loaded: dict | None = None, pruning: str | None = None) -> SolveResult:
+                   max_bound: int = 400, loaded: dict | None = None, pruning: str | None = None,
+                   resume: dict | None = None) -> SolveResult:
     """IDA* with the heuristic ``name`` (already resolved: what ``Heuristic.inputs`` answered) from ``board`` to
     ``goal``, each bound's iteration as tasks on ``pool``, pruned by the move automaton ``pruning`` (as
     ``kernel_drivers.idastar``'s); the result as ``kernel_drivers.idastar``'s, with
     ``extra["bounds"]`` the nodes expanded after each bound, ``extra["tasks"]`` the tasks per bound (0: the bound's
-    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end."""
+    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end.
+
+    Stopped by its cancel, ``extra["resume"]`` says where it stood: the bound, the counts and seconds so far, and the
+    tasks of that bound that had ended; given as ``resume``, the search deals only the others (the tasks running at
+    the stop start again; their partial counts were never added), so its counts never go back and are the
+    uninterrupted search's."""
     from engine.domains.tiles.kernel_drivers import search_frame
     from engine.serving import store
 
@@ -338,81 +438,53 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
     pruning = automaton(pruning, goal.size).name
     spec = Spec(goal, name, pruning, tuple(sorted(options.items())), str(store.data_dir()))
     levels = _Levels(root, search_goal, name, search_loaded, pruning)
+    carried = resume or {}
+    search = _Search(int(carried.get("expanded", 0)), int(carried.get("generated", 0)),
+                     list(carried.get("bounds", [])), list(carried.get("tasks", [])),
+                     int(carried.get("stopped_tasks", 0)))
+    under_way = carried.get("under_way")  # the bound the search stopped in, and its tasks done
 
-    def result(status: Status, moves: str = "", message: str = "", **counts) -> SolveResult:
+    def result(status: Status, moves: str = "", message: str = "", stood: dict | None = None) -> SolveResult:
         moves = half_turn_moves(moves) if turned else moves
-        return SolveResult(status, moves, record.admissible and status == Status.SOLVED, seconds=watch.elapsed,
-                           solver="idastar-spread", heuristic=name, message=message,
-                           extra={"bounds": iterations, "tasks": tasks_per_bound, "stopped_tasks": cut_short,
-                                  "workers": pool.workers, "pruning": pruning}, **counts)
+        extra = {"bounds": search.bounds, "tasks": search.tasks, "stopped_tasks": search.cut_short,
+                 "workers": pool.workers, "pruning": pruning}
+        seconds = float(carried.get("seconds", 0.0)) + watch.elapsed
+        if stood is not None:
+            extra["resume"] = {"expanded": search.expanded, "generated": search.generated, "bounds": search.bounds,
+                               "tasks": search.tasks, "stopped_tasks": search.cut_short, "seconds": seconds,
+                               "bound": stood["bound"], "under_way": stood.get("under_way")}
+        return SolveResult(status, moves, record.admissible and status == Status.SOLVED, *search.counted,
+                           seconds=seconds, solver="idastar-spread", heuristic=name,
+                           message=message, extra=extra)
 
-    iterations: list[dict] = []
-    tasks_per_bound: list[int] = []
-    cut_short = 0  # tasks that stopped at the stop flag or their node cap
     if root == search_goal:
         return result(Status.SOLVED)
-    expanded = generated = 0
-    bound = levels.h(root)
+    bound = int(carried.get("bound", levels.h(root)))
     while bound <= max_bound:
-        grown = levels.grow(bound, FRONTIER_PER_WORKER * pool.workers)
-        expanded += grown["expanded"]
-        generated += grown["generated"]
-        least = grown["least"]
-        if grown["moves"] is not None:
-            iterations.append({"bound": bound, "expanded": expanded})
-            return result(Status.SOLVED, grown["moves"], nodes_expanded=expanded, nodes_generated=generated)
-        level = grown["level"]  # entered (and counted) by ``grow``; the tasks count what lies below them
-        found, stopped, done = None, None, 0
-        tasks = max(1, min(len(level), TASKS_PER_WORKER * pool.workers))
-        tasks_per_bound.append(len(level) and tasks)
-        if level:
-            stop = pool.new_stop()
-            cap = max(1, watch.budget.max_nodes - expanded)
-            run = uuid.uuid4().hex[:8]
-            pending = [pool.submit(f"ida-{run}-{bound}-{i}", spec, level[i::tasks], bound, cap, stop)
-                       for i in range(tasks)]
-            try:
-                while pending:
-                    finished = pool.wait(pending, REPORT_EVERY)
-                    for future in finished:
-                        pending.remove(future)
-                        part = future.result()
-                        done += 1
-                        expanded += part["expanded"]
-                        generated += part["generated"]
-                        cut_short += part["stopped"]
-                        least = min(least, part["least"])
-                        if part["moves"] is not None and found is None:
-                            found = part["moves"]
-                    watch.report(None, {"nodes": expanded, "bound": bound, "tasks": done, "of": tasks,
-                                        "text": f"bound {bound}: {expanded:,} nodes expanded, {done} of {tasks} "
-                                                f"tasks done on {pool.workers} workers"})
-                    if found is None and stopped is None:
-                        stopped = watch.stop_reason(expanded)
-                    if (found is not None or stopped is not None) and pending:
-                        pool.set_stop(stop)
-            finally:
-                if pending:  # an error: the others stop too
-                    pool.set_stop(stop)
-                    for future in pending:
-                        future.cancel()
-        iterations.append({"bound": bound, "expanded": expanded})
-        if found is not None:
-            return result(Status.SOLVED, found, nodes_expanded=expanded, nodes_generated=generated)
+        grown = _grow(levels, bound, under_way["workers"] if under_way else pool.workers, search, under_way)
+        under_way = None
+        if isinstance(grown, str):
+            search.bounds.append({"bound": bound, "expanded": search.expanded})
+            return result(Status.SOLVED, grown)
+        stopped = _deal(grown, spec, pool, watch, search) if grown.level else None
+        if grown.found is not None:
+            search.bounds.append({"bound": bound, "expanded": search.expanded})
+            return result(Status.SOLVED, grown.found)
         if stopped is not None:
-            iterations.pop()
-            return result(stopped, message=watch.stop_message(stopped, expanded), nodes_expanded=expanded,
-                          nodes_generated=generated)
-        watch.report(None, {"nodes": expanded, "generated": generated, "bound": bound, "completed": True,
-                            "text": f"bound {bound} done: {expanded:,} nodes expanded"})
-        if least >= NO_BOUND:
+            stood = {"bound": bound, "under_way": {"workers": grown.workers, "least": grown.least,
+                                                   "done": sorted(grown.done)}}
+            return result(stopped, message=watch.stop_message(stopped, search.counted[0]),
+                          stood=stood if stopped == Status.CANCELLED else None)
+        search.bounds.append({"bound": bound, "expanded": search.expanded})
+        watch.report(None, {"nodes": search.expanded, "generated": search.generated, "bound": bound,
+                            "completed": True, "text": f"bound {bound} done: {search.expanded:,} nodes expanded"})
+        if grown.least >= NO_BOUND:
             break
-        bound = int(least)
-        if reason := watch.stop_reason(expanded):
-            return result(reason, message=watch.stop_message(reason, expanded), nodes_expanded=expanded,
-                          nodes_generated=generated)
-    return result(Status.BUDGET_EXHAUSTED, message=f"no solution within {max_bound} moves", nodes_expanded=expanded,
-                  nodes_generated=generated)
+        bound = int(grown.least)
+        if reason := watch.stop_reason(search.expanded):
+            return result(reason, message=watch.stop_message(reason, search.expanded),
+                          stood={"bound": bound} if reason == Status.CANCELLED else None)
+    return result(Status.BUDGET_EXHAUSTED, message=f"no solution within {max_bound} moves")
 
 
 def pool_here(lane: str = "long"):
