@@ -264,7 +264,8 @@ def batch_answer(params: dict, goal: Board, results: list[dict], seconds: float,
     """A batch's answer: each position's, what the solves used (a database not built falls back, and each solve's
     message says why), and the totals of those it solved (moves, nodes, seconds searching)."""
     used = sorted({result["heuristic"] for result in results if result.get("heuristic")})
-    note = next((result["message"] for result in results if result.get("message")), "")
+    note = next((result["message"] for result in results
+                 if result.get("message") and result["status"] != Status.CANCELLED), "")
     solved = [result for result in results if result["status"] == Status.SOLVED]
     return {"size": params["size"], "goal": list(goal.cells), "solver": params["solver"],
             "heuristic": params["heuristic"], "used": used, "message": note, "results": results,
