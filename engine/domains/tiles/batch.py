@@ -17,7 +17,7 @@ slot, a crew member (``crew_member``), which takes the chunks from a Dask queue 
 chunk's answers on another (``_Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``), so chunks of 2
 boards at the end of Korf's 100 instead of 3 or more.
 
-Where it runs is ``parallel_ida.pool_here``'s choice: inside a job, on the long lane's workers through the job's
+Where it runs is ``pools.pool_here``'s choice: inside a job, on the long lane's workers through the job's
 worker client (the job's thread secedes while it waits, so its own worker runs a crew member too); with
 ``PUZZLE_SCHEDULER`` on that cluster; else on this process's threads (the kernels release the GIL). A cancel sets the
 pool's stop flag, which a member reads between chunks and each chunk between boards and each solve between its
@@ -101,7 +101,7 @@ def _chunk_stop(stop):
     ``STOP_POLL`` seconds."""
     import threading
 
-    from engine.domains.tiles.parallel_ida import stop_check
+    from engine.domains.tiles.pools import stop_check
 
     check = stop_check(stop, STOP_POLL)
     if isinstance(stop, threading.Event):
@@ -442,12 +442,12 @@ class _Crew:
 def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str | None, budget: Budget, pool,
                  watch: Watch | None = None, earlier: list[dict] = ()) -> dict:
     """Every board solved towards ``goal`` by ``solver`` with ``heuristic`` within ``budget`` each, in chunks on
-    ``pool`` (``parallel_ida.DaskPool``: through a crew, ``ThreadPool``: a task per chunk; the caller closes it).
+    ``pool`` (``pools.DaskPool``: through a crew, ``ThreadPool``: a task per chunk; the caller closes it).
     Returns ``results`` (one per board, in order: the solve's answer with its ``tiles`` and ``cpu``, or
     ``{"status": "cancelled"}`` for a board not started), ``tasks`` (the chunks dealt), ``slots`` and ``seconds``
     (from the first chunk sent to the last answer). ``earlier``: the answers of the same batch's earlier attempt,
     counted in its progress (boards and nodes) before these."""
-    from engine.domains.tiles.parallel_ida import DaskPool
+    from engine.domains.tiles.pools import DaskPool
     from engine.serving import store
 
     watch = watch or Watch()

@@ -237,7 +237,7 @@ def batch_job(params: dict, report, cancel) -> dict:
     answers with every position solved so far and ``"resume"``: those answers (``RESUME_FROM``: ``solved``, by
     position), so that the next attempt solves only the rest."""
     from engine.domains.tiles.batch import solve_boards
-    from engine.domains.tiles.parallel_ida import pool_here
+    from engine.domains.tiles.pools import pool_here
 
     _, goal = position_from({**params, "tiles": params["boards"][0]})
     boards = [Board(goal.rows, goal.cols, tuple(cells)) for cells in params["boards"]]

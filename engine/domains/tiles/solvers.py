@@ -61,7 +61,8 @@ def _idastar_spread(board: Board, goal: Board, name: str, watch: Watch, options:
     """IDA* with each bound's iteration spread as tasks over the cluster's long-lane workers (inside a job), the
     cluster named by ``PUZZLE_SCHEDULER``, or this machine's cores (engine/domains/tiles/parallel_ida.py);
     ``options[RESUME]`` as ``_idastar``'s."""
-    from engine.domains.tiles.parallel_ida import pool_here, spread_idastar
+    from engine.domains.tiles.parallel_ida import spread_idastar
+    from engine.domains.tiles.pools import pool_here
 
     options, resume = own_options(options)
     used, loaded, note = heuristic(name).inputs(goal, options)

@@ -14,7 +14,8 @@ from engine.domains.tiles import Board, goal_board, pdb
 from engine.domains.tiles import kernel_drivers as drivers
 from engine.domains.tiles.jobs import batch_job, check_batch, check_compare, check_solve, compare_job, solve_job
 from engine.domains.tiles.kernel_drivers import bfs_fast, idastar
-from engine.domains.tiles.parallel_ida import ThreadPool, spread_idastar
+from engine.domains.tiles.parallel_ida import spread_idastar
+from engine.domains.tiles.pools import ThreadPool
 from engine.domains.tiles.random import scramble
 
 LAST = goal_board(3, 3, "blank-last")
@@ -173,9 +174,9 @@ def test_a_batch_stopped_keeps_what_it_solved_and_solves_only_the_rest(monkeypat
     """Ten positions one at a time on one thread: stopped after each report, each attempt answers the positions
     solved before it and solves at least one more."""
     import engine.domains.tiles.batch as batch
-    import engine.domains.tiles.parallel_ida as parallel
+    import engine.domains.tiles.pools as pools
 
-    monkeypatch.setattr(parallel, "ThreadPool", lambda: ThreadPool(1))
+    monkeypatch.setattr(pools, "ThreadPool", lambda: ThreadPool(1))
     monkeypatch.setattr(batch, "GUIDE", 10**6)  # chunks of one board
     monkeypatch.setattr(batch, "AHEAD", 1)
     boards = [HARDEST.cells, *(scramble(LAST, 24, seed=seed)[0].cells for seed in range(9))]
