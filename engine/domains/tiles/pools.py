@@ -86,7 +86,7 @@ class DaskPool:
 
     #: the CPU a task costs besides its work: the scheduler's, the client's and the worker's (bench/korf100.py
     #: --workers: about 10 ms on the 2-core machine, idle); a batch sends its chunks through a crew of long-lived
-    #: tasks instead (``batch._Crew``)
+    #: tasks instead (``chunks.Crew``)
     task_seconds = 0.01
 
     def __init__(self, client, addresses: list[str]):
@@ -143,7 +143,7 @@ class DaskPool:
         return done
 
     #: Seconds a stop that was set stays set after the pool closes. The tasks it stops read it every ``STOP_POLL``
-    #: (a batch's chunks every ``batch.STOP_POLL``) and go on, cancelled futures or not, until they do: cleared at
+    #: (a batch's chunks every ``chunks.STOP_POLL``) and go on, cancelled futures or not, until they do: cleared at
     #: once, a running task never saw it and ran to its end, and the job that waited for its worker's thread with it.
     LINGER = 30.0
 
