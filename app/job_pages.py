@@ -115,7 +115,9 @@ def job_fragment(job_id: str):
     job = runner().get(job_id)
     if job is None:
         abort(404, description=f"there is no job {job_id}")
-    if job["status"] == Status.DONE and result_template(job["kind"]) is not None:
+    drawn = job["status"] == Status.DONE or (job["status"] == Status.CANCELLED and job["result"]
+                                              and kind_view(job).partial)
+    if drawn and result_template(job["kind"]) is not None:
         return result_fragment(job["kind"], job["result"], job)
     return progress_fragment(job_id, kind_view(job).title, job=job, mine=job["owner"] == owner())
 

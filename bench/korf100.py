@@ -41,7 +41,7 @@ from engine.core.result import Budget
 from engine.domains.tiles import batch, pdb
 from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
+from engine.domains.tiles.pools import DaskPool, ThreadPool
 from engine.domains.tiles.solving import solve_board
 from engine.serving import store
 from engine.serving.lanes import lane_workers

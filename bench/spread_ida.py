@@ -23,7 +23,8 @@ from engine.core.registry import warm_up
 from engine.core.result import Budget, Watch
 from engine.domains.tiles.board import Board, goal_board
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.parallel_ida import DaskPool, spread_idastar
+from engine.domains.tiles.parallel_ida import spread_idastar
+from engine.domains.tiles.pools import DaskPool
 from engine.domains.tiles.solving import solve_board
 from engine.serving.lanes import lane_workers
 from tests.support.korf import korf_instances

@@ -179,14 +179,16 @@ def _view(params: dict, compare: bool) -> JobView:
 
 
 @job_kind("solve", check=lambda params: kind_jobs(params).check_solve(params), lane=_lane,
-          view=lambda params: _view(params, False), max_bytes=MAX_PROBLEM_BYTES)
+          view=lambda params: _view(params, False), max_bytes=MAX_PROBLEM_BYTES, resumable=True)
 def solve_job(params: dict, report, cancel) -> dict:
-    """One solver on one problem of any domain (a sliding-tile position, a graph, a grid map), within a budget."""
+    """One solver on one problem of any domain (a sliding-tile position, a graph, a grid map), within a budget.
+    Resumable where the kind's solver says where it stood (the tile kind's IDA*); without ``"resume"`` in its
+    answer a stopped solve starts afresh."""
     return kind_jobs(params).solve(params, report, cancel)
 
 
 @job_kind("compare", check=lambda params: kind_jobs(params).check_compare(params), lane=_lane,
-          view=lambda params: _view(params, True), max_bytes=MAX_PROBLEM_BYTES)
+          view=lambda params: _view(params, True), max_bytes=MAX_PROBLEM_BYTES, resumable=True)
 def compare_job(params: dict, report, cancel) -> dict:
     """Several solvers on one problem of any domain, one after another, each within the same budget."""
     return kind_jobs(params).compare(params, report, cancel)

@@ -197,7 +197,9 @@ class Following(RunnerState):
                 return
             cancelled = result.get("status") == Status.CANCELLED or self._cancel_asked(job)
             status = Status.CANCELLED if cancelled else Status.DONE
-            self._finish(job.id, status, result, None, info, (job.worker, job.started) if job.started else None)
+            # "resume" is for a next attempt, and repeats what the result holds (a batch's solved positions)
+            kept = {key: value for key, value in result.items() if key != "resume"}
+            self._finish(job.id, status, kept, None, info, (job.worker, job.started) if job.started else None)
         elif future.status == "cancelled" or self._cancel_asked(job):
             self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
         else:

@@ -58,6 +58,8 @@ class JobView:
     #: the job's parameters under that form's field names (a page reloaded while it runs fills the form in with them);
     #: None: the fields are named as the parameters
     form_values: Callable[[dict], dict] | None = None
+    #: a cancelled job's result (what it did before the cancel) is drawn by its kind's template too
+    partial: bool = False
 
 
 #: The longest any job runs, whatever its parameters say (``PUZZLE_MAX_JOB_SECONDS``; a kind may set its own in

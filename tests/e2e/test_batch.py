@@ -1,6 +1,8 @@
 """The batch page in a real browser: the solver offer follows the board, and a batch started from the form polls
 until its table of answers replaces the progress."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -26,3 +28,37 @@ def test_a_batch_from_the_form_polls_to_its_table_and_the_offer_follows_the_boar
     expect(rows).to_have_count(3)
     assert [rows.nth(i).locator("td").nth(2).inner_text() for i in range(3)] == ["31", "1", "0"]
     expect(page.locator("#batch-result .job")).to_have_count(0)  # the progress it polled is gone
+
+
+# Korf's instance 3 (59 moves) takes Manhattan distance minutes: the batch is cancelled while it searches
+KORF_3 = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15"
+#: the 15-puzzle's blank-first goal, then positions 1, 2, 2 and 3 moves from it (straight lines and an L: their
+#: Manhattan distance, which no shorter path beats)
+EASY = ["0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15", "4 1 2 3 8 5 6 7 0 9 10 11 12 13 14 15",
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15"]
+
+
+def test_a_cancelled_batch_shows_every_position_it_solved_and_their_total(page, live_server):
+    page.goto(f"{live_server}/batch")
+    page.select_option("#batch-size", "4x4")
+    page.select_option("#batch-goal", "blank-first")
+    page.fill("#batch-positions", "\n".join(EASY + [KORF_3] * 5))
+    page.select_option("#batch-choice select", "idastar:manhattan")
+    page.click("#batch-solve")
+    progress = page.locator("#batch-result .job-text")
+    # the easy five expand 8 nodes in all: thousands more are Korf's instance counted while its chunk runs
+    expect(progress).to_contain_text(re.compile(r"\b[5-9] of 10 boards solved on \d+ workers?, \d{1,3}(,\d{3})+ nodes "
+                                                r"expanded"), timeout=120_000)
+    page.click("#batch-result .job button.cancel")
+    heading = page.locator(".batch-result h3")
+    expect(heading).to_have_text(re.compile(r"Cancelled: [5-9] of 10 positions solved"), timeout=60_000)
+    solved = int(re.search(r"(\d+) of 10", heading.inner_text()).group(1))
+    rows = page.locator(".batch-result tbody tr")
+    expect(rows).to_have_count(10)
+    statuses = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(10)]
+    assert statuses[:5] == ["solved"] * 5 and statuses.count("solved") == solved
+    assert [rows.nth(i).locator("td").nth(2).inner_text() for i in range(5)] == ["0", "1", "2", "2", "3"]
+    assert all(status in ("stopped", "not reached") for status in statuses[solved:])
+    total = page.locator(".batch-result tfoot tr td").first
+    expect(total).to_have_text("8")  # 0 + 1 + 2 + 2 + 3: the Korf instances were not solved

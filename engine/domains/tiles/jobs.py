@@ -13,12 +13,13 @@ from dataclasses import fields, is_dataclass
 from engine.core.errors import PuzzleError
 from engine.core.params import budget_from, budget_params, text
 from engine.core.result import Budget, Watch
+from engine.core.status import Status
 from engine.domains.tiles.board import Board, board_shape, parse_goal, parse_size, parse_tiles, position_from
 from engine.domains.tiles.heuristics import heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.solvability import require_solvable
 from engine.domains.tiles.solve_cost import SPREAD_SOLVERS, quick_nodes, quick_solves, solve_placement
-from engine.domains.tiles.solving import check_request, solve_board, solvers
+from engine.domains.tiles.solving import RESUME, check_request, solve_board, solvers
 from engine.search.jobs import KindJobs, answer
 from engine.search.solve import check_solver
 from engine.serving.jobs import LONG, MAX_PROBLEM_BYTES, JobView, Placement, job_kind
@@ -131,30 +132,54 @@ def compare_form(params: dict) -> dict:
     return {**{k: v for k, v in params.items() if k != "solvers"}, "choice": choices}
 
 
+#: The job parameter a solve, a compare or a batch stopped by its cancel continues from (its result's ``"resume"``
+#: holds it, and the runner merges that into the parameters of the next attempt); never taken from a request.
+RESUME_FROM = "resume_from"
+
+
+def _solve(board: Board, goal: Board, solver: str, heuristic: str | None, budget: Budget, report, cancel,
+           options: dict | None, resume: dict | None) -> tuple[dict, dict | None]:
+    """One solve's answer (as the API shows it) and, when its cancel stopped it where it can go on, where it stood
+    (the solver's ``extra[RESUME]``, out of the answer)."""
+    carried = {RESUME: resume} if resume is not None else {}
+    data = answer(solve_board(board, goal, solver, heuristic, budget, report, cancel, params=options, **carried))
+    return data, data["extra"].pop(RESUME, None)
+
+
 def solve_job(params: dict, report, cancel) -> dict:
-    """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``."""
+    """One solver on one position: the same parameters and answer as the API's ``POST /api/solve``. Stopped by its
+    cancel, an IDA* search (spread or not) answers with ``"resume"``: ``RESUME_FROM``, where it stood."""
     board, goal = position_from(params)
-    result = solve_board(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
-                   params=params.get("params"))
-    return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **answer(result)}
+    data, stood = _solve(board, goal, params["solver"], params["heuristic"], budget_from(params), report, cancel,
+                         params.get("params"), params.get(RESUME_FROM))
+    out = {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), **data}
+    return {**out, "resume": {RESUME_FROM: stood}} if stood is not None else out
 
 
 def compare_job(params: dict, report, cancel) -> dict:
-    """Several solvers on one position, one after another, each within the same budget."""
+    """Several solvers on one position, one after another, each within the same budget. Stopped by its cancel, it
+    answers with ``"resume"``: the answers it has and where the solve under way stood, which the next attempt takes
+    up (``RESUME_FROM``: ``done``, ``at``)."""
     board, goal = position_from(params)
     budget = budget_from(params)
     entries = params["solvers"]
-    results = []
-    for index, entry in enumerate(entries):
+    carried = params.get(RESUME_FROM) or {}
+    results = list(carried.get("done", []))
+    for index, entry in enumerate(entries[len(results):], len(results)):
         def progress(fraction, info, index=index, name=entry["solver"]):
             report((index + (fraction or 0.0)) / len(entries),
                    {**info, "text": f"{name} ({index + 1} of {len(entries)}): {info.get('text', '')}"})
 
         progress(0.0, {})
-        results.append(answer(solve_board(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress,
-                                          cancel)))
-        if cancel.is_set():
-            break
+        data, stood = _solve(board, goal, entry["solver"], entry["heuristic"] or None, budget, progress, cancel, None,
+                             carried.get("at") if index == len(carried.get("done", [])) else None)
+        if stood is not None or (cancel.is_set() and index + 1 < len(entries)):
+            # a solve stopped where it cannot go on starts again; one that ended is kept
+            ended = data["status"] != Status.CANCELLED
+            carried = {"done": [*results, data] if ended else results, **({"at": stood} if stood else {})}
+            return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells),
+                    "results": [*results, data], "resume": {RESUME_FROM: carried}}
+        results.append(data)
     # each solve loads only its own kernels, outside its time; their sum is shown apart, and only when it happened
     warm = sum(result["load_seconds"] for result in results)
     return {"size": board.size_name, "tiles": list(board.cells), "goal": list(goal.cells), "results": results,
@@ -203,29 +228,54 @@ def batch_form(params: dict) -> dict:
             "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
 
 
-@job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES,
-          view=JobView("Solving a batch of positions", "positions", count="boards", form_values=batch_form))
+@job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES, resumable=True,
+          view=JobView("Solving a batch of positions", "positions", count="boards", form_values=batch_form,
+                       partial=True))
 def batch_job(params: dict, report, cancel) -> dict:
     """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
-    long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core."""
+    long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core. Stopped by its cancel, it
+    answers with every position solved so far and ``"resume"``: those answers (``RESUME_FROM``: ``solved``, by
+    position), so that the next attempt solves only the rest."""
     from engine.domains.tiles.batch import solve_boards
-    from engine.domains.tiles.parallel_ida import pool_here
+    from engine.domains.tiles.pools import pool_here
 
     _, goal = position_from({**params, "tiles": params["boards"][0]})
     boards = [Board(goal.rows, goal.cols, tuple(cells)) for cells in params["boards"]]
+    carried = params.get(RESUME_FROM) or {}
+    results: list[dict | None] = [None] * len(boards)
+    for number, result in (carried.get("solved") or {}).items():
+        results[int(number)] = result
+    left = [index for index, result in enumerate(results) if result is None]
     with pool_here() as pool:
-        out = solve_boards(boards, goal, params["solver"], params["heuristic"], budget_from(params), pool,
-                           Watch(cancel=cancel, progress=report))
-    results = out["results"]
-    # what the solves used (a database not built falls back, and each solve's message says why)
+        out = solve_boards([boards[index] for index in left], goal, params["solver"], params["heuristic"],
+                           budget_from(params), pool, Watch(cancel=cancel, progress=report),
+                           earlier=[result for result in results if result is not None])
+    for index, result in zip(left, out["results"], strict=True):
+        results[index] = result
+    seconds = float(carried.get("seconds", 0.0)) + out["seconds"]
+    summary = batch_answer(params, goal, results, seconds, int(carried.get("tasks", 0)) + out["tasks"], out["slots"])
+    solved = {str(index): result for index, result in enumerate(results) if result["status"] != Status.CANCELLED}
+    if len(solved) < len(results) and cancel.is_set():
+        summary["resume"] = {RESUME_FROM: {"solved": solved, "seconds": seconds, "tasks": summary["tasks"]}}
+    return summary
+
+
+def batch_answer(params: dict, goal: Board, results: list[dict], seconds: float, tasks: int, workers: int) -> dict:
+    """A batch's answer: each position's, what the solves used (a database not built falls back, and each solve's
+    message says why), and the totals of those it solved (moves, nodes, seconds searching)."""
     used = sorted({result["heuristic"] for result in results if result.get("heuristic")})
-    note = next((result["message"] for result in results if result.get("message")), "")
+    note = next((result["message"] for result in results
+                 if result.get("message") and result["status"] != Status.CANCELLED), "")
+    solved = [result for result in results if result["status"] == Status.SOLVED]
     return {"size": params["size"], "goal": list(goal.cells), "solver": params["solver"],
             "heuristic": params["heuristic"], "used": used, "message": note, "results": results,
-            "solved": sum(result["status"] == "solved" for result in results), "boards": len(results),
+            "solved": len(solved), "boards": len(results),
+            "moves": sum(result.get("length") or 0 for result in solved),
             "nodes_expanded": sum(result.get("nodes_expanded", 0) for result in results),
             "search_seconds": round(sum(result.get("seconds", 0.0) for result in results), 6),
-            "seconds": round(out["seconds"], 6), "tasks": out["tasks"], "workers": out["slots"]}
+            "seconds": round(seconds, 6), "tasks": tasks, "workers": workers}
+
+
 TILE_JOBS = KindJobs(check_solve, check_compare, solve_job, compare_job, solve_lane, solve_view,
                      JobView("Comparing solvers", form_values=compare_form), quick_nodes, lambda params: 0,
                      ("partials/solve_tiles.html", "partials/compare_tiles.html"), MAX_COMPARE, quick_solves)

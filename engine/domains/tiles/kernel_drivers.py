@@ -45,10 +45,12 @@ from engine.domains.tiles.ida_kernels import (
     W_FRESH,
     W_GENERATED,
     W_ITERATIONS,
+    is_ordered,
     new_stack,
     start_state,
     whole_kernel,
 )
+from engine.domains.tiles.ida_resume import Unfinished
 from engine.domains.tiles.move_automaton import automaton
 from engine.domains.tiles.ranking import lexicographic_radix
 from engine.domains.tiles.ranking_kernels import board_rank
@@ -58,7 +60,7 @@ CHUNK = 2_000_000
 
 
 def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | None = None,
-            max_bound: int = 400, pruning: str | None = None) -> SolveResult:
+            max_bound: int = 400, pruning: str | None = None, resume: dict | None = None) -> SolveResult:
     """IDA* by the compiled kernel of the heuristic ``name``; ``loaded`` is what its ``kernel_inputs`` loaded (a
     pattern database, a trained table). A heuristic without a compiled kernel is refused (PuzzleError).
 
@@ -66,12 +68,28 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     the board's default, the learned machine from 5×5 up); ``extra["pruning"]`` names it.
 
     ``loaded["half_turn"]``: the tables were built for the goal's half-turn (``board.half_turn``), so the search runs
-    on the half-turned position and its moves are turned back: the same search, the same counts."""
+    on the half-turned position and its moves are turned back: the same search, the same counts.
+
+    Stopped by its cancel, the result's ``extra["resume"]`` says where the search stood (plain data: the bound, the
+    counts and seconds so far, what was left of the iteration: ``ida_resume.Unfinished``); given as ``resume``, the
+    search goes on from there, in any process: its counts and its seconds carry on from what it had (seconds: its own
+    searching, not the pause), and its answer is the uninterrupted search's."""
     search_goal, loaded, turned = search_frame(goal, loaded)
     if turned:
-        result = idastar(half_turn(board), search_goal, name, watch, loaded, max_bound, pruning)
+        result = idastar(half_turn(board), search_goal, name, watch, loaded, max_bound, pruning, resume)
         result.moves = half_turn_moves(result.moves)
         return result
+    resume = resume or {}
+    result = _idastar(board, goal, name, watch, loaded, max_bound, pruning, resume)
+    result.seconds += float(resume.get("seconds", 0.0))
+    return result
+
+
+def _idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict, max_bound: int, pruning: str | None,
+             resume: dict) -> SolveResult:
+    """``idastar`` in the search's own frame, from the start or from ``resume``; its seconds those of this call."""
+    from engine.domains.tiles.ida_resume import finish_iteration, unfinished
+
     record = heuristic(name)
     compiled = record.compiled()
     tables = goal_tables(goal)
@@ -79,57 +97,95 @@ def idastar(board: Board, goal: Board, name: str, watch: Watch, loaded: dict | N
     children = pruned_children(goal, machine.name)
     cells = np.array(board.cells, dtype=np.int64)
     stack = max_bound + 2
-    aux, h0 = compiled.inputs(board, goal, loaded or {}, stack)
+    aux, h0 = compiled.inputs(board, goal, loaded, stack)
     md = int(manhattan_sum(cells, tables.manhattan))
+    common = dict(solver="idastar", heuristic=name)
     if md == 0:
-        return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, solver="idastar",
-                           heuristic=name, extra={"pruning": machine.name})
+        return SolveResult(Status.SOLVED, "", record.admissible, seconds=watch.elapsed, extra={"pruning": machine.name},
+                           **common)
     frames = new_stack(stack, md)
-    expanded = generated = 0
-    bound = h0
-    iterations = []
+    # the iterations done before (``resume``): the root of the one under way counted in ``expanded``
+    expanded, generated = int(resume.get("expanded", 0)), int(resume.get("generated", 0))
+    bound = int(resume.get("bound", h0))
+    iterations = list(resume.get("bounds", []))
+    left = resume.get("iteration")
     slices = Slices()
-    stopped = [None]  # why ``between`` stopped the search
-    while bound <= max_bound:
-        st = start_state(board.blank, machine.start)
-        frames.trial[0] = 0
-        expanded += 1  # the root, expanded once per iteration
+    stopped = [None]  # why the search was stopped
 
-        def between(done: int, expanded: int = expanded, bound: int = bound) -> bool:
-            total = expanded + done
-            watch.report(None, {"nodes": total, "bound": bound, "text": f"bound {bound}: {total:,} nodes expanded"})
-            stopped[:] = [watch.stop_reason(total)]
-            return stopped[0] is not None
+    def report(total: int, bound: int) -> None:
+        watch.report(None, {"nodes": total, "bound": bound, "text": f"bound {bound}: {total:,} nodes expanded"})
 
-        code = iterate(compiled.run, cells, st, frames, children, aux, bound, slices,
-                       watch.budget.max_nodes - expanded, between)
-        if code == PAUSED:
-            total_expanded = expanded + int(st[EXPANDED])
-            return SolveResult(stopped[0], nodes_expanded=total_expanded,
-                               nodes_generated=generated + int(st[GENERATED]), peak_frontier=int(st[DEPTH]),
-                               seconds=watch.elapsed, solver="idastar", heuristic=name,
-                               message=watch.stop_message(stopped[0], total_expanded),
-                               extra={"bounds": iterations, "pruning": machine.name})
-        expanded += int(st[EXPANDED])
-        generated += int(st[GENERATED])
+    def stop(total: int) -> bool:
+        stopped[:] = [watch.stop_reason(total)]
+        return stopped[0] is not None
+
+    def paused(within: Unfinished, peak: int) -> SolveResult:
+        """The search stopped inside the iteration at ``bound``, ``within`` what is left of it."""
+        total = expanded + within["expanded"]
+        extra = {"bounds": iterations, "pruning": machine.name}
+        if stopped[0] == Status.CANCELLED:
+            extra["resume"] = {"bound": bound, "expanded": expanded, "generated": generated, "bounds": iterations,
+                               "seconds": float(resume.get("seconds", 0.0)) + watch.elapsed, "iteration": within}
+        return SolveResult(stopped[0], nodes_expanded=total, nodes_generated=generated + within["generated"],
+                           peak_frontier=peak, seconds=watch.elapsed, message=watch.stop_message(stopped[0], total),
+                           extra=extra, **common)
+
+    def ended(code: int, moves: str, least: int) -> SolveResult | None:
+        """The iteration at ``bound`` done (its counts added): the answer once the search ends, else None."""
         iterations.append({"bound": bound, "expanded": expanded})
         watch.report(None, {"nodes": expanded, "generated": generated, "bound": bound, "completed": True,
                             "text": f"bound {bound} done: {expanded:,} nodes expanded"})
         if code == FOUND:
-            depth = int(st[DEPTH])
-            moves = "".join(MOVES[d] for d in frames.path[:depth])
-            return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, depth, watch.elapsed,
-                               "idastar", name, extra={"bounds": iterations, "pruning": machine.name})
-        if st[NEXT_BOUND] >= NO_BOUND:
-            break
-        bound = int(st[NEXT_BOUND])
+            return SolveResult(Status.SOLVED, moves, record.admissible, expanded, generated, len(moves),
+                               watch.elapsed, extra={"bounds": iterations, "pruning": machine.name}, **common)
+        if least >= NO_BOUND:
+            return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
+                               seconds=watch.elapsed, message=f"no solution within {max_bound} moves",
+                               extra={"pruning": machine.name}, **common)
+        return None
+
+    while bound <= max_bound:
+        if left is not None:  # the iteration a resumed search was in: what was left of it
+            part = finish_iteration(board, goal, name, loaded, machine.name, bound, left,
+                                    watch.budget.max_nodes - expanded,
+                                    lambda before=expanded + left["expanded"]: stop(before),
+                                    lambda done, expanded=expanded, bound=bound: report(expanded + done, bound))
+            if part["unfinished"] is not None:
+                return paused(part["unfinished"], len(part["unfinished"]["path"]))
+            left = None
+            expanded += part["expanded"]
+            generated += part["generated"]
+            code, moves, least = (FOUND, part["moves"], 0) if part["moves"] is not None else (0, "", part["least"])
+        else:
+            st = start_state(board.blank, machine.start)
+            frames.trial[0] = 0
+            expanded += 1  # the root, expanded once per iteration
+
+            def between(done: int, expanded: int = expanded, bound: int = bound) -> bool:
+                report(expanded + done, bound)
+                return stop(expanded + done)
+
+            code = iterate(compiled.run, cells, st, frames, children, aux, bound, slices,
+                           watch.budget.max_nodes - expanded, between)
+            if code == PAUSED:
+                return paused(unfinished(st, frames, children, is_ordered(compiled)), int(st[DEPTH]))
+            expanded += int(st[EXPANDED])
+            generated += int(st[GENERATED])
+            moves = "".join(MOVES[d] for d in frames.path[:int(st[DEPTH])]) if code == FOUND else ""
+            least = int(st[NEXT_BOUND])
+        if (answer := ended(code, moves, least)) is not None:
+            return answer
+        bound = least
         if reason := watch.stop_reason(expanded):
+            extra = {"bounds": iterations, "pruning": machine.name}
+            if reason == Status.CANCELLED:  # between two iterations: the next starts afresh
+                extra["resume"] = {"bound": bound, "expanded": expanded, "generated": generated,
+                                   "bounds": iterations, "seconds": float(resume.get("seconds", 0.0)) + watch.elapsed}
             return SolveResult(reason, nodes_expanded=expanded, nodes_generated=generated, seconds=watch.elapsed,
-                               solver="idastar", heuristic=name, message=watch.stop_message(reason, expanded),
-                               extra={"bounds": iterations, "pruning": machine.name})
+                               message=watch.stop_message(reason, expanded), extra=extra, **common)
     return SolveResult(Status.BUDGET_EXHAUSTED, nodes_expanded=expanded, nodes_generated=generated,
-                       seconds=watch.elapsed, solver="idastar", heuristic=name,
-                       message=f"no solution within {max_bound} moves", extra={"pruning": machine.name})
+                       seconds=watch.elapsed, message=f"no solution within {max_bound} moves",
+                       extra={"pruning": machine.name}, **common)
 
 
 class WholeSearch:
@@ -137,9 +193,9 @@ class WholeSearch:
     child lists and the stack are made here, and each board is searched by ``ida_kernels.whole_kernel`` (its root
     set by the heuristic's ``reset``, every bound in one call), in calls of ``Slices`` (about 0.2 s) between which
     its ``Watch`` is asked (budget, cancel). The answers, node counts and ``extra["bounds"]`` are ``idastar``'s
-    (``tests/engine/domains/tiles/test_whole_ida.py``); no progress is reported (a batch reports its boards); the
-    time budget and cancel are looked at between slices, not also between bounds. Not thread-safe: one per
-    thread. ``applies(name)`` says whether a heuristic has the kernel."""
+    (``tests/engine/domains/tiles/test_whole_ida.py``); between its calls it reports the nodes expanded (``nodes``
+    alone: a batch sums them over its boards); the time budget and cancel are looked at between slices, not also
+    between bounds. Not thread-safe: one per thread. ``applies(name)`` says whether a heuristic has the kernel."""
 
     def __init__(self, goal: Board, name: str, loaded: dict | None = None, max_bound: int = 400,
                  pruning: str | None = None):
@@ -180,6 +236,7 @@ class WholeSearch:
             self.slices.ran(self._expanded() - before, time.perf_counter() - began)
             if code != PAUSED:
                 break
+            watch.report(None, {"nodes": self._expanded()})
             if reason := watch.stop_reason(self._expanded()):
                 return self._stopped(reason, watch)
         common = dict(solver="idastar", heuristic=self.name)
@@ -235,27 +292,37 @@ def search_frame(goal: Board, loaded: dict) -> tuple[Board, dict, bool]:
 
 
 def subtree_iteration(board: Board, goal: Board, name: str, loaded: dict, pruning: str, state: int, bound: int,
-                      cap: int, stop: Callable[[], bool]) -> dict:
+                      cap: int, stop: Callable[[], bool], seen: Callable[[int], None] | None = None) -> dict:
     """One iteration of the compiled IDA* of the heuristic ``name`` from ``board``, a node of a larger search that
     prunes by the move automaton ``pruning`` and reached this node in its ``state`` (so the moves left out here are
     those the whole search leaves out), below ``bound`` counted from this node (the larger search's bound less the
     node's g). ``loaded`` as ``search_frame`` gives it; ``cap``: the nodes it may expand; ``stop()`` asked between
-    slices.
+    slices, ``seen(expanded)`` told the count before it.
 
     The node itself is not counted (its parent's search counted it when it entered it). Returns ``expanded``,
     ``generated``, ``least`` (the least f above the bound, from this node; ``NO_BOUND`` when nothing was cut),
-    ``moves`` (from this node to the goal, when found) and ``stopped``."""
+    ``moves`` (from this node to the goal, when found), ``stopped`` and, when it stopped, ``unfinished``: what is
+    left of it (``ida_resume.unfinished``)."""
+    from engine.domains.tiles.ida_resume import unfinished
+
     compiled = heuristic(name).compiled()
     tables = goal_tables(goal)
     cells = np.array(board.cells, dtype=np.int64)
     aux, _ = compiled.inputs(board, goal, loaded, bound + 2)
     frames = new_stack(bound + 2, int(manhattan_sum(cells, tables.manhattan)))
     st = start_state(board.blank, state)
-    code = iterate(compiled.run, cells, st, frames, pruned_children(goal, pruning), aux, bound, Slices(), cap,
-                   lambda done: done >= cap or stop())
+    children = pruned_children(goal, pruning)
+
+    def between(done: int) -> bool:
+        if seen is not None:
+            seen(done)
+        return done >= cap or stop()
+
+    code = iterate(compiled.run, cells, st, frames, children, aux, bound, Slices(), cap, between)
     moves = "".join(MOVES[d] for d in frames.path[:int(st[DEPTH])]) if code == FOUND else None
     return {"expanded": int(st[EXPANDED]), "generated": int(st[GENERATED]), "least": int(st[NEXT_BOUND]),
-            "moves": moves, "stopped": code == PAUSED}
+            "moves": moves, "stopped": code == PAUSED,
+            "unfinished": unfinished(st, frames, children, is_ordered(compiled)) if code == PAUSED else None}
 
 
 def _check_bfs_size(board: Board, limit: int) -> None:

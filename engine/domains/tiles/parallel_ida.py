@@ -16,27 +16,17 @@ Every iteration that ends without a goal expands and generates exactly the nodes
 its counts vary, and the path found may be another of the same (optimal) length.
 ``tests/engine/domains/tiles/test_parallel_ida.py`` holds both to the serial kernel, bound by bound.
 
-Where the tasks run (``Pool``): ``DaskPool`` submits them to a Dask cluster, restricted to the workers of the long lane
-(a cluster without lanes: every worker), so the interactive lane keeps answering. Inside a job (a Dask task itself)
-the client is ``distributed.worker_client``: the job's thread secedes from its worker's pool while it waits, so its
-own worker runs tasks too (a lane resource would not be given back by seceding: the tasks ask for none and are
-restricted to the lane's workers by address instead). The budget's node limit is given to each task as what was left
-when it was submitted, so tasks running together may pass it by that much each. ``ThreadPool`` runs the same tasks on
-this process's threads (the kernels release the GIL): the CLI and a notebook without a cluster.
+Where the tasks run is a pool's business (``pools``: ``DaskPool`` on the long lane's workers, so the interactive lane
+keeps answering; ``ThreadPool`` on this process's threads). The budget's node limit is given to each task as what
+was left when it was submitted, so tasks running together may pass it by that much each.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-import time
 import uuid
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
-from concurrent.futures import wait as wait_threads
 from dataclasses import dataclass
 
-from engine.core.errors import PuzzleError
 from engine.core.result import SolveResult, Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import MOVES, Board, half_turn, half_turn_moves
@@ -44,7 +34,7 @@ from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristics import heuristic
 from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
 from engine.domains.tiles.move_automaton import automaton
-from engine.serving.lanes import cluster_workers, lane_workers
+from engine.domains.tiles.pools import stop_check
 
 #: The split depth is the first level of the tree with at least this many nodes per worker inside the bound.
 FRONTIER_PER_WORKER = 64
@@ -53,8 +43,6 @@ FRONTIER_PER_WORKER = 64
 MAX_SPLIT_DEPTH = 10
 #: Tasks per worker and bound: enough that a worker with small subtrees takes another task while one runs long.
 TASKS_PER_WORKER = 8
-#: Seconds between two looks at the stop flag inside a task (a Dask event is a round trip to the scheduler).
-STOP_POLL = 0.1
 #: Seconds between two progress reports while tasks run.
 REPORT_EVERY = 0.25
 
@@ -94,24 +82,6 @@ def _frame(spec: Spec) -> tuple[Board, dict]:
     return goal, loaded
 
 
-def stop_check(stop, every: float = STOP_POLL) -> Callable[[], bool]:
-    """A function telling whether the search was stopped: ``stop`` is a ``threading.Event`` in this process or the
-    name of a Dask ``Event``, read at most every ``every`` seconds."""
-    if isinstance(stop, threading.Event):
-        return stop.is_set
-    from distributed import Event
-
-    event = Event(stop)
-    seen = [False, 0.0]
-
-    def stopped() -> bool:
-        now = time.monotonic()
-        if not seen[0] and now - seen[1] >= every:
-            seen[0], seen[1] = event.is_set(), now
-        return seen[0]
-    return stopped
-
-
 def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
     """One task: the kernel's iteration below ``bound`` from each of ``nodes`` in turn, at most ``cap`` nodes in all.
     Returns the counts, the least f above the bound (from the root), and the path from the root when a goal was
@@ -139,123 +109,6 @@ def run_task(spec: Spec, nodes: list[Node], bound: int, cap: int, stop) -> dict:
             out["stopped"] = True
             break
     return out
-
-
-# ---- where the tasks run ------------------------------------------------------------------------------------------
-
-class ThreadPool:
-    """The tasks on this process's threads."""
-
-    #: the CPU a task costs besides its work (``batch.least_chunk``): next to nothing here
-    task_seconds = 0.0
-
-    def __init__(self, workers: int | None = None):
-        self.workers = workers or os.cpu_count() or 2
-        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ida-task")
-
-    def new_stop(self):
-        return threading.Event()
-
-    def set_stop(self, stop) -> None:
-        stop.set()
-
-    def submit(self, key: str, *args):
-        return self._executor.submit(run_task, *args)
-
-    def slots(self) -> list:
-        """One entry per thread: where ``call`` may send a task (any thread takes any)."""
-        return list(range(self.workers))
-
-    def call(self, key: str, slot, function, *args):
-        """``function(*args)`` as a task of its own (``slot``: one of ``slots()``)."""
-        return self._executor.submit(function, *args)
-
-    def wait(self, futures: list, timeout: float) -> set:
-        return wait_threads(futures, timeout=timeout, return_when=FIRST_COMPLETED).done
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-class DaskPool:
-    """The tasks on a Dask cluster, each restricted to ``addresses`` (the long lane's workers)."""
-
-    #: the CPU a task costs besides its work: the scheduler's, the client's and the worker's (bench/korf100.py
-    #: --workers: about 10 ms on the 2-core machine, idle); a batch sends its chunks through a crew of long-lived
-    #: tasks instead (``batch._Crew``)
-    task_seconds = 0.01
-
-    def __init__(self, client, addresses: list[str]):
-        if not addresses:
-            raise PuzzleError("no worker of the cluster serves the long lane, so the search has nowhere to spread: "
-                              "start one (dask worker <scheduler> --resources long=1 --preload engine.serving.worker)")
-        self.client, self.addresses = client, addresses
-        known = cluster_workers(client)
-        self.threads = {address: max(1, known[address].get("nthreads", 1)) for address in addresses}
-        self.workers = sum(self.threads.values())
-        self._stops: list = []
-        self._set: set[str] = set()  # the stops set: tasks may still be about to read them
-        self._changed = threading.Event()  # set as any task ends
-
-    def new_stop(self) -> str:
-        from distributed import Event
-
-        name = f"puzzle-ida-stop-{uuid.uuid4().hex[:12]}"
-        self._stops.append(Event(name, client=self.client))
-        return name
-
-    def set_stop(self, stop: str) -> None:
-        from distributed import Event
-
-        Event(stop, client=self.client).set()
-        self._set.add(stop)
-
-    def submit(self, key: str, *args):
-        future = self.client.submit(run_task, *args, key=key, pure=False, workers=self.addresses,
-                                    allow_other_workers=False)
-        future.add_done_callback(lambda _: self._changed.set())
-        return future
-
-    def slots(self) -> list[str]:
-        """Each worker's address once per thread: where ``call`` may send a task."""
-        return [address for address in self.addresses for _ in range(self.threads[address])]
-
-    def call(self, key: str, slot: str, function, *args):
-        """``function(*args)`` as a task on the worker ``slot`` (one of ``slots()``)."""
-        future = self.client.submit(function, *args, key=key, pure=False, workers=[slot], allow_other_workers=False)
-        future.add_done_callback(lambda _: self._changed.set())
-        return future
-
-    def wait(self, futures: list, timeout: float) -> set:
-        # distributed.wait would look for a default client, which a pool given its client may lack
-        done = {future for future in futures if future.done()}
-        if not done:
-            self._changed.wait(timeout)
-            self._changed.clear()
-            done = {future for future in futures if future.done()}
-        return done
-
-    #: Seconds a stop that was set stays set after the pool closes. The tasks it stops read it every ``STOP_POLL``
-    #: (a batch's chunks every ``batch.STOP_POLL``) and go on, cancelled futures or not, until they do: cleared at
-    #: once, a running task never saw it and ran to its end, and the job that waited for its worker's thread with it.
-    LINGER = 30.0
-
-    def close(self) -> None:
-        unset = [event for event in self._stops if event.name not in self._set]
-        stopped = [event for event in self._stops if event.name in self._set]
-        _clear(unset)  # an event is forgotten by the scheduler once cleared and unreferenced
-        if stopped:
-            timer = threading.Timer(self.LINGER, _clear, args=(stopped,))
-            timer.daemon = True
-            timer.start()
-
-
-def _clear(events: list) -> None:
-    for event in events:
-        try:
-            event.clear()
-        except Exception:  # the cluster went away meanwhile: nothing is left to clear
-            pass
 
 
 # ---- the search ---------------------------------------------------------------------------------------------------
@@ -319,13 +172,113 @@ class _Levels:
                 "level": level, "depth": depth}
 
 
+@dataclass
+class _Search:
+    """A spread search's counts across its bounds (what a resumed one carries on from: ``as_resume``)."""
+    expanded: int = 0
+    generated: int = 0
+    bounds: list = None  # each bound done: its bound and the nodes expanded after it
+    tasks: list = None  # the tasks of each bound begun (0: its tree was grown here whole)
+    cut_short: int = 0  # tasks that stopped at the stop flag or their node cap
+    #: what the tasks that stopped short had counted: the search's last counts include it, a resumed search does
+    #: not (it runs those tasks again)
+    partial: tuple = (0, 0)
+
+    def __post_init__(self):
+        self.bounds, self.tasks = self.bounds or [], self.tasks or []
+
+    def add(self, part: dict) -> None:
+        if part.get("stopped"):
+            self.partial = (self.partial[0] + part["expanded"], self.partial[1] + part["generated"])
+        else:
+            self.expanded += part["expanded"]
+            self.generated += part["generated"]
+
+    @property
+    def counted(self) -> tuple[int, int]:
+        """The nodes expanded and generated, the tasks stopped short included."""
+        return self.expanded + self.partial[0], self.generated + self.partial[1]
+
+
+@dataclass
+class _Bound:
+    """One bound's iteration as tasks: the level grown here for it, dealt to ``tasks`` tasks (``level[i::tasks]``),
+    those ``done`` already, the least f above the bound seen, a path found."""
+    bound: int
+    workers: int  # the workers it was dealt for: a resumed search deals it again the same way
+    level: list
+    tasks: int
+    least: int
+    done: set
+    found: str | None = None
+
+
+def _grow(levels: _Levels, bound: int, workers: int, search: _Search, carried: dict | None) -> _Bound | str:
+    """The tree above the split depth for ``bound`` (counted in ``search`` unless a resumed search counted it
+    already: ``carried``), as a ``_Bound`` to deal, or the moves to a goal met on the way."""
+    grown = levels.grow(bound, FRONTIER_PER_WORKER * workers)
+    if carried is None:
+        search.add(grown)
+    if grown["moves"] is not None:
+        return grown["moves"]
+    level = grown["level"]  # entered (and counted) by ``grow``; the tasks count what lies below them
+    tasks = max(1, min(len(level), TASKS_PER_WORKER * workers))
+    if carried is None:
+        search.tasks.append(len(level) and tasks)
+        return _Bound(bound, workers, level, tasks, grown["least"], set())
+    return _Bound(bound, workers, level, tasks, int(carried["least"]), set(carried["done"]))
+
+
+def _deal(bound: _Bound, spec: Spec, pool, watch: Watch, search: _Search) -> Status | None:
+    """The tasks of ``bound`` not done yet on ``pool``, each task's counts added as it ends; why the search stopped
+    (a cancel, the budget) or None (``bound.found`` says whether a goal was met)."""
+    stopped = None
+    stop = pool.new_stop()
+    cap = max(1, watch.budget.max_nodes - search.expanded)
+    run = uuid.uuid4().hex[:8]
+    pending = {pool.submit(f"ida-{run}-{bound.bound}-{i}", spec, bound.level[i::bound.tasks], bound.bound, cap, stop):
+               i for i in range(bound.tasks) if i not in bound.done}
+    try:
+        while pending:
+            for future in pool.wait(list(pending), REPORT_EVERY):
+                part = future.result()
+                search.add(part)
+                search.cut_short += bool(part["stopped"])
+                bound.least = min(bound.least, part["least"])
+                if part["moves"] is not None and bound.found is None:
+                    bound.found = part["moves"]
+                if not part["stopped"]:
+                    bound.done.add(pending[future])
+                del pending[future]
+            watch.report(None, {"nodes": search.expanded, "bound": bound.bound, "tasks": len(bound.done),
+                                "of": bound.tasks,
+                                "text": f"bound {bound.bound}: {search.expanded:,} nodes expanded, "
+                                        f"{len(bound.done)} of {bound.tasks} tasks done on {pool.workers} workers"})
+            if bound.found is None and stopped is None:
+                stopped = watch.stop_reason(search.counted[0])
+            if (bound.found is not None or stopped is not None) and pending:
+                pool.set_stop(stop)
+    finally:
+        if pending:  # an error: the others stop too
+            pool.set_stop(stop)
+            for future in pending:
+                future.cancel()
+    return stopped
+
+
 def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, options: dict | None = None,
-                   max_bound: int = 400, loaded: dict | None = None, pruning: str | None = None) -> SolveResult:
+                   max_bound: int = 400, loaded: dict | None = None, pruning: str | None = None,
+                   resume: dict | None = None) -> SolveResult:
     """IDA* with the heuristic ``name`` (already resolved: what ``Heuristic.inputs`` answered) from ``board`` to
     ``goal``, each bound's iteration as tasks on ``pool``, pruned by the move automaton ``pruning`` (as
     ``kernel_drivers.idastar``'s); the result as ``kernel_drivers.idastar``'s, with
     ``extra["bounds"]`` the nodes expanded after each bound, ``extra["tasks"]`` the tasks per bound (0: the bound's
-    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end."""
+    tree was small enough to grow here whole), ``extra["stopped_tasks"]`` how many tasks stopped before their end.
+
+    Stopped by its cancel, ``extra["resume"]`` says where it stood: the bound, the counts and seconds so far, and the
+    tasks of that bound that had ended; given as ``resume``, the search deals only the others (the tasks running at
+    the stop start again; their partial counts were never added), so its counts never go back and are the
+    uninterrupted search's."""
     from engine.domains.tiles.kernel_drivers import search_frame
     from engine.serving import store
 
@@ -338,118 +291,50 @@ def spread_idastar(board: Board, goal: Board, name: str, watch: Watch, pool, opt
     pruning = automaton(pruning, goal.size).name
     spec = Spec(goal, name, pruning, tuple(sorted(options.items())), str(store.data_dir()))
     levels = _Levels(root, search_goal, name, search_loaded, pruning)
+    carried = resume or {}
+    search = _Search(int(carried.get("expanded", 0)), int(carried.get("generated", 0)),
+                     list(carried.get("bounds", [])), list(carried.get("tasks", [])),
+                     int(carried.get("stopped_tasks", 0)))
+    under_way = carried.get("under_way")  # the bound the search stopped in, and its tasks done
 
-    def result(status: Status, moves: str = "", message: str = "", **counts) -> SolveResult:
+    def result(status: Status, moves: str = "", message: str = "", stood: dict | None = None) -> SolveResult:
         moves = half_turn_moves(moves) if turned else moves
-        return SolveResult(status, moves, record.admissible and status == Status.SOLVED, seconds=watch.elapsed,
-                           solver="idastar-spread", heuristic=name, message=message,
-                           extra={"bounds": iterations, "tasks": tasks_per_bound, "stopped_tasks": cut_short,
-                                  "workers": pool.workers, "pruning": pruning}, **counts)
+        extra = {"bounds": search.bounds, "tasks": search.tasks, "stopped_tasks": search.cut_short,
+                 "workers": pool.workers, "pruning": pruning}
+        seconds = float(carried.get("seconds", 0.0)) + watch.elapsed
+        if stood is not None:
+            extra["resume"] = {"expanded": search.expanded, "generated": search.generated, "bounds": search.bounds,
+                               "tasks": search.tasks, "stopped_tasks": search.cut_short, "seconds": seconds,
+                               "bound": stood["bound"], "under_way": stood.get("under_way")}
+        return SolveResult(status, moves, record.admissible and status == Status.SOLVED, *search.counted,
+                           seconds=seconds, solver="idastar-spread", heuristic=name,
+                           message=message, extra=extra)
 
-    iterations: list[dict] = []
-    tasks_per_bound: list[int] = []
-    cut_short = 0  # tasks that stopped at the stop flag or their node cap
     if root == search_goal:
         return result(Status.SOLVED)
-    expanded = generated = 0
-    bound = levels.h(root)
+    bound = int(carried.get("bound", levels.h(root)))
     while bound <= max_bound:
-        grown = levels.grow(bound, FRONTIER_PER_WORKER * pool.workers)
-        expanded += grown["expanded"]
-        generated += grown["generated"]
-        least = grown["least"]
-        if grown["moves"] is not None:
-            iterations.append({"bound": bound, "expanded": expanded})
-            return result(Status.SOLVED, grown["moves"], nodes_expanded=expanded, nodes_generated=generated)
-        level = grown["level"]  # entered (and counted) by ``grow``; the tasks count what lies below them
-        found, stopped, done = None, None, 0
-        tasks = max(1, min(len(level), TASKS_PER_WORKER * pool.workers))
-        tasks_per_bound.append(len(level) and tasks)
-        if level:
-            stop = pool.new_stop()
-            cap = max(1, watch.budget.max_nodes - expanded)
-            run = uuid.uuid4().hex[:8]
-            pending = [pool.submit(f"ida-{run}-{bound}-{i}", spec, level[i::tasks], bound, cap, stop)
-                       for i in range(tasks)]
-            try:
-                while pending:
-                    finished = pool.wait(pending, REPORT_EVERY)
-                    for future in finished:
-                        pending.remove(future)
-                        part = future.result()
-                        done += 1
-                        expanded += part["expanded"]
-                        generated += part["generated"]
-                        cut_short += part["stopped"]
-                        least = min(least, part["least"])
-                        if part["moves"] is not None and found is None:
-                            found = part["moves"]
-                    watch.report(None, {"nodes": expanded, "bound": bound, "tasks": done, "of": tasks,
-                                        "text": f"bound {bound}: {expanded:,} nodes expanded, {done} of {tasks} "
-                                                f"tasks done on {pool.workers} workers"})
-                    if found is None and stopped is None:
-                        stopped = watch.stop_reason(expanded)
-                    if (found is not None or stopped is not None) and pending:
-                        pool.set_stop(stop)
-            finally:
-                if pending:  # an error: the others stop too
-                    pool.set_stop(stop)
-                    for future in pending:
-                        future.cancel()
-        iterations.append({"bound": bound, "expanded": expanded})
-        if found is not None:
-            return result(Status.SOLVED, found, nodes_expanded=expanded, nodes_generated=generated)
+        grown = _grow(levels, bound, under_way["workers"] if under_way else pool.workers, search, under_way)
+        under_way = None
+        if isinstance(grown, str):
+            search.bounds.append({"bound": bound, "expanded": search.expanded})
+            return result(Status.SOLVED, grown)
+        stopped = _deal(grown, spec, pool, watch, search) if grown.level else None
+        if grown.found is not None:
+            search.bounds.append({"bound": bound, "expanded": search.expanded})
+            return result(Status.SOLVED, grown.found)
         if stopped is not None:
-            iterations.pop()
-            return result(stopped, message=watch.stop_message(stopped, expanded), nodes_expanded=expanded,
-                          nodes_generated=generated)
-        watch.report(None, {"nodes": expanded, "generated": generated, "bound": bound, "completed": True,
-                            "text": f"bound {bound} done: {expanded:,} nodes expanded"})
-        if least >= NO_BOUND:
+            stood = {"bound": bound, "under_way": {"workers": grown.workers, "least": grown.least,
+                                                   "done": sorted(grown.done)}}
+            return result(stopped, message=watch.stop_message(stopped, search.counted[0]),
+                          stood=stood if stopped == Status.CANCELLED else None)
+        search.bounds.append({"bound": bound, "expanded": search.expanded})
+        watch.report(None, {"nodes": search.expanded, "generated": search.generated, "bound": bound,
+                            "completed": True, "text": f"bound {bound} done: {search.expanded:,} nodes expanded"})
+        if grown.least >= NO_BOUND:
             break
-        bound = int(least)
-        if reason := watch.stop_reason(expanded):
-            return result(reason, message=watch.stop_message(reason, expanded), nodes_expanded=expanded,
-                          nodes_generated=generated)
-    return result(Status.BUDGET_EXHAUSTED, message=f"no solution within {max_bound} moves", nodes_expanded=expanded,
-                  nodes_generated=generated)
-
-
-def pool_here(lane: str = "long"):
-    """Where this process spreads its tasks: the cluster of the Dask worker it runs in (a job), else the cluster
-    named by ``PUZZLE_SCHEDULER``, else this machine's threads. Returns a context manager giving the pool."""
-    import contextlib
-
-    @contextlib.contextmanager
-    def pool():
-        try:
-            from distributed import get_worker, worker_client
-
-            get_worker()
-        except (ImportError, ValueError):
-            address = os.environ.get("PUZZLE_SCHEDULER", "").strip()
-            if address:
-                from distributed import Client
-
-                with Client(address, timeout="10s", set_as_default=False) as client:
-                    spread = DaskPool(client, lane_workers(client, lane))
-                    try:
-                        yield spread
-                    finally:
-                        spread.close()
-                return
-            threads = ThreadPool()
-            try:
-                yield threads
-            finally:
-                threads.close()
-            return
-        with worker_client() as client:  # this thread secedes while it waits: its worker runs tasks too
-            spread = DaskPool(client, lane_workers(client, lane))
-            try:
-                yield spread
-            finally:
-                spread.close()
-    return pool()
-
-
+        bound = int(grown.least)
+        if reason := watch.stop_reason(search.expanded):
+            return result(reason, message=watch.stop_message(reason, search.expanded),
+                          stood={"bound": bound} if reason == Status.CANCELLED else None)
+    return result(Status.BUDGET_EXHAUSTED, message=f"no solution within {max_bound} moves")

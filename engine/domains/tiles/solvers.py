@@ -28,7 +28,7 @@ from engine.domains.tiles.board import BFS_MAX_CELLS, PERFECT_MAX_CELLS, Board, 
 from engine.domains.tiles.heuristics import heuristic, search_heuristics
 from engine.domains.tiles.problem import SlidingTileProblem
 from engine.domains.tiles.random import random_solvable
-from engine.domains.tiles.solving import SolverInfo, register_solver, solve_board, solvers
+from engine.domains.tiles.solving import SolverInfo, own_options, register_solver, solve_board, solvers
 from engine.search.algorithms.astar import astar_search
 
 
@@ -47,22 +47,28 @@ def _say_fallback(watch: Watch, solver: str, asked: str, used: str, note: str) -
 
 
 def _idastar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
+    """IDA* by its kernel; ``options[RESUME]``: where a search stopped by its cancel stood (its result's
+    ``extra[RESUME]``), to go on from there."""
     from engine.domains.tiles.kernel_drivers import idastar
 
+    options, resume = own_options(options)
     used, loaded, note = heuristic(name).inputs(goal, options)
     _say_fallback(watch, "idastar", name, used, note)
-    return noted(idastar(board, goal, used, watch, loaded), note)
+    return noted(idastar(board, goal, used, watch, loaded, resume=resume), note)
 
 
 def _idastar_spread(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:
     """IDA* with each bound's iteration spread as tasks over the cluster's long-lane workers (inside a job), the
-    cluster named by ``PUZZLE_SCHEDULER``, or this machine's cores (engine/domains/tiles/parallel_ida.py)."""
-    from engine.domains.tiles.parallel_ida import pool_here, spread_idastar
+    cluster named by ``PUZZLE_SCHEDULER``, or this machine's cores (engine/domains/tiles/parallel_ida.py);
+    ``options[RESUME]`` as ``_idastar``'s."""
+    from engine.domains.tiles.parallel_ida import spread_idastar
+    from engine.domains.tiles.pools import pool_here
 
+    options, resume = own_options(options)
     used, loaded, note = heuristic(name).inputs(goal, options)
     _say_fallback(watch, "idastar-spread", name, used, note)
     with pool_here() as pool:
-        return noted(spread_idastar(board, goal, used, watch, pool, options, loaded=loaded), note)
+        return noted(spread_idastar(board, goal, used, watch, pool, options, loaded=loaded, resume=resume), note)
 
 
 def _astar(board: Board, goal: Board, name: str, watch: Watch, options: dict) -> SolveResult:

@@ -170,6 +170,16 @@ def solve_board(board: Board, goal: Board, solver: str = "idastar", heuristic: s
     return solve(problem, solver, budget, progress, cancel)
 
 
+#: The option that carries where a search stopped by its cancel stood (its result's ``extra[RESUME]``), for the
+#: solvers that go on from there (IDA*, spread or not): a job that yields its worker continues in another.
+RESUME = "resume"
+
+
+def own_options(options: dict) -> tuple[dict, dict | None]:
+    """A solve's options without ``RESUME``, and that (None when absent)."""
+    return {key: value for key, value in options.items() if key != RESUME}, options.get(RESUME)
+
+
 #: what this process has loaded already (``load_kernels``)
 _loaded: set[tuple] = set()
 
@@ -184,6 +194,7 @@ def load_kernels(info: SolverInfo, heuristic: str, goal: Board, options: dict) -
     """
     if info.warm_options is None:
         return 0.0
+    options = own_options(options)[0]
     if info.max_cells <= BFS_MAX_CELLS:
         small = goal_board(2, 3, "blank-first" if goal.blank == 0 else "blank-last")
     else:

@@ -70,9 +70,11 @@ def point(table: str, rows: list[dict], seed: int, budget: Budget, progress=None
 
 
 def m_curve(walks=CURVE_WALKS, count: int = 100, seed: int = 0, budget: Budget | None = None, train_seed: int = 0,
-            progress=None, cancel=None, positions_from: str = UNIFORM) -> dict:
+            progress=None, cancel=None, positions_from: str = UNIFORM, done: list[dict] = ()) -> dict:
     """Train (or load) one table per M and evaluate each on the same positions. Progress: the baseline is the first
-    fifth, each M an equal share of the rest (its training half, its evaluation half)."""
+    fifth, each M an equal share of the rest (its training half, its evaluation half). ``done``: the points of the
+    first Ms, from an earlier run stopped by its cancel, whose answer (``{"status": "cancelled", "points": ...}``)
+    holds the points it had measured."""
     goal = goal_board(4, 4, "blank-first")
     budget = budget or Budget(MAX_NODES, MAX_SECONDS)
     share = 0.8 / len(walks)
@@ -87,17 +89,19 @@ def m_curve(walks=CURVE_WALKS, count: int = 100, seed: int = 0, budget: Budget |
     rows = baseline(count, seed, budget, part(0.0, 0.2, "Manhattan and PDB"), cancel, positions_from)
     if rows is None:
         return {"status": Status.CANCELLED}
-    points = []
+    points = [point for point, m in zip(done, walks, strict=False) if point.get("walks") == m]
     for i, m in enumerate(walks):
+        if i < len(points):
+            continue
         start = 0.2 + i * share
         learned = train(goal, TrainingParams(walks=m, seed=train_seed), part(start, share / 2, f"training M = {m:,}"),
                         cancel)
         if learned is None:
-            return {"status": Status.CANCELLED}
+            return {"status": Status.CANCELLED, "points": points}
         result = point(learned.name, rows, seed, budget, part(start + share / 2, share / 2, f"V, M = {m:,}"),
                        cancel, positions_from)
         if result is None:
-            return {"status": Status.CANCELLED}
+            return {"status": Status.CANCELLED, "points": points}
         points.append({"walks": m, "table": learned.name, "training_seconds": learned.info["seconds"],
                        "training_cpu_seconds": learned.info.get("cpu_seconds"), "fill": learned.info["fill"],
                        "overall": result["overall"], "groups": result["groups"],

@@ -104,12 +104,16 @@ def check_curve(params: dict) -> dict:
     return checked
 
 
-@job_kind("learned-curve", check=check_curve, view=JobView("Measuring the M curve", None))
+@job_kind("learned-curve", check=check_curve, view=JobView("Measuring the M curve", None), resumable=True)
 def curve_job(params: dict, report, cancel) -> dict:
     """The M curve: one table per M (N = 200), each evaluated on the same positions (uniformly random, or N random
-    slides from the goal)."""
+    slides from the goal). Stopped by its cancel, it answers with ``"resume"``: the points it measured
+    (``resume_from``), which the next attempt does not measure again."""
     from engine.subjects.learned.curve import m_curve
 
-    return m_curve(tuple(params["walks"]), params["positions"], params["seed"],
-                   Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel,
-                   params.get("positions_from", "uniform"))
+    out = m_curve(tuple(params["walks"]), params["positions"], params["seed"],
+                  Budget(params["max_nodes"], params["max_seconds"]), params["train_seed"], report, cancel,
+                  params.get("positions_from", "uniform"), (params.get("resume_from") or {}).get("points", []))
+    if out["status"] == Status.CANCELLED and "points" in out:
+        out["resume"] = {"resume_from": {"points": out["points"]}}
+    return out

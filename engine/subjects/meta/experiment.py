@@ -51,24 +51,33 @@ def run_trial(depth: int, trial: int, seed: int, dpso: DPSOParams, ga: GAParams,
 
 
 def run_experiment(depths=DEPTHS, trials: int = 30, dpso: DPSOParams | None = None, ga: GAParams | None = None,
-                   seed: int = 0, progress=None, cancel=None, workers: int | None = None) -> dict:
+                   seed: int = 0, progress=None, cancel=None, workers: int | None = None,
+                   done: list[dict] = ()) -> dict:
+    """Every trial of every depth (``done``: the rows of the first trials, from an earlier run stopped by its
+    cancel). Cancelled, the answer is ``{"status": "cancelled", "rows": ...}``: the rows of the trials that ended
+    before the cancel, in order (a trial the cancel cut short is not among them), to be given back as ``done``."""
     dpso, ga = dpso or DPSOParams(), ga or GAParams()
     if not 1 <= trials <= 100:
         raise PuzzleError("trials must be from 1 to 100")
     if not depths or any(not 1 <= d <= 100 for d in depths):
         raise PuzzleError("scramble depths must be from 1 to 100")
     started = time.perf_counter()
-    trials_to_run = [partial(run_trial, d, t, seed, dpso, ga, cancel) for d in depths for t in range(trials)]
+    every = [(d, t) for d in depths for t in range(trials)]
+    kept = list(done)[:len(every)]
+    trials_to_run = [partial(run_trial, d, t, seed, dpso, ga, cancel) for d, t in every[len(kept):]]
 
     def report(index: int, row: dict) -> None:
+        if cancel is None or not cancel.is_set():  # a trial that ends after the cancel may have been cut short
+            kept.append(row)
         if progress:
-            progress((index + 1) / len(trials_to_run),
-                     {"nodes": index + 1, "text": f"{index + 1} of {len(trials_to_run)} trials (depth {row['depth']}, "
+            progress(len(kept) / len(every),
+                     {"nodes": len(kept), "text": f"{len(kept)} of {len(every)} trials (depth {row['depth']}, "
                                                   f"{time.perf_counter() - started:.0f} s)"})
 
     rows = run_tasks(trials_to_run, cancel, report, workers)
     if rows is None:
-        return {"status": Status.CANCELLED}
+        return {"status": Status.CANCELLED, "rows": kept}
+    rows = list(done)[:len(every) - len(trials_to_run)] + rows
     return summarise(rows, depths, trials, dpso, ga, seed, time.perf_counter() - started)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core.errors import PuzzleError
 from engine.core.params import integer
+from engine.core.status import Status
 from engine.serving.jobs import JobView, full_size_jobs, job_kind, operator_size
 from engine.subjects.meta.settings import DPSOParams, GAParams, params_from
 
@@ -39,11 +40,18 @@ def check_experiment(params: dict) -> dict:
     return checked
 
 
-@job_kind("meta-experiment", check=check_experiment, view=JobView("Running the experiment", "trials"))
+@job_kind("meta-experiment", check=check_experiment, view=JobView("Running the experiment", "trials"),
+          resumable=True)
 def experiment_job(params: dict, report, cancel) -> dict:
-    """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial."""
+    """Seed 001's experiment: DPSO and the GA on scrambles of each depth, a new problem per trial. Stopped by its
+    cancel, it answers with ``"resume"``: the rows of the trials it ran (``resume_from``), which the next attempt
+    does not run again (each trial's problem and runs follow from its seed alone)."""
     from engine.subjects.meta.experiment import run_experiment
 
     dpso = params_from(DPSOParams, {k: params[k] for k in ("iterations", "particles", "vmax")})
     ga = params_from(GAParams, {"generations": params["generations"]})
-    return run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel)
+    out = run_experiment(params["depths"], params["trials"], dpso, ga, params["seed"], report, cancel,
+                         done=(params.get("resume_from") or {}).get("rows", []))
+    if out["status"] == Status.CANCELLED:
+        out["resume"] = {"resume_from": {"rows": out["rows"]}}
+    return out

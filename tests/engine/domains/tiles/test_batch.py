@@ -13,7 +13,7 @@ from engine.core.status import Status
 from engine.domains.tiles.batch import chunk_sizes, least_chunk, solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool
+from engine.domains.tiles.pools import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solving import solve_board
 from engine.serving.lanes import lane_workers

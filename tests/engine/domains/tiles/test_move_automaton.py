@@ -21,8 +21,9 @@ from engine.domains.tiles.move_automaton import (
     machine,
     parent_only,
 )
-from engine.domains.tiles.parallel_ida import ThreadPool, spread_idastar
+from engine.domains.tiles.parallel_ida import spread_idastar
 from engine.domains.tiles.pdb import kernel_inputs
+from engine.domains.tiles.pools import ThreadPool
 from engine.domains.tiles.ranking_kernels import board_rank
 from tests.support.ida import one_iteration
 

@@ -11,7 +11,8 @@ from distributed import Client, get_task_stream
 from engine.core.result import Watch
 from engine.core.status import Status
 from engine.domains.tiles.board import Board, goal_board, half_turn
-from engine.domains.tiles.parallel_ida import DaskPool, ThreadPool, spread_idastar
+from engine.domains.tiles.parallel_ida import spread_idastar
+from engine.domains.tiles.pools import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble
 from engine.domains.tiles.solving import solve_board
 from engine.serving.lanes import lane_workers

@@ -278,3 +278,35 @@ def test_positions_by_random_sliding_are_that_many_slides_from_the_goal_and_repr
     for board in walked:
         assert solve_board(board, goal, "idastar", "manhattan").length <= 12
     assert make_positions(goal, 3, 5) == [random_solvable(goal, 5 * 1_000_003 + i) for i in range(3)]
+
+
+@pytest.mark.slow
+def test_the_m_curve_job_stopped_in_its_second_m_keeps_the_first_point(db663):
+    """Seed 12's two positions (as above): the job cancelled as it starts on M = 3,000 answers M = 300's
+    point; given back, only M = 3,000 is measured, and the curve is the uninterrupted one's."""
+    import json
+    import threading
+
+    from engine.subjects.learned import curve
+    from engine.subjects.learned.jobs import check_curve, curve_job
+
+    params = check_curve({"walks": [300, 3000], "positions": 2, "seed": 12, "max_nodes": 3_000_000})
+    whole = curve_job(params, lambda *_: None, threading.Event())
+    cancel = threading.Event()
+
+    def progress(fraction, info):
+        if "M = 3,000" in info.get("text", ""):  # training it, or (a table trained before) evaluating it
+            cancel.set()
+    stopped = curve_job(params, progress, cancel)
+    assert stopped["status"] == "cancelled" and [p["walks"] for p in stopped["points"]] == [300]
+    measured = []
+    original = curve.point
+    curve.point = lambda name, *a, **k: measured.append(name) or original(name, *a, **k)
+    try:
+        again = curve_job({**params, **json.loads(json.dumps(stopped["resume"]))}, lambda *_: None,
+                          threading.Event())
+    finally:
+        curve.point = original
+    assert len(measured) == 1 and again["status"] == "done"
+    assert [(p["walks"], p["overall"]["node_reduction"]) for p in again["points"]] == [
+        (p["walks"], p["overall"]["node_reduction"]) for p in whole["points"]]

@@ -180,3 +180,33 @@ def test_the_papers_claims_are_judged_from_the_rows():
     assert other["d30-solved"]["verdict"] == other["d30-optimal"]["verdict"] == "not reproduced"
     assert other["d50-section-6"]["verdict"] == "not reproduced"
     assert other["d50-conclusion"]["verdict"] == "reproduced"
+
+
+def test_an_experiment_stopped_and_resumed_keeps_its_trials_and_ends_as_one_run():
+    """Stopped after each trial's report, the job answers the trials it ran; given back, they are not run again and
+    the experiment's rows are those of one uninterrupted run (each trial follows from its seed)."""
+    import json
+    import threading
+
+    from engine.subjects.meta.jobs import check_experiment, experiment_job
+
+    params = check_experiment({"depths": [4, 6], "trials": 3, "iterations": 200, "generations": 400, "seed": 5})
+    whole = experiment_job(params, lambda *_: None, threading.Event())
+    attempt, stops, ran = params, 0, []
+    while True:
+        cancel = threading.Event()
+
+        def progress(fraction, info, cancel=cancel):
+            ran.append(info["nodes"])
+            cancel.set()
+        out = experiment_job(attempt, progress, cancel)
+        if "resume" not in out:
+            break
+        stops += 1
+        attempt = {**params, **json.loads(json.dumps(out["resume"]))}
+    assert stops >= 2 and out["status"] == "done"
+    strip = [{k: v for k, v in row.items() if k not in ("dpso", "ga")} | {a: {k: v for k, v in row[a].items()
+             if k != "seconds"} for a in ("dpso", "ga")} for row in out["rows"]]
+    assert strip == [{k: v for k, v in row.items() if k not in ("dpso", "ga")} | {a: {k: v for k, v in row[a].items()
+                     if k != "seconds"} for a in ("dpso", "ga")} for row in whole["rows"]]
+    assert len(out["rows"]) == 6 and max(ran) == 6
