@@ -439,11 +439,13 @@ class JobStore:
             return [row[0] for row in db.execute("SELECT id FROM jobs WHERE runner = ? AND cancel = 1 "
                                                  "AND status IN (?, ?)", (runner, *ACTIVE))]
 
-    def waiting_clients(self, lane: str) -> set[str]:
-        """The clients with a job waiting for a turn on ``lane``."""
+    def waiting_clients(self, lane: str, stalled: float = 1.0) -> set[str]:
+        """The clients with a job waiting for a turn on ``lane``: in the queue, or handed to Dask ``stalled`` seconds
+        ago and not started (its worker's threads busy with another job's spread tasks, which no lane counts)."""
         with self._connect() as db:
-            return {row[0] for row in db.execute("SELECT DISTINCT client FROM jobs WHERE status = ? AND lane = ? "
-                                                 "AND dispatched IS NULL", (Status.QUEUED.value, lane))}
+            return {row[0] for row in db.execute(
+                "SELECT DISTINCT client FROM jobs WHERE status = ? AND lane = ? AND (dispatched IS NULL OR "
+                "dispatched < ?)", (Status.QUEUED.value, lane, time.time() - stalled))}
 
     def held(self, lane: str | None = None) -> list[dict]:
         """The unfinished rows handed to Dask (running, or dispatched and not yet started), of ``lane`` or every."""
