@@ -515,3 +515,16 @@ def test_a_job_whose_worker_died_before_it_started_waits_again(runner):
     assert job.restarts == 1
     finished = runner.wait(job_id, timeout=RESTART)
     assert finished["status"] == "done" and finished["result"]["reached"] == 3
+
+
+def test_a_job_handed_to_dask_that_has_not_started_still_waits_for_its_lane(tmp_path):
+    """A batch's crew holds every long-lane worker's thread while its job holds one slot, so another client's job
+    handed to Dask for the free slot does not start: it still waits, and a resumable job is asked to yield to it."""
+    store = JobStore(str(tmp_path / "jobs.sqlite"))
+    store.create("queued0", "test-count", {"n": 1}, owner="a", lane="long")
+    store.create("handed0", "test-count", {"n": 1}, owner="b", lane="long")
+    store.create("handed1", "test-count", {"n": 1}, owner="c", lane="long")
+    with store.transaction() as db:
+        db.execute("UPDATE jobs SET dispatched = ? WHERE id = 'handed0'", (time.time() - 5,))  # not started since
+        db.execute("UPDATE jobs SET dispatched = ? WHERE id = 'handed1'", (time.time(),))  # on its way to a thread
+    assert store.waiting_clients("long") == {"a", "b"}
