@@ -44,9 +44,20 @@ def one_round(runner: JobRunner, name: str, held: float) -> tuple[float, float, 
     other, _ = runner.submit("classic-queens", {"n": 10, "methods": ["bitmask"]}, owner=f"other{name}")
     quick, _ = runner.submit("solve", {"size": "3x3", "goal": "blank-last", "tiles": EIGHT_PUZZLE,
                                        "solver": "idastar", "heuristic": "manhattan"}, owner=f"quick{name}")
-    started = until(lambda: (runner.get(other) or {}).get("started") is not None) - start
-    solved = until(lambda: runner.get(quick)["status"] == "done") - start
-    ended = until(lambda: runner.get(other)["status"] == "done") - start
+    seen: dict[str, float] = {}
+
+    def look() -> bool:  # each moment is noted when first seen, all three in one loop
+        now = time.perf_counter() - start
+        if runner.get(other).get("started") is not None:
+            seen.setdefault("started", now)
+        if runner.get(other)["status"] == "done":
+            seen.setdefault("ended", now)
+        if runner.get(quick)["status"] == "done":
+            seen.setdefault("solved", now)
+        return len(seen) == 3
+
+    until(look)
+    started, ended, solved = seen["started"], seen["ended"], seen["solved"]
     runner.cancel(batch)
     runner.wait(batch, timeout=60)
     return started, ended, solved
