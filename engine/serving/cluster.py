@@ -30,8 +30,6 @@ database has nobody to hand on to: they cancel their tasks and mark their rows i
 from __future__ import annotations
 
 import logging
-import os
-import signal
 import threading
 import time
 import uuid
@@ -43,7 +41,7 @@ from engine.serving.cancelling import KILL_AFTER, Cancelling, NotOwner
 from engine.serving.dispatch import Dispatch, task_key
 from engine.serving.following import BACKGROUND_TEXT, MAX_RESTARTS, RESTARTED_TEXT, Following, Job
 from engine.serving.jobs import LONG, JobStore, Retention, StorageFull, job_kinds
-from engine.serving.lanes import LaneCensus, LocalWorkers, start_local_cluster
+from engine.serving.lanes import LaneCensus, LocalWorkers, kill_local_workers, start_local_cluster
 from engine.serving.worker import TOPIC, cancel_event_name
 
 __all__ = ["BACKGROUND_TEXT", "KILL_AFTER", "MAX_RESTARTS", "RESTARTED_TEXT", "Job", "JobRunner", "Limits", "NoWorker",
@@ -283,12 +281,5 @@ class JobRunner(Admission, Dispatch, Following, Cancelling):
             log.warning("the disk is full: the rows of this web process are left to lapse")
 
     def _kill_local_workers(self) -> None:
-        if self.cluster is None:  # workers of a cluster elsewhere are not this process's to end
-            return
-        for nanny in list(self.cluster.workers.values()):
-            pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
-            if pid:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+        if self.cluster is not None:  # workers of a cluster elsewhere are not this process's to end
+            kill_local_workers(self.cluster)
