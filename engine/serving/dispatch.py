@@ -26,7 +26,7 @@ from engine.serving.worker import run_job, yield_event_name
 log = logging.getLogger(__name__)
 
 #: Seconds a resumable long job holds its slot before it is asked to yield to another client's waiting job.
-TURN = 5.0
+TURN = 3.0
 
 
 def task_key(kind: str, job_id: str, attempt: int) -> str:
