@@ -42,30 +42,7 @@ from engine.domains.tiles.heuristic_kernels import (
     manhattan_sum,
     own_goal_line,
 )
-
-# What the drivers (``kernel_drivers``, ``parallel_ida``) read of the kernels' arrays and codes, named with the
-# family: the state array's fields and the stack (``ida_iteration``), the whole search's (``whole_search``).
-from engine.domains.tiles.ida_iteration import (  # noqa: F401
-    DEPTH,
-    EXPANDED,
-    FOUND,
-    GENERATED,
-    NEXT_BOUND,
-    NO_BOUND,
-    PAUSED,
-    STATE_FIELDS,
-    new_stack,
-    start_state,
-)
 from engine.domains.tiles.specialising import hook, hook_name, specialised
-from engine.domains.tiles.whole_search import (  # noqa: F401
-    AT_GOAL,
-    W_EXPANDED,
-    W_FIELDS,
-    W_FRESH,
-    W_GENERATED,
-    W_ITERATIONS,
-)
 
 if TYPE_CHECKING:
     from engine.domains.tiles.board import Board

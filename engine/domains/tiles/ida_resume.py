@@ -23,7 +23,7 @@ import numpy as np
 
 from engine.domains.tiles.board import MOVES, Board
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.ida_kernels import DEPTH, EXPANDED, GENERATED, NEXT_BOUND, NO_BOUND
+from engine.domains.tiles.ida_iteration import DEPTH, EXPANDED, GENERATED, NEXT_BOUND, NO_BOUND
 
 
 class Unfinished(TypedDict):

@@ -30,8 +30,7 @@ from engine.domains.tiles.board import (
 from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristic_kernels import manhattan_sum
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.ida_kernels import (
-    AT_GOAL,
+from engine.domains.tiles.ida_iteration import (
     DEPTH,
     EXPANDED,
     FOUND,
@@ -40,20 +39,15 @@ from engine.domains.tiles.ida_kernels import (
     NO_BOUND,
     PAUSED,
     STATE_FIELDS,
-    W_EXPANDED,
-    W_FIELDS,
-    W_FRESH,
-    W_GENERATED,
-    W_ITERATIONS,
-    is_ordered,
     new_stack,
     start_state,
-    whole_kernel,
 )
+from engine.domains.tiles.ida_kernels import is_ordered, whole_kernel
 from engine.domains.tiles.ida_resume import Unfinished
 from engine.domains.tiles.move_automaton import automaton
 from engine.domains.tiles.ranking import lexicographic_radix
 from engine.domains.tiles.ranking_kernels import board_rank
+from engine.domains.tiles.whole_search import AT_GOAL, W_EXPANDED, W_FIELDS, W_FRESH, W_GENERATED, W_ITERATIONS
 from engine.serving.store import artefact_name, load_or_build_kept
 
 CHUNK = 2_000_000

@@ -32,7 +32,8 @@ from engine.core.status import Status
 from engine.domains.tiles.board import MOVES, Board, half_turn, half_turn_moves
 from engine.domains.tiles.goal_arrays import goal_tables, pruned_children
 from engine.domains.tiles.heuristics import heuristic
-from engine.domains.tiles.ida_kernels import NO_BOUND, is_ordered
+from engine.domains.tiles.ida_iteration import NO_BOUND
+from engine.domains.tiles.ida_kernels import is_ordered
 from engine.domains.tiles.move_automaton import automaton
 from engine.domains.tiles.pools import stop_check
 
