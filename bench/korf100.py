@@ -38,7 +38,7 @@ from common import ROOT, header, load, table
 
 from engine.core.registry import warm_up
 from engine.core.result import Budget
-from engine.domains.tiles import batch, pdb
+from engine.domains.tiles import chunks, pdb
 from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
 from engine.domains.tiles.pools import DaskPool, ThreadPool
@@ -168,7 +168,7 @@ def main_spread(args, heuristics: list[str]) -> None:
     from engine.serving.lanes import LocalWorkers, start_local_cluster
 
     if args.one_per_task:
-        batch.GUIDE = len(korf_instances())  # every chunk one board: what a task costs, for comparison
+        chunks.GUIDE = len(korf_instances())  # every chunk one board: what a task costs, for comparison
     instances = korf_instances()[:args.first]
     goal = goal_board(4, 4, args.goal)
     boards = [Board(4, 4, cells) if goal.blank == 0 else half_turn(Board(4, 4, cells)) for _, _, cells in instances]

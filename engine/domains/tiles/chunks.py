@@ -1,19 +1,40 @@
-"""Chunks of work dealt to a pool (``pools``) two ways: on threads each chunk a task of its own (``Tasks``), which
-costs nothing there; on Dask, where a task costs about 9 ms of CPU in the scheduler, the client and the worker, one
-long-lived task per slot (a crew member, ``crew_member``) takes the chunks from a Dask queue this process fills and
-puts each chunk's answers on another (``Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``).
+"""Work dealt to a pool (``pools``) in chunks, and the chunks' answers gathered: ``deal`` does it for any list and
+any chunk solver (the batch's ``batch.solve_boards`` deals boards with it).
+
+The dealing is guided self-scheduling: each chunk holds ``1 / (GUIDE × slots)`` of the items not yet dealt (large
+chunks first, single items at the end, about 2·slots·ln(items / slots) chunks in all), but never fewer items than
+take as long to solve, by the solves measured so far, as a chunk costs to send and answer (``least_chunk``); and
+``AHEAD`` chunks per slot are out at a time, so a slot that ends one starts the next without a round trip here and a
+slow chunk holds up no other slot. A cancel drops the chunks not started and waits a few seconds (``STOP_WAIT``) for
+the answers of those running: what they solved is kept.
+
+A chunk travels one of two ways: on threads each chunk a task of its own (``Tasks``), which costs nothing there; on
+Dask, where a task costs about 9 ms of CPU in the scheduler, the client and the worker, one long-lived task per slot
+(a crew member, ``crew_member``) takes the chunks from a Dask queue this process fills and puts each chunk's answers
+on another (``Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``).
 
 Both answer a chunk by a function ``solve(items, stop, tell)`` (``stop``: the pool's stop flag, ``tell(count)``: how
-far the chunk has got, for progress) and offer the same calls to whoever deals the chunks (``batch.solve_boards``):
-``send(index, items)``, ``all_sent()``, ``finished(timeout)`` (the chunks answered meanwhile), ``running`` (each
-chunk's count so far), ``stop()`` (the chunks not started never will: their indices; those running end soon) and
-``end(stopped)``.
+far the chunk has got, for progress; it returns one answer per item, a dict with the ``cpu`` seconds its solve took,
+or None for an item skipped because the work was stopped) and offer ``deal`` the same calls: ``send(index, items)``,
+``all_sent()``, ``finished(timeout)`` (the chunks answered meanwhile), ``running`` (each running chunk's count so
+far), ``stop()`` (the chunks not started never will: their indices; those running end soon) and ``end(stopped)``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+#: Each chunk holds this fraction of the items left, divided by the slots.
+GUIDE = 2
+#: Chunks a slot holds at once: the one it runs and the next, so that it starts that one without a round trip here.
+AHEAD = 2
+#: Seconds between two progress reports while chunks run.
+REPORT_EVERY = 0.25
 #: Seconds between two looks at the stop flag inside a chunk: a Dask event is a round trip to the scheduler, CPU there
 #: and in the worker, which a chunk of five-millisecond solves should not pay often.
 STOP_POLL = 0.5
@@ -33,6 +54,95 @@ def chunk_stop(stop):
     began = time.monotonic()
     return lambda: time.monotonic() - began >= STOP_POLL and check()
 
+
+def chunk_size(left: int, slots: int, least: int = 1) -> int:
+    """The next chunk's size: ``1 / (GUIDE × slots)`` of the ``left`` items not yet dealt, at least ``least``."""
+    return min(left, max(least, -(-left // (GUIDE * max(1, slots)))))
+
+
+def chunk_sizes(items: int, slots: int, least: int = 1) -> list[int]:
+    """The chunks' sizes, in the order they are dealt, each ``chunk_size`` of what is left."""
+    sizes, left = [], items
+    while left:
+        sizes.append(chunk_size(left, slots, least))
+        left -= sizes[-1]
+    return sizes
+
+
+def least_chunk(chunk_seconds: float, cpu: float, solved: int) -> int:
+    """The fewest items a chunk holds once ``solved`` items have taken ``cpu`` seconds: as many as make a chunk's
+    solves last at least what sending and answering a chunk costs (``chunk_seconds``): with a task per chunk on Dask
+    (about 10 ms of CPU in the scheduler, the client and the worker) Korf's 100 with the 7-8 database, 3 ms a board,
+    would go out in chunks of at least 3, where single boards at the end would cost more than they balance; through
+    a crew's queues (4.5 ms) in chunks of at least 2; 1 on threads, or for longer solves."""
+    if not solved or chunk_seconds <= 0:
+        return 1
+    return max(1, math.ceil(chunk_seconds / max(cpu / solved, 1e-6)))
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What ``deal`` gives back."""
+    answers: list  # one per item, in order: its answer, or None for an item never started (the work was stopped)
+    chunks: int  # the chunks dealt
+    slots: int  # the pool's slots
+    seconds: float  # from the first chunk sent to the last answer
+
+
+def deal(items: Sequence, solve: Callable, pool, cancelled: Callable[[], bool],
+         report: Callable[[list, int], None]) -> Dealt:
+    """Every item answered by ``solve(chunk, stop, tell)`` in guided chunks on ``pool`` (``pools.DaskPool``: through a
+    crew, ``ThreadPool``: a task per chunk; the caller closes it). ``cancelled()`` stops the dealing: the chunks not
+    started never are, the answers of those running are waited for ``STOP_WAIT`` seconds. ``report(came, running)``
+    every ``REPORT_EVERY`` seconds or sooner: the answers that came since the last report (those of items never
+    started left out) and the sum of what the running chunks told. A chunk that raises ends the dealing with it."""
+    from engine.domains.tiles.pools import DaskPool
+
+    slots = len(pool.slots())
+    answers: list = [None] * len(items)
+    transport = (Crew if isinstance(pool, DaskPool) else Tasks)(pool, solve, pool.new_stop(), uuid.uuid4().hex[:8])
+    chunks: list[tuple[int, int]] = []  # each chunk's first item and its end
+    awaited: set[int] = set()  # the chunks sent and not answered yet
+    dealt = solved = 0
+    cpu = 0.0  # the solves' CPU so far
+
+    def send_next() -> None:
+        nonlocal dealt
+        if dealt < len(items) and not cancelled():
+            end = dealt + chunk_size(len(items) - dealt, slots, least_chunk(transport.chunk_seconds, cpu, solved))
+            chunks.append((dealt, end))
+            awaited.add(len(chunks) - 1)
+            transport.send(len(chunks) - 1, list(items[dealt:end]))
+            dealt = end
+            if dealt == len(items):
+                transport.all_sent()
+
+    began = time.perf_counter()
+    waiting_until = None  # once cancelled: how long the chunks running are waited for
+    try:
+        for _ in range(AHEAD * slots):
+            send_next()
+        while awaited and (waiting_until is None or time.monotonic() < waiting_until):
+            came = []
+            for index, chunk_answers in transport.finished(REPORT_EVERY):
+                awaited.discard(index)
+                first, end = chunks[index]
+                answers[first:end] = chunk_answers
+                solved += end - first
+                came += [answer for answer in chunk_answers if answer is not None]
+                cpu += sum(answer["cpu"] for answer in chunk_answers if answer is not None)
+                send_next()
+            report(came, sum(transport.running.values()))
+            if cancelled() and waiting_until is None:
+                awaited -= transport.stop()
+                waiting_until = time.monotonic() + STOP_WAIT
+    except BaseException:
+        with contextlib.suppress(Exception):  # the error is what the caller reports
+            transport.end(stopped=True)
+        raise
+    seconds = time.perf_counter() - began
+    transport.end(stopped=dealt < len(items) or bool(awaited) or waiting_until is not None)
+    return Dealt(answers, len(chunks), slots, seconds)
 
 
 def _on_loop(queue, coroutine):

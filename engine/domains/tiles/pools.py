@@ -47,7 +47,7 @@ def stop_check(stop, every: float = STOP_POLL) -> Callable[[], bool]:
 class ThreadPool:
     """The tasks on this process's threads."""
 
-    #: the CPU a task costs besides its work (``batch.least_chunk``): next to nothing here
+    #: the CPU a task costs besides its work (``chunks.least_chunk``): next to nothing here
     task_seconds = 0.0
 
     def __init__(self, workers: int | None = None):

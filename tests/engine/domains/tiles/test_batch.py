@@ -10,8 +10,9 @@ from distributed import Client
 from engine.core.errors import PuzzleError
 from engine.core.result import Budget, Watch
 from engine.core.status import Status
-from engine.domains.tiles.batch import chunk_sizes, least_chunk, solve_boards
+from engine.domains.tiles.batch import solve_boards
 from engine.domains.tiles.board import Board, goal_board, half_turn
+from engine.domains.tiles.chunks import chunk_sizes, least_chunk
 from engine.domains.tiles.jobs import MAX_BATCH, check_batch
 from engine.domains.tiles.pools import DaskPool, ThreadPool
 from engine.domains.tiles.random import scramble

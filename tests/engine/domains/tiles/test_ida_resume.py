@@ -173,12 +173,12 @@ def test_the_compare_job_resumed_keeps_the_answers_it_had():
 def test_a_batch_stopped_keeps_what_it_solved_and_solves_only_the_rest(monkeypatch):
     """Ten positions one at a time on one thread: stopped after each report, each attempt answers the positions
     solved before it and solves at least one more."""
-    import engine.domains.tiles.batch as batch
+    import engine.domains.tiles.chunks as chunks
     import engine.domains.tiles.pools as pools
 
     monkeypatch.setattr(pools, "ThreadPool", lambda: ThreadPool(1))
-    monkeypatch.setattr(batch, "GUIDE", 10**6)  # chunks of one board
-    monkeypatch.setattr(batch, "AHEAD", 1)
+    monkeypatch.setattr(chunks, "GUIDE", 10**6)  # chunks of one board
+    monkeypatch.setattr(chunks, "AHEAD", 1)
     boards = [HARDEST.cells, *(scramble(LAST, 24, seed=seed)[0].cells for seed in range(9))]
     params = check_batch({"size": "3x3", "boards": [list(cells) for cells in boards], "solver": "idastar",
                           "heuristic": "manhattan"})

@@ -4,6 +4,8 @@ than the optimum is called optimal."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -14,11 +16,22 @@ from engine.serving import store
 FIRST = goal_board(4, 4, "blank-first")
 
 
+@pytest.fixture(scope="module")
+def built_663(tmp_path_factory):
+    """A data folder holding a 6-6-3 database built for this module (seconds to build), copied by each test."""
+    folder = tmp_path_factory.mktemp("built-663")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "_data_dir", folder)
+        pdb_catalogue.build(["pdb-663/blank-first"])
+        pdb.forget("pdb-663", FIRST)
+    return folder
+
+
 @pytest.fixture
-def own_663(tmp_path, monkeypatch):
-    """A 6-6-3 database of this test's own (seconds to build), in a data folder nobody else reads."""
+def own_663(built_663, tmp_path, monkeypatch):
+    """The module's 6-6-3 database copied into a data folder of this test's own, which nobody else reads."""
+    shutil.copytree(built_663, tmp_path, dirs_exist_ok=True)
     monkeypatch.setattr(store, "_data_dir", tmp_path)
-    pdb_catalogue.build(["pdb-663/blank-first"])
     name = pdb.artefact("pdb-663", FIRST)
     yield name
     pdb.forget("pdb-663", FIRST)
