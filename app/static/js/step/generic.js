@@ -36,6 +36,25 @@ function boxes(value) {
   return html("code", "generic-json", text(value));
 }
 
+// label and pathText for a domain whose tree nodes are named by the move that made them: a root is "start" (or
+// "goal", searched from), a path is its moves written by `write` and joined by `separator`.
+export function namedByMoves(separator, write = String) {
+  const root = (fromGoal) => (fromGoal ? "goal" : "start");
+  return {
+    label(node) {
+      return node.parent === null ? root(node.side === "backward") : write(node.action);
+    },
+    pathText(chain, fromGoal) {
+      return (
+        chain
+          .slice(1)
+          .map((n) => write(n.action))
+          .join(separator) || root(fromGoal)
+      );
+    },
+  };
+}
+
 export function genericDomain(kind, title) {
   return {
     kind,
@@ -43,17 +62,7 @@ export function genericDomain(kind, title) {
     problem(data) {
       return { kind, scene: data.traces[0].scene || {} };
     },
-    label(node) {
-      return node.parent === null ? (node.side === "backward" ? "goal" : "start") : text(node.action);
-    },
-    pathText(chain, fromGoal) {
-      return (
-        chain
-          .slice(1)
-          .map((n) => text(n.action))
-          .join(" ") || (fromGoal ? "goal" : "start")
-      );
-    },
+    ...namedByMoves(" ", text),
     solutionText(problem, result) {
       return result.path.map(text).join(" → ");
     },

@@ -2,6 +2,7 @@
 // and the picture is the map with the path to the current node marked. The form holds the map (its hidden "data"
 // field, the view's query): paint, drag S or G, and the search runs again at once.
 import { svgEl } from "../common.js";
+import { namedByMoves } from "./generic.js";
 import { GridPainter, drawGrid } from "./grid-editor.js";
 
 const cell = ([x, y]) => `(${x}, ${y})`;
@@ -12,17 +13,7 @@ export const grid = {
   problem(data) {
     return { kind: "grid", scene: data.traces[0].scene };
   },
-  label(node) {
-    return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action);
-  },
-  pathText(chain, fromGoal) {
-    return (
-      chain
-        .slice(1)
-        .map((n) => n.action)
-        .join(" ") || (fromGoal ? "goal" : "start")
-    );
-  },
+  ...namedByMoves(" "),
   solutionText(problem, result) {
     return result.path.map(cell).join(" → ");
   },

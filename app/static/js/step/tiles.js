@@ -4,6 +4,7 @@
 // board, scramble or tiles, goal, h), whose fields are the view's query; this module binds "New scramble" and writes
 // the folded form's summary from those fields.
 import { html } from "../common.js";
+import { namedByMoves } from "./generic.js";
 import { breakdown, decorate } from "../heuristics.js";
 
 export const tiles = {
@@ -12,17 +13,7 @@ export const tiles = {
   problem(data) {
     return { kind: "tiles", rows: data.rows, cols: data.cols, goal: data.goal, start: data.start };
   },
-  label(node) {
-    return node.parent === null ? (node.side === "backward" ? "goal" : "start") : String(node.action);
-  },
-  pathText(chain, fromGoal) {
-    return (
-      chain
-        .slice(1)
-        .map((n) => n.action)
-        .join("") || (fromGoal ? "goal" : "start")
-    );
-  },
+  ...namedByMoves(""),
   solutionText(problem, result) {
     return result.moves || "already at the goal";
   },
