@@ -10,7 +10,7 @@ import time
 
 from engine.core.errors import PuzzleError
 from engine.core.status import FINISHED, Status
-from engine.serving.jobs import StorageFull
+from engine.serving.jobs import StorageFull, kept_between_attempts
 from engine.serving.runner_state import RunnerState
 from engine.serving.worker import cancel_event_name
 
@@ -38,14 +38,15 @@ class Cancelling(RunnerState):
             raise NotOwner("only the browser that started this job can cancel it")
         if row["status"] in FINISHED:
             return row
+        kept = kept_between_attempts(row["kind"], row["run_params"]) if row["status"] == Status.QUEUED else None
         try:
-            if self.store.cancel_waiting(job_id):  # no task runs it: it ends here
+            if self.store.cancel_waiting(job_id, kept):  # no task runs it: it ends here
                 with self._ending:
                     self._ending.notify_all()
                 return self.get(job_id)
         except StorageFull:
             if row["dispatched"] is None:  # its ending waits in memory; no runner can claim it meanwhile
-                self._finish(job_id, Status.CANCELLED, None, "cancelled")
+                self._finish(job_id, Status.CANCELLED, kept, None if kept else "cancelled")
                 return self.get(job_id)
         with self._lock:
             job = self._jobs.get(job_id)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine.core.errors import PuzzleError
 from engine.core.status import Status
 from engine.serving.dispatch import task_key
-from engine.serving.jobs import INTERACTIVE, LONG, StorageFull
+from engine.serving.jobs import INTERACTIVE, LONG, StorageFull, kept_between_attempts
 from engine.serving.runner_state import RunnerState
 from engine.serving.worker import HANDED_OVER, MemoryLimitExceeded
 
@@ -193,7 +193,9 @@ class Following(RunnerState):
         if future.status == "finished":
             result = future.result()
             if result.get(HANDED_OVER):  # stopped at its slice, and cancelled before it could go on
-                self._finish(job.id, Status.CANCELLED, None, "cancelled", info)
+                resume = result.get("resume")
+                kept = kept_between_attempts(job.kind, {**job.run_params, **resume}) if resume else None
+                self._finish(job.id, Status.CANCELLED, kept, None if kept else "cancelled", info)
                 return
             cancelled = result.get("status") == Status.CANCELLED or self._cancel_asked(job)
             status = Status.CANCELLED if cancelled else Status.DONE

@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import functools
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -36,6 +37,8 @@ CheckFunction = Callable[[dict], dict]
 
 INTERACTIVE, LONG = "interactive", "long"
 LANES = (INTERACTIVE, LONG)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ class JobKind:
     #: stopped by its cancel, it returns a partial result whose ``"resume"`` holds the parameters that go on from
     #: there: the runner may then ask it to yield its long-lane slot to another client's job and run it again later
     resumable: bool = False
+    #: a resumable kind's answer when it is cancelled between two attempts (waiting for its next turn), from the
+    #: parameters that attempt would have run with: what the earlier attempts found (a batch's solved positions), or
+    #: None when they found nothing to show; without it such a job ends with no answer
+    partial: Callable[[dict], dict | None] | None = None
 
     def view_for(self, params: dict) -> JobView:
         return self.view(params) if callable(self.view) else self.view
@@ -151,11 +158,12 @@ def _no_check(params: dict) -> dict:
 def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Callable[[dict], str | Placement] = LONG,
              view: JobView | Callable[[dict], JobView] | None = None,
              max_bytes: int | None = None, max_seconds: float | None = None,
-             resumable: bool = False) -> Callable[[JobFunction], JobFunction]:
+             resumable: bool = False, partial: Callable[[dict], dict | None] | None = None,
+             ) -> Callable[[JobFunction], JobFunction]:
     """Decorator: register ``function`` as the runner of jobs of kind ``name``; ``view``: how its panel speaks of it
     (default: the name, counting nodes); ``max_bytes``: its parameters at most, for a kind that takes a problem's
     data (default ``MAX_PARAMS_BYTES``); ``max_seconds``: the longest one of its jobs runs (default
-    ``MAX_JOB_SECONDS``: ``within``); ``resumable``: see ``JobKind.resumable``."""
+    ``MAX_JOB_SECONDS``: ``within``); ``resumable`` and ``partial``: see ``JobKind``."""
     if not callable(lane) and lane not in LANES:
         raise ValueError(f"lane must be one of {LANES}")
 
@@ -164,9 +172,23 @@ def job_kind(name: str, *, check: CheckFunction | None = None, lane: str | Calla
         shown = view or JobView(name.replace("-", " ").capitalize())
         ceiling = MAX_JOB_SECONDS if max_seconds is None else max_seconds
         KINDS.add(JobKind(name, within(function, ceiling), check or _no_check, lane, doc, shown, max_bytes, ceiling,
-                          resumable))
+                          resumable, partial))
         return function
     return register
+
+
+def kept_between_attempts(kind: str, run_params: dict) -> dict | None:
+    """What a job of ``kind`` cancelled while it waits for its next attempt keeps of the earlier ones (its kind's
+    ``partial`` of the parameters that attempt would have run with), if anything. A cancel is never refused for it:
+    a partial that fails keeps nothing, and is logged."""
+    found = KINDS.all().get(kind)
+    if found is None or found.partial is None:
+        return None
+    try:
+        return found.partial(run_params)
+    except Exception:
+        log.exception("the partial answer of a cancelled %s job failed", kind)
+        return None
 
 
 def job_kinds() -> dict[str, JobKind]:
@@ -384,11 +406,14 @@ class JobStore:
         """Mark a job's cancel asked, for whichever runner holds it; whether it was still unfinished."""
         return self._write("UPDATE jobs SET cancel = 1 WHERE id = ? AND status IN (?, ?)", (job_id, *ACTIVE)) == 1
 
-    def cancel_waiting(self, job_id: str) -> bool:
-        """End a job that waits in the queue (no task runs it) as cancelled; whether it was waiting."""
-        return self._write("UPDATE jobs SET status = ?, error = 'cancelled', finished = ?, cancel = 1 "
+    def cancel_waiting(self, job_id: str, result: dict | None = None) -> bool:
+        """End a job that waits in the queue (no task runs it) as cancelled, with ``result`` if an earlier attempt
+        left one (``JobKind.partial``); whether it was waiting."""
+        return self._write("UPDATE jobs SET status = ?, result = ?, error = ?, finished = ?, cancel = 1 "
                            "WHERE id = ? AND status = ? AND dispatched IS NULL",
-                           (Status.CANCELLED.value, time.time(), job_id, Status.QUEUED.value)) == 1
+                           (Status.CANCELLED.value, json.dumps(result) if result is not None else None,
+                            None if result is not None else "cancelled", time.time(), job_id,
+                            Status.QUEUED.value)) == 1
 
     def renew(self, runner: str, lease: float) -> None:
         """Renew the lease of ``runner``, and its hold on every unfinished row it holds, until ``lease``."""

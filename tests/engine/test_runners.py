@@ -137,6 +137,45 @@ def test_a_resumable_long_job_yields_its_turn_to_another_browsers_job_and_goes_o
         runner.shutdown()
 
 
+#: The 15-puzzle's blank-first goal and four positions 1, 2, 2 and 3 moves from it (straight lines and an L: their
+#: Manhattan distance, which no shorter path beats), then Korf's instance 88 (65 moves, minutes of Manhattan IDA*)
+EASY_THEN_KORF_88 = [list(range(16)), [1, 0, *range(2, 16)], [1, 2, 0, *range(3, 16)],
+                     [4, 1, 2, 3, 8, 5, 6, 7, 0, *range(9, 16)], [1, 2, 3, 0, *range(4, 16)],
+                     *[[15, 2, 12, 11, 14, 13, 9, 5, 1, 3, 8, 7, 0, 10, 6, 4]] * 3]
+
+
+def test_a_batch_cancelled_while_it_waits_for_its_next_turn_keeps_what_it_solved(tmp_path, scheduler_address,
+                                                                                monkeypatch):
+    """The batch yields its turn to another browser's job and waits in the queue; cancelled there, it answers with
+    the positions its first attempt solved (their lengths and total), not with nothing."""
+    monkeypatch.setattr("engine.serving.dispatch.TURN", 0.5)
+    runner = runner_on(tmp_path / "jobs.sqlite", scheduler_address)
+    try:
+        batch, _ = runner.submit("solve-batch", {"size": "4x4", "goal": "blank-first", "boards": EASY_THEN_KORF_88,
+                                                 "solver": "idastar", "heuristic": "manhattan",
+                                                 "max_nodes": 20 * 10**9, "max_seconds": 900}, owner="batch")
+        # the first chunk holds the first four (one worker: half the boards); the fifth shares a chunk with Korf's
+        wait_until(lambda: runner.get(batch)["info"].get("boards", 0) >= 4, timeout=180, what="the first four solved")
+        other, _ = runner.submit("test-count", FOREVER, owner="other")
+        wait_until(lambda: (row := runner.store.get(batch))["status"] == Status.QUEUED
+                   and "resume_from" in row["run_params"], timeout=180, what="the batch waiting for its next turn")
+        job = runner.cancel(batch, owner="batch")
+        job = runner.wait(batch, timeout=60)
+        assert job["status"] == Status.CANCELLED and job["result"] is not None
+        results = job["result"]["results"]
+        assert [result["tiles"] for result in results] == EASY_THEN_KORF_88
+        solved = [index for index, result in enumerate(results) if result["status"] == Status.SOLVED]
+        assert solved[:4] == [0, 1, 2, 3] and len(solved) < len(results)  # the first chunk's, and not all
+        assert all(result["status"] == Status.CANCELLED for index, result in enumerate(results) if index not in solved)
+        published = [0, 1, 2, 2, 3, 65, 65, 65]  # by hand, and Korf's for instance 88
+        assert [results[index]["length"] for index in solved] == [published[index] for index in solved]
+        assert job["result"]["solved"] == len(solved)
+        assert job["result"]["moves"] == sum(published[index] for index in solved)
+        runner.cancel(other, owner="other")
+    finally:
+        runner.shutdown()
+
+
 def test_a_long_job_that_cannot_resume_is_never_asked_to_yield(tmp_path, scheduler_address, monkeypatch):
     monkeypatch.setattr("engine.serving.dispatch.TURN", 0.5)
     runner = runner_on(tmp_path / "jobs.sqlite", scheduler_address)

@@ -228,23 +228,44 @@ def batch_form(params: dict) -> dict:
             "choice": f"{params.get('solver')}:{params.get('heuristic') or ''}"}
 
 
+def batch_partial(params: dict) -> dict | None:
+    """A batch cancelled while it waits for its next turn: the answer its earlier attempts make, every position they
+    solved (``RESUME_FROM``) and the rest cancelled; None if it never ran."""
+    carried = params.get(RESUME_FROM)
+    if not carried:
+        return None
+    _, goal = position_from({**params, "tiles": params["boards"][0]})
+    results = [result if result is not None else {"status": Status.CANCELLED, "tiles": list(cells)}
+               for result, cells in zip(_carried_results(params), params["boards"], strict=True)]
+    return batch_answer(params, goal, results, float(carried.get("seconds", 0.0)), int(carried.get("tasks", 0)),
+                        int(carried.get("workers", 0)))
+
+
+def _carried_results(params: dict) -> list[dict | None]:
+    """Each position's answer from the batch's earlier attempts (``RESUME_FROM``), None where it has none."""
+    results: list[dict | None] = [None] * len(params["boards"])
+    for number, result in ((params.get(RESUME_FROM) or {}).get("solved") or {}).items():
+        results[int(number)] = result
+    return results
+
+
 @job_kind("solve-batch", check=check_batch, lane=LONG, max_bytes=MAX_PROBLEM_BYTES, resumable=True,
+          partial=batch_partial,
           view=JobView("Solving a batch of positions", "positions", count="boards", form_values=batch_form,
                        partial=True))
 def batch_job(params: dict, report, cancel) -> dict:
     """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
     long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core. Stopped by its cancel, it
     answers with every position solved so far and ``"resume"``: those answers (``RESUME_FROM``: ``solved``, by
-    position), so that the next attempt solves only the rest."""
+    position), so that the next attempt solves only the rest (and ``batch_partial`` answers from them if the batch
+    is cancelled before that attempt)."""
     from engine.domains.tiles.batch import solve_boards
     from engine.domains.tiles.pools import pool_here
 
     _, goal = position_from({**params, "tiles": params["boards"][0]})
     boards = [Board(goal.rows, goal.cols, tuple(cells)) for cells in params["boards"]]
     carried = params.get(RESUME_FROM) or {}
-    results: list[dict | None] = [None] * len(boards)
-    for number, result in (carried.get("solved") or {}).items():
-        results[int(number)] = result
+    results = _carried_results(params)
     left = [index for index, result in enumerate(results) if result is None]
     with pool_here() as pool:
         out = solve_boards([boards[index] for index in left], goal, params["solver"], params["heuristic"],
@@ -256,7 +277,8 @@ def batch_job(params: dict, report, cancel) -> dict:
     summary = batch_answer(params, goal, results, seconds, int(carried.get("tasks", 0)) + out["tasks"], out["slots"])
     solved = {str(index): result for index, result in enumerate(results) if result["status"] != Status.CANCELLED}
     if len(solved) < len(results) and cancel.is_set():
-        summary["resume"] = {RESUME_FROM: {"solved": solved, "seconds": seconds, "tasks": summary["tasks"]}}
+        summary["resume"] = {RESUME_FROM: {"solved": solved, "seconds": seconds, "tasks": summary["tasks"],
+                                           "workers": out["slots"]}}
     return summary
 
 
