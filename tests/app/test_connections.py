@@ -11,6 +11,7 @@ import pytest
 
 from app import create_app
 from app.serve import make_server
+from tests.support.served import stop_serving
 from tests.support.waiting import wait_until
 
 
@@ -24,7 +25,7 @@ def served(tmp_path):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield server.effective_port
-    server.close()
+    stop_serving(server)
 
 
 def page_status(port: int) -> int:
@@ -99,7 +100,7 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off_while_whole_requests_are_answer
     finally:
         for sock in slow:
             sock.close()
-        server.close()
+        stop_serving(server)
 
 
 def test_past_the_connection_limit_a_new_client_is_told_to_try_again_at_once(tmp_path):
@@ -122,4 +123,4 @@ def test_past_the_connection_limit_a_new_client_is_told_to_try_again_at_once(tmp
         for sock in held:
             sock.close()
     wait_until(lambda: page_status(port) == 200, what="a page once the held connections are closed")
-    server.close()
+    stop_serving(server)

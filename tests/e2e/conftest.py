@@ -10,6 +10,7 @@ import pytest
 
 from app import create_app, init_jobs
 from app.serve import make_server
+from tests.support.served import stop_serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -26,7 +27,7 @@ def live_server(tmp_path_factory, scheduler_address):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    stop_serving(server)
     app.extensions["jobs"].shutdown()
 
 

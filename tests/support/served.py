@@ -18,7 +18,14 @@ def served(app, **options):
     try:
         yield server.effective_port
     finally:
-        server.close()
+        stop_serving(server)
+
+
+def stop_serving(server) -> None:
+    """End a server run on a thread of its own: the requests being answered end first (their writes need the trigger
+    that ``close`` closes: a write after it fails on its thread, logged while a later test runs), then the sockets."""
+    server.task_dispatcher.shutdown()
+    server.close()
 
 
 def call(port: int, method: str, path: str, headers: dict | None = None, body: dict | None = None):
