@@ -81,6 +81,29 @@ def test_cancel_a_long_4x4_job(page, live_server):
     expect(page.locator(".job-status")).to_have_text("cancelled", timeout=30_000)
 
 
+def test_a_job_the_page_shows_is_not_shown_again_in_the_running_jobs_list(page, live_server):
+    """The list of running jobs, fetched as the page loads, may arrive after the page started one: that job stays in
+    its place, once (a second copy would poll too, and its result would appear twice)."""
+    korf_88 = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"  # runs far longer than this test
+    page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_88}")
+    page.select_option("#solver-select", "idastar:manhattan")
+    page.click("#solve-button")
+    job = page.locator("#solve-result .job")
+    expect(job.locator(".job-nodes")).not_to_have_text("0", timeout=10_000)
+    job_id = job.get_attribute("data-job")
+    # the list arriving late, as htmx fetches it; resolved once the page's own handler has dealt with it
+    page.evaluate("""() => new Promise((settled) => {
+        document.addEventListener("htmx:afterSettle", (event) => {
+            if (event.target.id === "my-jobs") window.setTimeout(settled, 0);
+        });
+        htmx.ajax("GET", "/jobs/mine", {target: "#my-jobs", swap: "innerHTML"});
+    })""")
+    expect(page.locator(f'[data-job="{job_id}"]')).to_have_count(1)
+    expect(page.locator(".my-jobs")).to_have_count(0)
+    job.locator("button.cancel").click()
+    expect(page.locator("#solve-result .job-status")).to_have_text("cancelled", timeout=30_000)
+
+
 def test_a_job_reattached_after_a_reload_is_back_in_its_place_with_its_form(page, live_server):
     korf_88 = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"  # runs far longer than this test
     page.goto(f"{live_server}/play?size=4x4&goal=blank-first&tiles={korf_88}")

@@ -63,7 +63,7 @@ def test_the_answer_from_a_shared_position_plays_until_the_target_is_out(page, l
     assert start == READY
     page.fill('#rectout-solve input[name="max_states"]', "2000")
     page.click("#rectout-solve button.primary")  # weight 3, the form's default
-    expect(page.locator(".rectout-result .badge")).to_have_text("solved", timeout=300_000)
+    expect(page.locator("#rectout-out .rectout-result .badge")).to_have_text("solved", timeout=300_000)
     expect(page.locator(".rectout-result")).to_contain_text("8 motions, 5 moves as the paper counts")
     expect(page.locator(".rectout-moves li")).to_have_count(8)
     expect(page.locator(".rectout-player")).to_be_visible()

@@ -75,6 +75,11 @@ function fill(form, values) {
 function reattach() {
   const panel = document.querySelector("#my-jobs .my-jobs");
   if (!panel) return;
+  // a job this page started while the list was on its way is in its place already: one copy, one poll
+  panel.querySelectorAll(".job[data-job]").forEach((job) => {
+    const copies = document.querySelectorAll(`[data-job="${CSS.escape(job.dataset.job)}"]`);
+    if ([...copies].some((copy) => !panel.contains(copy))) job.remove();
+  });
   panel.querySelectorAll(".job[data-kind]").forEach((job) => {
     const form = document.querySelector(`form[data-job-kind~="${job.dataset.kind}"]`);
     const target = form && document.querySelector(form.getAttribute("hx-target"));
