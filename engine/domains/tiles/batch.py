@@ -136,18 +136,20 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop, tell=None)
 
 
 def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str | None, budget: Budget, pool,
-                 watch: Watch | None = None, earlier: Sequence[dict] = ()) -> dict:
+                 watch: Watch | None = None, earlier: Sequence[dict] = (), discarded_nodes: int = 0) -> dict:
     """Every board solved towards ``goal`` by ``solver`` with ``heuristic`` within ``budget`` each, dealt in chunks to
     ``pool`` (``chunks.deal``; the caller closes the pool). Returns ``results`` (one per board, in order: the solve's
     answer with its ``tiles`` and ``cpu``, or ``{"status": "cancelled"}`` for a board not started), ``tasks`` (the
     chunks dealt), ``slots`` and ``seconds`` (from the first chunk sent to the last answer). ``earlier``: the answers
-    of the same batch's earlier attempt, counted in its progress (boards and nodes) before these."""
+    of the same batch's earlier attempts, counted in its progress (boards and nodes) before these;
+    ``discarded_nodes``: what those attempts expanded in solves they stopped, counted too, so that the progress's
+    count never falls when a batch goes on."""
     from engine.serving import store
 
     watch = watch or Watch()
     spec = BatchSpec(goal.rows, goal.cols, goal.cells, solver, heuristic, budget, str(store.data_dir()))
     total = len(earlier) + len(boards)
-    answered = [len(earlier), sum(answer.get("nodes_expanded", 0) for answer in earlier)]  # boards, their nodes
+    answered = [len(earlier), discarded_nodes + sum(answer.get("nodes_expanded", 0) for answer in earlier)]
     slots = len(pool.slots())
 
     def report(came: list, running: int) -> None:

@@ -257,8 +257,9 @@ def batch_job(params: dict, report, cancel) -> dict:
     """Many positions of one size, each solved as a solve job would (its own budget), spread in chunks over the
     long lane's workers (engine/domains/tiles/batch.py): Korf's 100 on every core. Stopped by its cancel, it
     answers with every position solved so far and ``"resume"``: those answers (``RESUME_FROM``: ``solved``, by
-    position), so that the next attempt solves only the rest (and ``batch_partial`` answers from them if the batch
-    is cancelled before that attempt)."""
+    position, and the nodes its stopped solves expanded, which the next attempt's progress goes on counting from), so
+    that the next attempt solves only the rest (and ``batch_partial`` answers from them if the batch is cancelled
+    before that attempt)."""
     from engine.domains.tiles.batch import solve_boards
     from engine.domains.tiles.pools import pool_here
 
@@ -270,15 +271,19 @@ def batch_job(params: dict, report, cancel) -> dict:
     with pool_here() as pool:
         out = solve_boards([boards[index] for index in left], goal, params["solver"], params["heuristic"],
                            budget_from(params), pool, Watch(cancel=cancel, progress=report),
-                           earlier=[result for result in results if result is not None])
+                           earlier=[result for result in results if result is not None],
+                           discarded_nodes=int(carried.get("discarded_nodes", 0)))
     for index, result in zip(left, out["results"], strict=True):
         results[index] = result
     seconds = float(carried.get("seconds", 0.0)) + out["seconds"]
     summary = batch_answer(params, goal, results, seconds, int(carried.get("tasks", 0)) + out["tasks"], out["slots"])
     solved = {str(index): result for index, result in enumerate(results) if result["status"] != Status.CANCELLED}
     if len(solved) < len(results) and cancel.is_set():
+        stopped = sum(result.get("nodes_expanded", 0) for result in out["results"]
+                      if result["status"] == Status.CANCELLED)
         summary["resume"] = {RESUME_FROM: {"solved": solved, "seconds": seconds, "tasks": summary["tasks"],
-                                           "workers": out["slots"]}}
+                                           "workers": out["slots"],
+                                           "discarded_nodes": int(carried.get("discarded_nodes", 0)) + stopped}}
     return summary
 
 
