@@ -13,6 +13,10 @@ skipped. A number is bound, in this order, to
    after "Sibiu at f = 393", or "Sibiu's f is 140 + 253 = 390" (the sum's result is what is claimed, its terms are not);
    a road's cost, when it names two: "the road from Arad to Sibiu is 140, Arad to Zerind 75".
 
+A clause that names no node but says "it", "its" or "whose" is about the node named before it in that sentence or
+the one before, when exactly one is: "Sibiu comes off the frontier first; its f is 393". With two or more named
+there ("Sibiu before Zerind; its f is 393") the pronoun is left unread, and so is a number that needs it.
+
 A bound number is right when it is that quantity's value at the step (for the search named before it in the sentence,
 else for any search on the slide): a node's g, h, f, cost or depth where the node is reached, h also from the
 problem's own table; a search's expanded, generated and frontier counts; the path's length and cost once it is found;
@@ -53,6 +57,7 @@ ALIASES = {"bfs": ("BFS", "breadth-first"), "dfs": ("DFS", "depth-first"), "ids"
 OPERATORS = r"[+×*/=]|(?<=\s)[-−](?=\s)"
 SENTENCE = r"[.;!?](?!\d)"
 CLAUSE = r"[,:]|\b(?:and|but|while|whereas|then)\b"
+PRONOUN = r"(?<!\w)(?:its|it|whose)(?!\w)"
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,7 @@ class Board:
             ("search", "|".join(rf"(?<![\w*]){re.escape(n)}(?![\w*])" for n in search_names)),
             # names as written, case and all: a node named G is not the g of "g = 5"
             ("place", "|".join(rf"(?-i:(?<!\w){re.escape(n)}(?!\w))" for n in place_names)),
-            ("number", NUMBER.pattern),
+            ("number", NUMBER.pattern), ("pronoun", PRONOUN),
             *((f"q_{kind}", rf"(?<!\w)(?:{words})(?!\w)") for kind, words in QUANTITIES.items()),
             ("op", OPERATORS), ("sentence", SENTENCE), ("clause", CLAUSE)]
         self.tokens = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives if pattern),
@@ -130,8 +135,8 @@ class Board:
         found, last = [], 0
         text = NAMED.sub(" ", text)
         for match in self.tokens.finditer(text):
-            kind = match.lastgroup if match.lastgroup in ("search", "place", "number", "op", "sentence", "clause") \
-                else "quantity"
+            kind = match.lastgroup if match.lastgroup in ("search", "place", "number", "pronoun", "op", "sentence",
+                                                          "clause") else "quantity"
             value = match.group(0) if kind != "quantity" else str(match.lastgroup).removeprefix("q_")
             found.append(Token(kind, value, tuple(re.findall(r"\w+", text[last:match.start()].lower()))))
             last = match.end()
@@ -178,6 +183,8 @@ def _bind(tokens: list[Token], at: int, board: Board):
                        default=sentence_start)
     clause_end = next((i for i in range(at, len(tokens)) if tokens[i].kind in ("sentence", "clause")), len(tokens))
     places = [t.value for t in tokens[clause_start:clause_end] if t.kind == "place"]
+    if not places and any(t.kind == "pronoun" for t in tokens[clause_start:clause_end]):
+        places = _antecedent(tokens, sentence_start, clause_start)
     named = [t.value.lower() for t in tokens[sentence_start:at] if t.kind == "search"]
     searches = [s for s in board.searches if named[-1] in (n.lower() for n in s.names)] if named else []
     searches = searches or board.searches
@@ -188,7 +195,7 @@ def _bind(tokens: list[Token], at: int, board: Board):
         quantity = unit
     else:
         back, skipped = at - 1, len(tokens[at].skipped)
-        while back >= clause_start and (tokens[back].kind == "place" or tokens[back].value == "="):
+        while back >= clause_start and (tokens[back].kind in ("place", "pronoun") or tokens[back].value == "="):
             skipped += len(tokens[back].skipped)
             back -= 1
         if back >= clause_start and tokens[back].kind == "quantity" and skipped <= QUANTITY_GAP:
@@ -205,6 +212,14 @@ def _bind(tokens: list[Token], at: int, board: Board):
     if quantity is None or quantity in NODE_QUANTITIES and quantity != "cost" and not places:
         return None  # "at depth 2", "f = 8" with no node named: said of no one thing on the board
     return _values(quantity, places, searches, board)
+
+
+def _antecedent(tokens: list[Token], sentence_start: int, clause_start: int) -> list[str]:
+    """The node a pronoun in the clause starting at ``clause_start`` stands for: the one node named in this sentence
+    before it or in the sentence before, or none when none or several are."""
+    before = max([i + 1 for i in range(max(0, sentence_start - 1)) if tokens[i].kind == "sentence"], default=0)
+    named = {t.value for t in tokens[before:clause_start] if t.kind == "place"}
+    return list(named) if len(named) == 1 else []
 
 
 def _owner(searches: list[Search], board: Board) -> str:

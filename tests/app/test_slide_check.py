@@ -48,6 +48,12 @@ def read(words, traces, step):
     ("With every road costing 1 uniform-cost search would be breadth-first search.", 0,
      [("1", "", False, "not on the board")]),
     ("Bucharest is 418 from Arad.", END, [("418", "", True, "")]),
+    # a pronoun stands for the one node named before it, in its sentence or the one before
+    ("Sibiu comes off the frontier first; its f is 393.", AFTER_ARAD, [("393", "f of Sibiu", True, "")]),
+    ("Zerind is on the frontier too. Its f is 447.", AFTER_ARAD, [("447", "f of Zerind", False, "449")]),
+    ("Timisoara, whose g is 118, waits.", AFTER_ARAD, [("118", "g of Timisoara", True, "")]),
+    # two nodes named before it: which one is meant is not guessed, and the number is only looked for on the board
+    ("Sibiu is taken before Zerind; its f is 449.", AFTER_ARAD, [("449", "", True, "")]),
 ])
 def test_a_number_is_checked_against_what_it_names(romania, words, step, readings):
     assert read(words, romania, step) == readings
@@ -67,4 +73,4 @@ def test_a_node_named_as_a_quantity_is_told_apart_by_its_capital():
     _, _, traces = step_traces({"problem": "graph", "graph": graph, "algorithms": ["astar"], "heuristic": "given"})
     end = len(traces[0]["steps"])
     assert read("G's g is 3 and its f is 3; S has h = 2.", traces, end) == [
-        ("3", "g of G", True, ""), ("3", "", True, ""), ("2", "h of S", True, "")]
+        ("3", "g of G", True, ""), ("3", "f of G", True, ""), ("2", "h of S", True, "")]
