@@ -337,6 +337,20 @@ CONTROLS_ON_SCREEN = """() => [...document.querySelectorAll('.player-controls bu
   })"""
 
 
+#: The corner maps' labels that run past their picture's sides, each with the name it stands for.
+LABELS_OUTSIDE = """() => [...document.querySelectorAll('.current-node svg')].flatMap((svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].filter((text) => {
+        const r = text.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+    }).map((text) => text.textContent);
+})"""
+#: The corner maps' shortened names, each with the whole name its node's tooltip gives.
+SHORTENED = """() => [...document.querySelectorAll('.current-node svg text.node-name')]
+    .filter((text) => text.textContent.endsWith('…'))
+    .map((text) => [text.textContent, text.parentNode.querySelector('title')?.textContent])"""
+
+
 def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_node(projector, live_server):
     """Issue 42: at 853×480, uniform-cost beside A* on Romania drew the corner map's names at 8.2 px and its costs at
     6.6 px, the tree's values at 12 px, and the tree's toolbar and "Legend" over its nodes. At every step to 12 and
@@ -348,12 +362,16 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
             if large:
                 page.locator("#large-text").check()
             page.keyboard.press("Home")
-            costed = 0
+            costed, shortened = 0, set()
             for step in range(13):
                 expect(page.locator("#step-stepper")).to_have_attribute("data-step", str(step))
                 page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
                 where = f"step {step}, large text {large}"
                 assert page.evaluate(SMALLEST_TEXT, ".current-node svg text.node-name") >= 14, where
+                assert page.evaluate(LABELS_OUTSIDE) == [], where
+                for short, whole in page.evaluate(SHORTENED):
+                    assert whole in ROMANIA and whole.startswith(short[:-1]), where
+                shortened.update(whole for _, whole in page.evaluate(SHORTENED))
                 costs = page.evaluate(SMALLEST_TEXT, ".current-node svg text.edge-cost")  # once a road is taken
                 assert costs is None or costs >= 14, where
                 costed += costs is not None
@@ -366,6 +384,7 @@ def test_romanias_map_and_tree_read_at_14_px_on_a_projector_with_no_tool_on_a_no
                 page.keyboard.press("t")
                 page.keyboard.press("PageDown")
             assert costed > 6, f"roads' costs drawn at {costed} of 13 steps"
+            assert "Rimnicu Vilcea" in shortened  # A*'s third node: wider than the corner, it was cut short
             page.keyboard.press("t")
             for panel in page.locator(".step-panel").all():
                 panel.locator(".tree-scroll [data-id]").last.click()

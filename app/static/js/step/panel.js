@@ -32,15 +32,41 @@ function readableLabels(picture) {
   const scale = drawn ? Math.hypot(drawn.a, drawn.b) : 0;
   if (!box || !box.width || !scale || !picture.clientWidth) return;
   picture.style.setProperty("--px", String(1 / scale));
-  // letters that large run off a small picture's side: each label is moved back inside it, where it was drawn first
+  // letters that large run off a small picture's side: each label is moved back inside it, where it was drawn first;
+  // a name wider than the whole picture ("Rimnicu Vilcea" in a corner map) is shortened to fit, whole on hover
   picture.querySelectorAll("text[x]").forEach((label) => {
     if (!label.dataset.x) label.dataset.x = label.getAttribute("x");
     label.setAttribute("x", label.dataset.x);
+    fitWidth(label, box.width);
     const b = label.getBBox();
     const shift = b.x < box.x ? box.x - b.x : Math.max(box.x - b.x, Math.min(0, box.x + box.width - b.x - b.width));
     label.setAttribute("x", String(+label.dataset.x + shift));
   });
   placeCosts(picture, box, 1 / scale);
+}
+
+// A label no wider than `width`: its text as written if it fits, else cut short with "…" and the whole text as the
+// tooltip of the node it names (a <title> of its group: the first child, where SVG looks for it).
+function fitWidth(label, width) {
+  if (label.dataset.full === undefined) label.dataset.full = label.textContent;
+  const full = label.dataset.full;
+  label.textContent = full;
+  const group = label.parentNode;
+  const tip = group && group.querySelector(":scope > title.full-name");
+  if (label.getBBox().width <= width) {
+    if (tip) tip.remove();
+    return;
+  }
+  let kept = full.length;
+  while (kept > 1 && label.getBBox().width > width) {
+    kept -= 1;
+    label.textContent = `${full.slice(0, kept).trimEnd()}…`;
+  }
+  if (group && !tip) {
+    const title = svgEl("title", { class: "full-name" });
+    title.textContent = full;
+    group.insertBefore(title, group.firstChild);
+  }
 }
 
 // Places along the road, from its middle outwards, then just beside it: the first where the label lies inside the
