@@ -20,30 +20,13 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from urllib.parse import urlencode
 
 from classroom import Client, free_port, start_server, stop_server, wait_for_server
 from common import header, load, table
 
+from tests.support.flood import graph_view, lesson
+
 MAX_SECONDS = 600  # a flood is a measurement, not a load test: ten minutes at most
-LINK = "/step?problem=tiles&size=3x3&scramble=4&seed=1&algorithms=bfs&step=3"
-WORDS = ("the frontier grows as the search goes on " * 100)[:3_990]
-
-
-def lesson(title: str, size: int = 60_000) -> dict:
-    """A lesson of about ``size`` bytes: slides of 4,000 characters of words on one small view."""
-    return {"title": title, "slides": [{"title": f"slide {n}", "text": WORDS, "link": LINK}
-                                       for n in range(max(1, size // 4_000))]}
-
-
-def graph_view(variant: int) -> str:
-    """A step-through view of a typed graph of about 45 KB, a different one for each ``variant``."""
-    name = "n" * 30
-    nodes = [{"name": f"{name}{i}", "x": i, "y": i + variant} for i in range(300)]
-    edges = [{"from": f"{name}{i}", "to": f"{name}{i + 1}", "cost": 1} for i in range(299)]
-    data = json.dumps({"nodes": nodes, "edges": edges, "start": f"{name}0", "goal": f"{name}299"},
-                      separators=(",", ":"))
-    return "/step?" + urlencode({"problem": "graph", "data": data, "algorithms": "bfs"}, safe='{}[]":, ')
 
 
 def database_bytes(path: str) -> int:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-from urllib.parse import urlencode
 
 import pytest
 
 from app import class_model, create_app
 from app.records import records
+from tests.support.flood import LINK, graph_view, lesson
 from tests.support.served import call, served
 
-LINK = "/step?problem=tiles&size=3x3&scramble=4&seed=1&algorithms=bfs&step=3"
 PAGE = {"Accept": "text/html,application/xhtml+xml"}  # what a browser's navigation asks for
 
 
@@ -32,25 +31,8 @@ def browser(app, address: str):
     return client
 
 
-def lesson(title: str, size: int = 60_000) -> dict:
-    """A lesson of about ``size`` bytes: slides of 4,000 characters of words (no numbers to check) on one view."""
-    words = ("the frontier grows as the search goes on " * 100)[:3_990]
-    return {"title": title, "slides": [{"title": f"slide {n}", "text": words, "link": LINK}
-                                       for n in range(max(1, size // 4_000))]}
-
-
 def check(client, body: dict):
     return client.post("/lessons/check", data={"lesson": json.dumps(body)}, headers={"Accept": "application/json"})
-
-
-def graph_view(variant: int) -> str:
-    """A step-through view of a typed graph of about 45 KB, a different one for each ``variant``."""
-    name = "n" * 30
-    nodes = [{"name": f"{name}{i}", "x": i, "y": i + variant} for i in range(300)]
-    edges = [{"from": f"{name}{i}", "to": f"{name}{i + 1}", "cost": 1} for i in range(299)]
-    data = json.dumps({"nodes": nodes, "edges": edges, "start": f"{name}0", "goal": f"{name}299"},
-                      separators=(",", ":"))
-    return "/step?" + urlencode({"problem": "graph", "data": data, "algorithms": "bfs"}, safe='{}[]":, ')
 
 
 def database_bytes(app) -> int:
