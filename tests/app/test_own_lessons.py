@@ -60,10 +60,23 @@ def test_a_five_slide_lesson_on_romania_is_judged_right_on_every_slide(client):
     assert checked["summary"] == f"/lessons/own/{checked['id']}/summary"
     # the summary with the verdicts at the top, and the same lesson stored once: the same link
     page = client.get(checked["summary"]).get_data(as_text=True)
-    assert page.index("check-summary") < page.index("own-slides") and "slide 2, 5" in page
+    assert page.index("check-summary") < page.index("own-slides") and "5 slides; 2 with a number the board does not agree with at its step (slides 2, 5)" in page
     assert "Not so at step 4: 390 (f of Sibiu: 393)." in page
     again = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
     assert again.status_code == 303 and again.headers["Location"].endswith(checked["summary"])
+
+
+def test_a_one_slide_lesson_is_counted_as_one_slide(client):
+    right = {"title": "One", "slides": [{"title": "After Arad", "text": "Zerind's f is 449.",
+                                         "link": "/step?problem=graph&data=romania&algorithms=astar&step=4"}]}
+    wrong = {**right, "slides": [{**right["slides"][0], "text": "Zerind's f is 447."}]}
+    pages = []
+    for lesson in (right, wrong):
+        checked = client.post("/lessons/check", data={"lesson": json.dumps(lesson)},
+                              headers={"Accept": "application/json"}).get_json()
+        pages.append(client.get(checked["summary"]).get_data(as_text=True))
+    assert "The slide is checked: every number" in pages[0]
+    assert "1 slide; 1 with a number the board does not agree with at its step (slide 1)." in pages[1]
 
 
 def test_an_own_lesson_is_presented_from_its_link_as_a_built_in_one(client):

@@ -38,7 +38,7 @@ def test_a_written_lesson_is_presented_from_its_link_with_the_clicker(browser, l
     page.get_by_role("button", name="Check and save").click()
     page.wait_for_url("**/lessons/own/*/summary")
     summary = page.locator(".check-summary")
-    expect(summary).to_contain_text("slide 2, 5")
+    expect(summary).to_contain_text("(slides 2, 5)")
     assert summary.bounding_box()["y"] < PROJECTOR["height"]  # the verdicts where the lecturer is looking
     link = page.locator("p", has_text="Its link").locator("a").get_attribute("href")
     assert link.endswith(page.url.split("/")[-2])  # /lessons/own/<id>: the lesson's own link
@@ -93,7 +93,7 @@ def test_a_lecture_on_typed_romania_from_its_link_by_pagedown_with_a_class_asked
                 if slide_number(page.url) == str(number + 1):
                     break
         page.get_by_role("link", name="The lesson’s summary").click()  # the summary, one click away
-        expect(page.locator(".check-summary")).to_contain_text("slide 3, 4")
+        expect(page.locator(".check-summary")).to_contain_text("slides 3, 4")
 
         page.goto(f"{live_server}{checked['link']}/2")
         expect(page.locator("#step-stepper")).to_have_attribute("data-ready", "1")
