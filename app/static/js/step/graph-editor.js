@@ -192,7 +192,8 @@ export function drawGraphScene(svg, scene, path, { compact = false } = {}) {
   });
   const current = path[path.length - 1];
   const named = new Set(compact ? [graph.start, graph.goal, current] : names);
-  names.forEach((name) => {
+  // the named nodes drawn last, so that no other node's dot lies over a name
+  [...names.filter((name) => !named.has(name)), ...names.filter((name) => named.has(name))].forEach((name) => {
     const cls = ["node"];
     if (path.includes(name)) cls.push("on");
     if (name === current) cls.push("current");
