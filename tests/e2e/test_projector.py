@@ -26,10 +26,10 @@ def typed_romania(step: int = 0, algorithms=("ucs", "astar")) -> str:
     return "/step?" + query_for(view)
 
 
-def own_lesson(page, live_server) -> str:
+def own_lesson(page, live_server, algorithms=("ucs", "astar"), step: int = 0) -> str:
     """A one-slide lesson written by the lecturer about the order of A*'s frontier: its link."""
     lesson = {"title": "Uniform-cost and A*", "slides": [{
-        "title": "The frontier's order", "link": typed_romania(0), "walk": 12,
+        "title": "The frontier's order", "link": typed_romania(step, algorithms), "walk": 12,
         "text": "After Arad, A* holds Sibiu at f = 393, Timisoara at 447 and Zerind at 449; uniform-cost orders its "
                 "frontier by g alone."}]}
     answer = page.request.post(f"{live_server}/lessons/check", form={"lesson": json.dumps(lesson)},
@@ -162,6 +162,31 @@ def test_a_stars_frontier_is_read_whole_beside_uniform_cost_on_an_own_lessons_sl
         for tool in page.locator(".step-panel .tree-tools button:visible").all():
             assert unread(tool) is None
         page.keyboard.press("PageDown")
+
+
+@pytest.mark.parametrize("screen", [PROJECTOR], ids=["853x480"], indirect=True)
+def test_one_search_beside_a_slides_words_shows_its_frontier_whole_on_a_projector(screen, live_server):
+    """A* alone on a slide at 853×480, walked by PageDown from step 4 to 16: the frontier's entries (the first five,
+    then "+n more") and the marked code line are whole at every step, and the current node's g, h and f stay one line
+    under its picture (they were a paragraph cut at the panel's foot, and three lines in a 72 px column)."""
+    page = screen
+    page.goto(live_server + own_lesson(page, live_server, ("astar",), 4) + "/1")
+    ready(page)
+    expect(page.locator(".step-panel")).to_have_count(1)
+    more = 0
+    for step in range(4, 17):
+        at_step(page, step)
+        entries = page.locator(".step-panel ol.frontier li:visible, .step-panel .frontier-rest:visible").all()
+        assert entries, step
+        for entry in entries:
+            assert unread(entry) is None, (step, entry.text_content(), unread(entry))
+        more += page.locator(".step-panel .frontier-rest:visible").count()
+        for part in ("ol.pseudocode li[aria-current=step]", ".step-head .caption", ".current-node .muted"):
+            assert unread(page.locator(f".step-panel {part}")) is None, (step, part)
+        values = page.locator(".step-panel .current-node .muted").bounding_box()
+        assert values["height"] < 2 * 14 * 1.3, (step, values)  # one line of 14 px text
+        page.keyboard.press("PageDown")
+    assert more > 0  # past five entries, the rest is counted, not cut
 
 
 def test_past_five_entries_a_frontier_says_how_many_more_wait(browser, live_server):
