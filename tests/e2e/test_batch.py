@@ -24,6 +24,7 @@ def test_a_batch_from_the_form_polls_to_its_table_and_the_offer_follows_the_boar
     page.select_option("#batch-choice select", "idastar:manhattan")
     page.click("#batch-solve")
     expect(page.locator(".batch-result h3")).to_have_text("3 of 3 positions solved", timeout=120_000)
+    expect(page.locator(".batch-result")).to_contain_text("IDA* + manhattan, 3×3:")  # the board as the app writes it
     rows = page.locator(".batch-result tbody tr")
     expect(rows).to_have_count(3)
     assert [rows.nth(i).locator("td").nth(2).inner_text() for i in range(3)] == ["31", "1", "0"]

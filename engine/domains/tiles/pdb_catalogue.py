@@ -145,7 +145,7 @@ def build(names=None, progress: Callable[[float | None, dict], None] | None = No
         def report(fraction, info, spec=spec, done=done, weight=weight):
             if progress is not None:
                 progress((done + (fraction or 0.0) * weight) / sum(weights),
-                         {**info, "table": spec.name, "text": f"{spec.grouping}: {info.get('text', '')}"})
+                         {**info, "table": spec.name, "text": _named(spec.grouping, info.get("text", ""))})
 
         _marker(spec).write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
         try:
@@ -175,3 +175,8 @@ def tables_build_job(params: dict, report, cancel) -> dict:
     before = set(missing(names))
     tables = build(names, report, cancel)
     return {"built": [row["name"] for row in tables if row["name"] in before and row["built"]], "tables": tables}
+
+
+def _named(grouping: str, text: str) -> str:
+    """A build's progress line, its table named once (the group builds name it themselves)."""
+    return text if text.startswith(f"{grouping}: ") else f"{grouping}: {text}"

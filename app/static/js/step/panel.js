@@ -55,8 +55,10 @@ function fitWidth(label, width) {
   const tip = group && group.querySelector(":scope > title.full-name");
   if (label.getBBox().width <= width) {
     if (tip) tip.remove();
+    label.classList.remove("shortened");
     return;
   }
+  label.classList.add("shortened"); // takes the pointer (names do not), so that hovering it shows the tooltip
   let kept = full.length;
   while (kept > 1 && label.getBBox().width > width) {
     kept -= 1;

@@ -16,15 +16,25 @@ from engine.serving import store
 FIRST = goal_board(4, 4, "blank-first")
 
 
+#: The progress lines the module's build reported.
+BUILD_LINES: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def built_663(tmp_path_factory):
     """A data folder holding a 6-6-3 database built for this module (seconds to build), copied by each test."""
     folder = tmp_path_factory.mktemp("built-663")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(store, "_data_dir", folder)
-        pdb_catalogue.build(["pdb-663/blank-first"])
+        pdb_catalogue.build(["pdb-663/blank-first"], lambda fraction, info: BUILD_LINES.append(info["text"]))
         pdb.forget("pdb-663", FIRST)
     return folder
+
+
+def test_a_builds_progress_names_its_database_once(built_663):
+    assert BUILD_LINES and all(line.startswith("pdb-663: ") for line in BUILD_LINES)
+    assert not [line for line in BUILD_LINES if line.startswith("pdb-663: pdb-663")]
+    assert any("group of 6 tiles: level" in line for line in BUILD_LINES)
 
 
 @pytest.fixture
