@@ -62,6 +62,25 @@ def test_a_cancelled_batch_shows_every_position_it_solved_and_their_total(page, 
     assert statuses[:5] == ["solved"] * 5 and statuses.count("solved") == solved
     assert [rows.nth(i).locator("td").nth(2).inner_text() for i in range(5)] == ["0", "1", "2", "2", "3"]
     assert all(status in ("stopped", "not reached") for status in statuses[solved:])
+    for i in range(10):  # a position never reached has no count and no time to show
+        if statuses[i] == "not reached":
+            assert [rows.nth(i).locator("td").nth(k).inner_text() for k in (3, 4)] == ["–", "–"]
     total = page.locator(".batch-result tfoot tr td").first
     # 0 + 1 + 2 + 2 + 3, and Korf's published 65 for each instance 88 a fast machine solved before the cancel
     expect(total).to_have_text(str(8 + KORF_88_MOVES * (solved - 5)))
+
+
+def test_on_a_phone_an_answer_keeps_its_width_and_the_table_scrolls_sideways(browser, live_server):
+    """Seed 004's 31 moves in a 390-px phone: the answer is a few lines of 14 moves or more, not a column a few letters wide."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/batch")
+    page.fill("#batch-positions", "8 6 7 2 5 4 3 0 1")
+    page.click("#batch-solve")
+    answer = page.locator(".batch-result tbody td.moves").first
+    expect(answer).to_have_text(re.compile(r"^[UDLR]{31}$"), timeout=120_000)
+    line = float(answer.evaluate("(cell) => parseFloat(getComputedStyle(cell).lineHeight)"))
+    assert answer.bounding_box()["height"] <= 4 * line + 16  # at most four lines and the cell's padding
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the box scrolls, not the page
+    context.close()
+
