@@ -153,7 +153,7 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     slots = len(pool.slots())
 
     def report(came: list, running: int) -> None:
-        answered[0] += len(came)
+        answered[0] += sum(answer["status"] != Status.CANCELLED for answer in came)  # a stopped solve is no answer
         answered[1] += sum(answer.get("nodes_expanded", 0) for answer in came)
         solved, nodes = answered[0], answered[1] + running
         watch.report(solved / max(1, total),

@@ -201,16 +201,20 @@ def test_a_batch_stopped_keeps_what_it_solved_and_solves_only_the_rest(monkeypat
 
 def test_a_batch_that_goes_on_counts_on_from_the_nodes_its_progress_had_shown():
     """Korf's instance 88 (65 moves: minutes of Manhattan IDA*) stopped after its third count, then run again and
-    stopped at its first: the nodes the stopped solve expanded stay counted, so the count shown never falls."""
+    stopped at its first: the nodes the stopped solve expanded stay counted, so the count shown never falls, and no
+    report counts the stopped solve as a position solved."""
     korf_88 = [15, 2, 12, 11, 14, 13, 9, 5, 1, 3, 8, 7, 0, 10, 6, 4]
     params = check_batch({"size": "4x4", "goal": "blank-first", "boards": [korf_88], "solver": "idastar",
                           "heuristic": "manhattan"})
+
+    boards: list[int] = []  # the positions each report says are solved
 
     def stopped_after(counted: int):
         cancel, counts = threading.Event(), []
 
         def progress(fraction, info):
             counts.append(info.get("nodes", 0))
+            boards.append(info.get("boards", 0))
             if sum(count > 0 for count in counts) >= counted:
                 cancel.set()
         return cancel, progress, counts
@@ -221,3 +225,4 @@ def test_a_batch_that_goes_on_counts_on_from_the_nodes_its_progress_had_shown():
     cancel, progress, then_counts = stopped_after(1)
     batch_job({**params, **json.loads(json.dumps(first["resume"]))}, progress, cancel)
     assert max(first_counts) > 0 and min(then_counts) >= max(first_counts)
+    assert set(boards) == {0}  # the solve stopped by the cancel is not counted as a position solved
