@@ -99,8 +99,9 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop, tell=None)
     """One task: each board solved in turn (its answer as ``SolveResult.to_dict``, with ``cpu``: the seconds of CPU
     its solve took in this thread, and without ``extra["path"]``, the cells of every board along the answer, which
     its tiles and moves give: nine tenths of the bytes a worker sends back); None for each board not started because
-    the batch was stopped. ``tell(nodes)``, as the solves go: the nodes the chunk has expanded so far (a board of
-    linear conflict may search for minutes, and the batch's page shows them meanwhile). IDA* with a heuristic that
+    the batch was stopped. ``tell(nodes, done)``, as the solves go: the nodes the chunk has expanded so far and the
+    boards it has solved (a board of linear conflict may search for minutes, and the batch's page shows both
+    meanwhile). IDA* with a heuristic that
     has the whole kernel solves each board in one compiled call (``_WholeSolves``), so that two threads seldom wait
     for each other's Python; an unsolvable board, another solver or heuristic: ``solve_board``."""
     from engine.domains.tiles.solvability import check_solvable
@@ -113,11 +114,11 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop, tell=None)
     goal = Board(spec.rows, spec.cols, spec.goal)
     whole = _WholeSolves.make(spec, goal)
     out: list[dict | None] = []
-    answered = 0  # the nodes of the boards answered
+    answered = solved = 0  # the nodes of the boards answered, the boards solved
 
     def progress(fraction, info) -> None:
         if tell is not None and "nodes" in info:
-            tell(answered + info["nodes"])
+            tell(answered + info["nodes"], solved)
 
     for cells in boards:
         if stopped():
@@ -130,6 +131,9 @@ def solve_chunk(spec: BatchSpec, boards: list[tuple[int, ...]], stop, tell=None)
         else:
             result = solve_board(board, goal, spec.solver, spec.heuristic, spec.budget, progress, _Stop(stopped))
         answered += result.nodes_expanded
+        solved += result.status != Status.CANCELLED
+        if tell is not None:
+            tell(answered, solved)
         result.extra.pop("path", None)  # the cells along the answer: its tiles and moves give them
         out.append({"tiles": list(cells), **result.to_dict(), "cpu": time.thread_time() - began})
     return out
@@ -152,10 +156,10 @@ def solve_boards(boards: list[Board], goal: Board, solver: str, heuristic: str |
     answered = [len(earlier), discarded_nodes + sum(answer.get("nodes_expanded", 0) for answer in earlier)]
     slots = len(pool.slots())
 
-    def report(came: list, running: int) -> None:
+    def report(came: list, running_nodes: int, running_solved: int) -> None:
         answered[0] += sum(answer["status"] != Status.CANCELLED for answer in came)  # a stopped solve is no answer
         answered[1] += sum(answer.get("nodes_expanded", 0) for answer in came)
-        solved, nodes = answered[0], answered[1] + running
+        solved, nodes = answered[0] + running_solved, answered[1] + running_nodes
         watch.report(solved / max(1, total),
                      {"boards": solved, "of": total, "nodes": nodes,
                       "text": f"{solved} of {total} boards solved on {slots} workers, {nodes:,} nodes expanded"})

@@ -13,11 +13,12 @@ Dask, where a task costs about 9 ms of CPU in the scheduler, the client and the 
 (a crew member, ``crew_member``) takes the chunks from a Dask queue this process fills and puts each chunk's answers
 on another (``Crew``): about 4.5 ms of CPU a chunk (``QUEUED_CHUNK_SECONDS``).
 
-Both answer a chunk by a function ``solve(items, stop, tell)`` (``stop``: the pool's stop flag, ``tell(count)``: how
-far the chunk has got, for progress; it returns one answer per item, a dict with the ``cpu`` seconds its solve took,
-or None for an item skipped because the work was stopped) and offer ``deal`` the same calls: ``send(index, items)``,
-``all_sent()``, ``finished(timeout)`` (the chunks answered meanwhile), ``running`` (each running chunk's count so
-far), ``stop()`` (the chunks not started never will: their indices; those running end soon) and ``end(stopped)``.
+Both answer a chunk by a function ``solve(items, stop, tell)`` (``stop``: the pool's stop flag; ``tell(count,
+done)``: how far the chunk has got, for progress, a count of its work and the items it has answered; it returns one
+answer per item, a dict with the ``cpu`` seconds its solve took, or None for an item skipped because the work was
+stopped) and offer ``deal`` the same calls: ``send(index, items)``, ``all_sent()``, ``finished(timeout)`` (the chunks
+answered meanwhile), ``running`` (each running chunk's last ``(count, done)``), ``stop()`` (the chunks not started
+never will: their indices; those running end soon) and ``end(stopped)``.
 """
 
 from __future__ import annotations
@@ -90,12 +91,13 @@ class Dealt:
 
 
 def deal(items: Sequence, solve: Callable, pool, cancelled: Callable[[], bool],
-         report: Callable[[list, int], None]) -> Dealt:
+         report: Callable[[list, int, int], None]) -> Dealt:
     """Every item answered by ``solve(chunk, stop, tell)`` in guided chunks on ``pool`` (``pools.DaskPool``: through a
     crew, ``ThreadPool``: a task per chunk; the caller closes it). ``cancelled()`` stops the dealing: the chunks not
-    started never are, the answers of those running are waited for ``STOP_WAIT`` seconds. ``report(came, running)``
+    started never are, the answers of those running are waited for ``STOP_WAIT`` seconds. ``report(came, count, done)``
     every ``REPORT_EVERY`` seconds or sooner: the answers that came since the last report (those of items never
-    started left out) and the sum of what the running chunks told. A chunk that raises ends the dealing with it."""
+    started left out) and the sums of what the running chunks told (their count, their items answered). A chunk that
+    raises ends the dealing with it."""
     from engine.domains.tiles.pools import DaskPool
 
     slots = len(pool.slots())
@@ -132,7 +134,8 @@ def deal(items: Sequence, solve: Callable, pool, cancelled: Callable[[], bool],
                 came += [answer for answer in chunk_answers if answer is not None]
                 cpu += sum(answer["cpu"] for answer in chunk_answers if answer is not None)
                 send_next()
-            report(came, sum(transport.running.values()))
+            told = list(transport.running.values())
+            report(came, sum(count for count, _ in told), sum(done for _, done in told))
             if cancelled() and waiting_until is None:
                 awaited -= transport.stop()
                 waiting_until = time.monotonic() + STOP_WAIT
@@ -185,8 +188,8 @@ class _Taker:
 def crew_member(solve, work: str, answers: str, stop, member: int) -> int:
     """One member of a crew on a Dask worker (``Crew``): takes chunks ``(index, items)`` from the queue ``work`` in
     turn, answers each by ``solve(items, stop, tell)`` and puts ``("answers", index, its answers)`` on the queue
-    ``answers``, until it takes None or the batch is stopped, and ``("nodes", index, count)`` while a chunk runs (at
-    most every ``STOP_POLL`` seconds). It asks for its next chunk as it starts one and does not wait for its
+    ``answers``, until it takes None or the batch is stopped, and ``("told", index, (count, done))`` while a chunk
+    runs (at most every ``STOP_POLL`` seconds). It asks for its next chunk as it starts one and does not wait for its
     answers' put, so neither round trip stands between two chunks. A chunk that raises is put back
     as ``("failed", index, the error)`` and fails the task. Returns the chunks it solved."""
     from distributed import Queue
@@ -212,10 +215,10 @@ def crew_member(solve, work: str, answers: str, stop, member: int) -> int:
             index, boards = chunk
             told = [time.monotonic()]
 
-            def tell(nodes: int, index: int = index, told: list = told, sending: list = sending) -> None:
+            def tell(count: int, done: int, index: int = index, told: list = told, sending: list = sending) -> None:
                 if time.monotonic() - told[0] >= STOP_POLL:  # a put costs the scheduler: twice a second at most
                     told[0] = time.monotonic()
-                    sending.append(_on_loop(outbox, outbox._put(("nodes", index, nodes))))
+                    sending.append(_on_loop(outbox, outbox._put(("told", index, (count, done)))))
 
             try:
                 out = solve([tuple(cells) for cells in boards], stop, tell)  # a queue gives lists
@@ -242,11 +245,11 @@ class Tasks:
         self.slots = pool.slots()
         self.chunk_seconds = getattr(pool, "task_seconds", 0.0)
         self.pending: dict = {}  # future -> chunk index
-        self.running: dict[int, int] = {}  # chunk index -> the nodes it has expanded so far
+        self.running: dict[int, tuple[int, int]] = {}  # chunk index -> what it told last: (count, done)
 
     def send(self, index: int, boards: list[tuple[int, ...]]) -> None:
         future = self.pool.call(f"batch-{self.run}-{index}", self.slots[index % len(self.slots)], self.solve, boards,
-                                self.stop_flag, lambda nodes: self.running.__setitem__(index, nodes))
+                                self.stop_flag, lambda count, done: self.running.__setitem__(index, (count, done)))
         self.pending[future] = index
 
     def all_sent(self) -> None:
@@ -313,7 +316,7 @@ class Crew:
                                   self.answers.name, stop, member): (member, slot)
                         for member, slot in enumerate(pool.slots())}
         self.taker = _Taker(self.answers)
-        self.running: dict[int, int] = {}  # chunk index -> the nodes it has expanded so far
+        self.running: dict[int, tuple[int, int]] = {}  # chunk index -> what it told last: (count, done)
         self.answered: set[int] = set()
         self.gone: set[int] = set()  # members whose worker left the cluster
         self.looked = time.monotonic()
@@ -333,9 +336,9 @@ class Crew:
             return []
         if message[0] == "failed":
             raise message[2]
-        if message[0] == "nodes":
+        if message[0] == "told":
             if message[1] not in self.answered:  # a count put before the answers may come after them
-                self.running[message[1]] = message[2]
+                self.running[message[1]] = tuple(message[2])
             return []
         self.running.pop(message[1], None)
         self.answered.add(message[1])

@@ -226,3 +226,30 @@ def test_a_batch_that_goes_on_counts_on_from_the_nodes_its_progress_had_shown():
     batch_job({**params, **json.loads(json.dumps(first["resume"]))}, progress, cancel)
     assert max(first_counts) > 0 and min(then_counts) >= max(first_counts)
     assert set(boards) == {0}  # the solve stopped by the cancel is not counted as a position solved
+
+
+def test_a_chunks_solved_positions_are_counted_while_it_runs(monkeypatch):
+    """Four easy positions and Korf's instance 88 in one chunk on one thread: while instance 88 searches, the
+    progress says the four are solved (it said 0 until the whole chunk ended, minutes later)."""
+    import engine.domains.tiles.chunks as chunks
+    import engine.domains.tiles.pools as pools
+
+    monkeypatch.setattr(pools, "ThreadPool", lambda: ThreadPool(1))
+    monkeypatch.setattr(chunks, "GUIDE", 1)  # every board in the first chunk
+    first = list(range(16))
+    easy = [first, [1, 0, *range(2, 16)], [1, 2, 0, *range(3, 16)], [4, 1, 2, 3, 8, 5, 6, 7, 0, *range(9, 16)]]
+    korf_88 = [15, 2, 12, 11, 14, 13, 9, 5, 1, 3, 8, 7, 0, 10, 6, 4]
+    params = check_batch({"size": "4x4", "goal": "blank-first", "boards": [*easy, korf_88], "solver": "idastar",
+                          "heuristic": "manhattan"})
+    cancel, seen, when_cancelled = threading.Event(), [], []
+
+    def progress(fraction, info):
+        seen.append(info.get("boards", 0))
+        if not cancel.is_set() and (seen[-1] >= 4 or len(seen) >= 40):  # the four, or ten seconds without them
+            when_cancelled.append(seen[-1])
+            cancel.set()
+
+    out = batch_job(params, progress, cancel)
+    assert when_cancelled == [4] and max(seen) == 4 and out["solved"] == 4
+    assert [result["length"] for result in out["results"][:4]] == [0, 1, 2, 2]
+
