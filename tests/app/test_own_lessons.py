@@ -60,7 +60,8 @@ def test_a_five_slide_lesson_on_romania_is_judged_right_on_every_slide(client):
     assert checked["summary"] == f"/lessons/own/{checked['id']}/summary"
     # the summary with the verdicts at the top, and the same lesson stored once: the same link
     page = client.get(checked["summary"]).get_data(as_text=True)
-    assert page.index("check-summary") < page.index("own-slides") and "5 slides; 2 with a number the board does not agree with at its step (slides 2, 5)" in page
+    assert page.index("check-summary") < page.index("own-slides")
+    assert "5 slides; 2 with a number the board does not agree with at its step (slides 2, 5)" in page
     assert "Not so at step 4: 390 (f of Sibiu: 393)." in page
     again = client.post("/lessons/check", data={"lesson": json.dumps(FIVE_SLIDES)})
     assert again.status_code == 303 and again.headers["Location"].endswith(checked["summary"])

@@ -71,7 +71,8 @@ def test_a_cancelled_batch_shows_every_position_it_solved_and_their_total(page, 
 
 
 def test_on_a_phone_an_answer_keeps_its_width_and_the_table_scrolls_sideways(browser, live_server):
-    """Seed 004's 31 moves in a 390-px phone: the answer is a few lines of 14 moves or more, not a column a few letters wide."""
+    """Seed 004's 31 moves in a 390-px phone: the answer is a few lines of 14 moves or more, not a column a few
+    letters wide."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{live_server}/batch")
