@@ -5,27 +5,25 @@ from __future__ import annotations
 
 import http.client
 import socket
-import threading
 
 import pytest
 
 from app import create_app
-from app.serve import make_server
-from tests.support.served import stop_serving
+from tests.support.served import served as serve
 from tests.support.waiting import wait_until
+
+
+def pages_app(tmp_path):
+    """The app's pages, as ``python -m app`` serves them, with no jobs."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
+                       "BUILD_TABLES": False})
 
 
 @pytest.fixture
 def served(tmp_path):
-    """The app's pages served as ``python -m app`` serves them (no jobs), sweeping its connections at every turn."""
-
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
-                      "BUILD_TABLES": False})
-    server = make_server(app, "127.0.0.1", 0, threads=4, header_seconds=1, sweep_seconds=0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield server.effective_port
-    stop_serving(server)
+    """The app's pages served, sweeping its connections at every turn."""
+    with serve(pages_app(tmp_path), threads=4, header_seconds=1, sweep_seconds=0) as port:
+        yield port
 
 
 def page_status(port: int) -> int:
@@ -75,52 +73,42 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_while_idle_sockets_wait_and_o
 
 
 def test_a_body_sent_a_byte_at_a_time_is_cut_off_while_whole_requests_are_answered(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
-                      "BUILD_TABLES": False})
-    server = make_server(app, "127.0.0.1", 0, threads=4, header_seconds=1, body_seconds=1, sweep_seconds=0)
-    threading.Thread(target=server.run, daemon=True).start()
-    port = server.effective_port
-    slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
-    try:
-        for sock in slow:  # whole headers, then a body that never ends
-            sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 60000\r\n\r\n{")
-            sock.setblocking(False)
+    with serve(pages_app(tmp_path), threads=4, header_seconds=1, body_seconds=1, sweep_seconds=0) as port:
+        slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+        try:
+            for sock in slow:  # whole headers, then a body that never ends
+                sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 60000\r\n\r\n{")
+                sock.setblocking(False)
 
-        def slow_ones_cut_off() -> bool:
+            def slow_ones_cut_off() -> bool:
+                for sock in slow:
+                    try:
+                        sock.send(b" ")
+                    except OSError:
+                        pass
+                return all(closed_by_server(sock) for sock in slow)
+
+            wait_until(slow_ones_cut_off, what="the body deadline to close every slow body")
+            assert page_status(port) == 200
+        finally:
             for sock in slow:
-                try:
-                    sock.send(b" ")
-                except OSError:
-                    pass
-            return all(closed_by_server(sock) for sock in slow)
-
-        wait_until(slow_ones_cut_off, what="the body deadline to close every slow body")
-        assert page_status(port) == 200
-    finally:
-        for sock in slow:
-            sock.close()
-        stop_serving(server)
+                sock.close()
 
 
 def test_past_the_connection_limit_a_new_client_is_told_to_try_again_at_once(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "jobs.sqlite"), "DATA_DIR": str(tmp_path),
-                      "BUILD_TABLES": False})
-    server = make_server(app, "127.0.0.1", 0, threads=4, connection_limit=20, sweep_seconds=0)
-    threading.Thread(target=server.run, daemon=True).start()
-    port = server.effective_port
-    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
-    try:
-        for sock in held:
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # answered, then kept open (keep-alive)
-        # a client that would otherwise wait in the listen queue until its own timeout (30 s here) gets a sentence
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("GET", "/")
-        response = connection.getresponse()
-        assert response.status == 503 and "try again" in response.read().decode()
-        connection.close()
-    finally:
-        for sock in held:
-            sock.close()
-    wait_until(lambda: page_status(port) == 200, what="a page once the held connections are closed")
-    stop_serving(server)
+    with serve(pages_app(tmp_path), threads=4, connection_limit=20, sweep_seconds=0) as port:
+        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+        try:
+            for sock in held:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # answered, then kept open (keep-alive)
+            # a client that would otherwise wait in the listen queue until its own timeout (30 s here) gets a sentence
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/")
+            response = connection.getresponse()
+            assert response.status == 503 and "try again" in response.read().decode()
+            connection.close()
+        finally:
+            for sock in held:
+                sock.close()
+        wait_until(lambda: page_status(port) == 200, what="a page once the held connections are closed")

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 
 import pytest
 
 from app import create_app, init_jobs
-from app.serve import make_server
-from tests.support.served import stop_serving
+from tests.support.served import served
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -23,11 +21,8 @@ def live_server(tmp_path_factory, scheduler_address):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("e2e") / "jobs.sqlite"),
                       "DATA_DIR": os.environ["PUZZLE_DATA_DIR"], "SCHEDULER": scheduler_address, "BUILD_TABLES": False})
     init_jobs(app)
-    server = make_server(app, "127.0.0.1", 0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    stop_serving(server)
+    with served(app, threads=8) as port:
+        yield f"http://127.0.0.1:{port}"
     app.extensions["jobs"].shutdown()
 
 

@@ -18,14 +18,10 @@ def served(app, **options):
     try:
         yield server.effective_port
     finally:
-        stop_serving(server)
-
-
-def stop_serving(server) -> None:
-    """End a server run on a thread of its own: the requests being answered end first (their writes need the trigger
-    that ``close`` closes: a write after it fails on its thread, logged while a later test runs), then the sockets."""
-    server.task_dispatcher.shutdown()
-    server.close()
+        # the requests being answered end first: their writes need the trigger that ``close`` closes, and a write
+        # after it fails on its thread, its traceback logged while a later test runs
+        server.task_dispatcher.shutdown()
+        server.close()
 
 
 def call(port: int, method: str, path: str, headers: dict | None = None, body: dict | None = None):
