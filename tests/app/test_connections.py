@@ -43,6 +43,17 @@ def closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
+def trickle_until_closed(slow: list, byte: bytes) -> bool:
+    """One more byte from each slow client (activity that waitress's own idle timeout would count); whether the server
+    has closed every one all the same."""
+    for sock in slow:
+        try:
+            sock.send(byte)
+        except OSError:
+            pass
+    return all(closed_by_server(sock) for sock in slow)
+
+
 def test_headers_sent_a_byte_at_a_time_are_cut_off_while_idle_sockets_wait_and_others_get_in(served):
     idle = [socket.create_connection(("127.0.0.1", served)) for _ in range(150)]
     slow = [socket.create_connection(("127.0.0.1", served)) for _ in range(150)]
@@ -54,16 +65,7 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_while_idle_sockets_wait_and_o
             sock.setblocking(False)
         assert page_status(served) == 200  # 300 held sockets: past the old limit of 200, another client gets in
 
-        def slow_ones_cut_off() -> bool:
-            # each keeps sending (activity that waitress's own idle timeout would count), and is closed all the same
-            for sock in slow:
-                try:
-                    sock.send(b"E")
-                except OSError:
-                    pass
-            return all(closed_by_server(sock) for sock in slow)
-
-        wait_until(slow_ones_cut_off, what="the header deadline to close every slow socket")
+        wait_until(lambda: trickle_until_closed(slow, b"E"), what="the header deadline to close every slow socket")
         for sock in idle:
             sock.setblocking(False)
         assert not any(closed_by_server(sock) for sock in idle)  # idle keep-alive ones wait for their own timeout
@@ -81,15 +83,7 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off_while_whole_requests_are_answer
                              b"Content-Length: 60000\r\n\r\n{")
                 sock.setblocking(False)
 
-            def slow_ones_cut_off() -> bool:
-                for sock in slow:
-                    try:
-                        sock.send(b" ")
-                    except OSError:
-                        pass
-                return all(closed_by_server(sock) for sock in slow)
-
-            wait_until(slow_ones_cut_off, what="the body deadline to close every slow body")
+            wait_until(lambda: trickle_until_closed(slow, b" "), what="the body deadline to close every slow body")
             assert page_status(port) == 200
         finally:
             for sock in slow:
